@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Benchmarks of sudoku-gen against references timed in the same run, as ratios of medians.
+#
+#   scripts/bench.sh [generate] [RUNS]
+#
+# generate: `-c 1000000` into a fresh file, against ../shared/bench/floor-write (one buffer of the
+#           same size and one write, no sudoku work), in both formats; target ratio <= 1.5.
+# Commands alternate A B A B ..., each timed as a whole process; a file written by a run is removed
+# before the next one, so no run pays for truncating an old file. Needs bash, GNU date and
+# /usr/bin/time (Debian package `time`); the references live in ../shared/bench.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+shared=${SHARED:-$root/../shared}
+what=${1:-all}
+runs=${2:-7}
+[[ -d $shared/bench ]] || { echo "bench.sh: $shared/bench not found (the reference programs)" >&2; exit 1; }
+cargo build --release --quiet --manifest-path "$root/Cargo.toml"
+bin=$root/target/release/sudoku-gen
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# Wall time of one run of "$@" in seconds, its output into $work/out.
+wall() {
+  rm -f "$work/out"
+  local start end
+  start=$(date +%s%N)
+  "$@" > "$work/out"
+  end=$(date +%s%N)
+  echo "$(( (end - start) / 1000 ))" | awk '{ printf "%.4f", $1 / 1e6 }'
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# Peak resident memory of one run of "$@", in MiB.
+peak_mib() {
+  rm -f "$work/out"
+  /usr/bin/time -f '%M' -o "$work/rss" "$@" > "$work/out"
+  awk '{ printf "%.1f", $1 / 1024 }' "$work/rss"
+}
+
+# compare NAME TARGET -- A... -- B...: A against B, median of $runs runs each after one warm-up.
+compare() {
+  local name=$1 target=$2
+  shift 3
+  local a=() b=()
+  while [[ $1 != -- ]]; do a+=("$1"); shift; done
+  shift
+  b=("$@")
+  wall "${a[@]}" > /dev/null; wall "${b[@]}" > /dev/null
+  local ta=() tb=()
+  for ((i = 0; i < runs; i++)); do
+    ta+=("$(wall "${a[@]}")")
+    tb+=("$(wall "${b[@]}")")
+  done
+  local ma mb
+  ma=$(printf '%s\n' "${ta[@]}" | median)
+  mb=$(printf '%s\n' "${tb[@]}" | median)
+  awk -v n="$name" -v a="$ma" -v b="$mb" -v t="$target" -v r="$runs" \
+    'BEGIN { printf "%-22s %8.4f s  reference %8.4f s  ratio %5.2f  (target %s, median of %d)\n", n, a, b, a / b, t, r }'
+}
+
+bench_generate() {
+  local grid_bytes=162999999 line_bytes=82000000
+  compare "generate grid 1M" "<= 1.5" -- "$bin" -c 1000000 -- "$shared/bench/floor-write" "$grid_bytes"
+  compare "generate line 1M" "<= 1.5" -- "$bin" -c 1000000 --format line -- "$shared/bench/floor-write" "$line_bytes"
+  local limit=$(( grid_bytes / 1048576 + 16 ))
+  echo "generate grid 1M peak memory $(peak_mib "$bin" -c 1000000) MiB (limit: output + 16 MiB = $limit MiB)"
+}
+
+case $what in
+  generate) bench_generate ;;
+  all) bench_generate ;;
+  *) echo "bench.sh: unknown benchmark '$what' (generate)" >&2; exit 2 ;;
+esac

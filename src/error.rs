@@ -1,0 +1,54 @@
+//! The errors of the library, each naming what it is about. The command line prints them as
+//! `sudoku-gen: error: ...` and exits with code 1.
+
+use std::fmt;
+use std::io;
+
+/// A data or I/O problem.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Reading or writing `what` (a file name, or "standard output") failed.
+    #[error("{what}: {}", OsMessage(source))]
+    Io {
+        /// The file or stream.
+        what: String,
+        /// The operating system's error.
+        source: io::Error,
+    },
+}
+
+impl Error {
+    /// An I/O error about `what`.
+    pub fn io(what: &str, source: io::Error) -> Error {
+        Error::Io {
+            what: what.to_owned(),
+            source,
+        }
+    }
+}
+
+/// An I/O error as the system words it ("No space left on device"), without Rust's " (os error 28)".
+struct OsMessage<'a>(&'a io::Error);
+
+impl fmt::Display for OsMessage<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = self.0.to_string();
+        match text.rfind(" (os error ") {
+            Some(at) if text.ends_with(')') => f.write_str(&text[..at]),
+            _ => f.write_str(&text),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn io_errors_read_like_the_system() {
+        let error = Error::io("out.txt", io::Error::from_raw_os_error(28));
+        assert_eq!(error.to_string(), "out.txt: No space left on device");
+        let custom = Error::io("x", io::Error::other("odd (thing)"));
+        assert_eq!(custom.to_string(), "x: odd (thing)");
+    }
+}

@@ -1,0 +1,120 @@
+//! The text forms of grids.
+//!
+//! Both forms give every grid a record of fixed length, so the byte offset of any cell of any grid is
+//! arithmetic: the generator writes each grid straight into its place in the output, and threads can
+//! fill disjoint ranges of one buffer.
+//!
+//! - **grid**: 9 lines of 9 digits separated by single spaces; grids are separated by one empty line
+//!   and the last one has none after it. A record is `9 * 18 + 1 = 163` bytes: the grid's 162 bytes
+//!   and the empty line that follows it, so `N` grids are `163 * N - 1` bytes.
+//! - **line**: 81 characters and `\n`, 82 bytes a grid.
+
+use crate::grid::{CELLS, Grid};
+
+/// The text form of a grid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Nine lines of nine space-separated cells, grids separated by an empty line.
+    Grid,
+    /// One line of 81 cells per grid.
+    Line,
+}
+
+/// The longest record of any format, in bytes.
+pub const MAX_RECORD_LEN: usize = 163;
+
+impl Format {
+    /// Bytes one grid takes, its separator included.
+    pub const fn record_len(self) -> usize {
+        match self {
+            Format::Grid => 163,
+            Format::Line => 82,
+        }
+    }
+
+    /// Bytes `count` grids take in this format: the grid format has no empty line after its last grid.
+    pub const fn output_len(self, count: usize) -> usize {
+        match self {
+            Format::Grid => (163 * count).saturating_sub(1),
+            Format::Line => 82 * count,
+        }
+    }
+
+    /// Where the character of `cell` sits inside a record.
+    pub const fn cell_offset(self, cell: usize) -> usize {
+        match self {
+            Format::Grid => 18 * (cell / 9) + 2 * (cell % 9),
+            Format::Line => cell,
+        }
+    }
+
+    /// A record whose separators are in place and whose cells hold `fill`: rendering a grid is then
+    /// only writing its 81 characters.
+    pub fn blank_record(self, fill: u8) -> [u8; MAX_RECORD_LEN] {
+        let mut record = [b'\n'; MAX_RECORD_LEN];
+        if self == Format::Grid {
+            for line in record[..162].chunks_exact_mut(18) {
+                line[..17].fill(b' ');
+            }
+        }
+        for cell in 0..CELLS {
+            record[self.cell_offset(cell)] = fill;
+        }
+        record
+    }
+
+    /// Appends `grid` as one record, empty cells written as `blank`. The caller removes the final
+    /// separator of the grid format (see [`Format::output_len`]).
+    pub fn push_record(self, grid: &Grid, blank: u8, out: &mut Vec<u8>) {
+        let mut record = self.blank_record(blank);
+        for (cell, &digit) in grid.cells().iter().enumerate() {
+            if digit != 0 {
+                record[self.cell_offset(cell)] = b'0' + digit;
+            }
+        }
+        out.extend_from_slice(&record[..self.record_len()]);
+    }
+}
+
+/// Renders grids in `format`, empty cells as `blank`, exactly as the generator lays them out.
+pub fn render(grids: &[Grid], format: Format, blank: u8) -> Vec<u8> {
+    let mut out = Vec::with_capacity(format.record_len() * grids.len());
+    for grid in grids {
+        format.push_record(grid, blank, &mut out);
+    }
+    out.truncate(format.output_len(grids.len()));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counting_grid() -> Grid {
+        let mut cells = [0; CELLS];
+        for (cell, v) in cells.iter_mut().enumerate() {
+            *v = (cell % 9) as u8 + 1;
+        }
+        Grid::from_cells(cells).unwrap()
+    }
+
+    #[test]
+    fn grid_format_layout() {
+        let text = render(&[counting_grid(), counting_grid()], Format::Grid, b'0');
+        assert_eq!(text.len(), 163 * 2 - 1);
+        let first_line = "1 2 3 4 5 6 7 8 9\n";
+        assert_eq!(&text[..18], first_line.as_bytes());
+        assert_eq!(&text[162..164], b"\n1");
+        assert!(text.ends_with(b"8 9\n"));
+    }
+
+    #[test]
+    fn line_format_layout_with_blanks() {
+        let mut grid = counting_grid();
+        grid.set(0, 0);
+        let text = render(&[grid], Format::Line, b'.');
+        assert_eq!(text.len(), 82);
+        assert_eq!(&text[..10], b".234567891");
+        assert_eq!(text[81], b'\n');
+    }
+}

@@ -1,0 +1,691 @@
+//! Distinct complete grids, written straight into their text.
+//!
+//! # The search
+//! Digits are placed one value at a time: the nine 1s (one per box, no row or column twice), then the
+//! nine 2s, and so on. Each node of that tree is one choice of cell for one digit in one box, so a
+//! depth-first walk reaches every complete grid exactly once: the grids are distinct by construction.
+//!
+//! Once the 7s are placed, every house has exactly two empty cells. The 8s and 9s then form a
+//! 2-colouring of the graph that links the two empty cells of each house: it has `2^k` solutions (`k`
+//! connected components) or none (an odd cycle). They are listed without search, in the order the
+//! depth-first walk would give: component `j` (ordered by the first box it touches) is bit `k - 1 - j`
+//! of a counter, so consecutive grids differ only in the components whose bit flips.
+//!
+//! # State
+//! A box is a 9-bit mask of its occupied cells (bit `i` is the box's `i`-th cell, row by row); the rows
+//! and columns a digit already took are two 9-bit masks. The candidates of a box are three table
+//! look-ups and two ANDs. The text of the current grid is kept as one record and patched cell by cell as
+//! digits are placed; a leaf is one copy of that record into the output.
+//!
+//! # Seeds
+//! A seed draws (1) a symmetry, folded into where each cell's character goes and which character each
+//! digit becomes, and (2) for every digit, the order in which a box's cells are tried. Both keep the
+//! grids valid and distinct, and the second sends the walk into a different region of the tree.
+//!
+//! # Threads
+//! The tree is split into [`PARTS`] fixed parts by the placement of the 1s in the top band. Part `p`
+//! contributes the first `count / PARTS` grids of its subtree (one more for the first `count % PARTS`
+//! parts) to its own byte range, so the output never depends on the thread count.
+
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use rayon::prelude::*;
+
+use crate::format::{Format, MAX_RECORD_LEN};
+use crate::grid::{CELLS, Grid, box_cell};
+
+/// The largest number of grids one request may ask for.
+pub const MAX_GRIDS: usize = 1_000_000;
+
+/// What to generate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GridRequest {
+    /// How many grids, 1..=[`MAX_GRIDS`].
+    pub count: usize,
+    /// Every output is a function of the seed (and the other fields).
+    pub seed: u64,
+    /// The digit of every grid's top-left cell, or `None` for one drawn from the seed.
+    pub first: Option<u8>,
+}
+
+/// The number of fixed parts the tree is split into: the placements of the 1 in boxes 1 and 2 once the
+/// 1 of box 0 sits in the top-left cell.
+pub const PARTS: usize = 18;
+
+/// Writes `request.count` distinct complete grids in `format` into one buffer of exactly their size,
+/// splitting the work over the current rayon pool.
+///
+/// # Panics
+/// If `request.count` is 0 or above [`MAX_GRIDS`], or `first` is not a digit.
+pub fn render_grids(request: &GridRequest, format: Format) -> Vec<u8> {
+    assert!(
+        (1..=MAX_GRIDS).contains(&request.count),
+        "count out of range"
+    );
+    assert!(
+        request.first.is_none_or(|d| (1..=9).contains(&d)),
+        "first must be a digit"
+    );
+    let record_len = format.record_len();
+    let mut out = crate::output::zeroed_buffer(record_len * request.count);
+    let plan = Plan::new(request, format);
+    let mut parts = Vec::with_capacity(PARTS);
+    let mut rest = out.as_mut_slice();
+    for part in 0..PARTS {
+        let grids = request.count / PARTS + usize::from(part < request.count % PARTS);
+        let (head, tail) = rest.split_at_mut(grids * record_len);
+        parts.push((part, head));
+        rest = tail;
+    }
+    parts
+        .into_par_iter()
+        .for_each(|(part, records)| match format {
+            _ if records.is_empty() => {}
+            Format::Grid => Search::<{ Format::Grid.record_len() }>::new(&plan, records).run(part),
+            Format::Line => Search::<{ Format::Line.record_len() }>::new(&plan, records).run(part),
+        });
+    out.truncate(format.output_len(request.count));
+    out
+}
+
+/// The same grids as [`render_grids`], as values.
+pub fn generate_grids(request: &GridRequest) -> Vec<Grid> {
+    render_grids(request, Format::Line)
+        .chunks_exact(Format::Line.record_len())
+        .map(|line| {
+            let mut cells = [0; CELLS];
+            for (cell, &ch) in cells.iter_mut().zip(line) {
+                *cell = ch - b'0';
+            }
+            Grid::from_cells(cells).expect("the generator writes digits")
+        })
+        .collect()
+}
+
+/// Cells of a box allowed by a 3-bit mask of its free rows.
+const ROWS_TO_CELLS: [u16; 8] = {
+    let mut table = [0; 8];
+    let mut rows = 0;
+    while rows < 8 {
+        let mut i = 0;
+        while i < 9 {
+            if rows >> (i / 3) & 1 == 1 {
+                table[rows] |= 1 << i;
+            }
+            i += 1;
+        }
+        rows += 1;
+    }
+    table
+};
+
+/// Cells of a box allowed by a 3-bit mask of its free columns.
+const COLUMNS_TO_CELLS: [u16; 8] = {
+    let mut table = [0; 8];
+    let mut columns = 0;
+    while columns < 8 {
+        let mut i = 0;
+        while i < 9 {
+            if columns >> (i % 3) & 1 == 1 {
+                table[columns] |= 1 << i;
+            }
+            i += 1;
+        }
+        columns += 1;
+    }
+    table
+};
+
+/// Which 8/9 patterns three boxes of one band (or stack) allow, given where their empty cells lie.
+///
+/// Once the 7s are in, each box has two empty cells; the one the walk tries first for the 8 is its
+/// *first* cell. A box is *swapped* when its first cell takes the 9. The index is `81 * code0 + 9 *
+/// code1 + code2`, where box `i`'s code is `3 * line of its first cell + line of its second` (lines:
+/// rows inside a band, columns inside a stack). Bit `v` of the entry is set when the pattern `v` (box 0
+/// swapped: 4, box 1: 2, box 2: 1) puts an 8 and a 9 on each of the three lines.
+const ALLOWED: [u8; 729] = {
+    let mut table = [0; 729];
+    let mut index = 0;
+    while index < 729 {
+        let codes = [index / 81, index / 9 % 9, index % 9];
+        let mut pattern = 0;
+        while pattern < 8 {
+            // Per line, how many 8s and 9s the pattern puts on it.
+            let mut eights = [0; 3];
+            let mut nines = [0; 3];
+            let mut i = 0;
+            while i < 3 {
+                let swapped = pattern >> (2 - i) & 1 == 1;
+                let (eight_line, nine_line) = if swapped {
+                    (codes[i] % 3, codes[i] / 3)
+                } else {
+                    (codes[i] / 3, codes[i] % 3)
+                };
+                eights[eight_line] += 1;
+                nines[nine_line] += 1;
+                i += 1;
+            }
+            let mut line = 0;
+            let mut fits = true;
+            while line < 3 {
+                fits &= eights[line] == 1 && nines[line] == 1;
+                line += 1;
+            }
+            if fits {
+                table[index] |= 1 << pattern;
+            }
+            pattern += 1;
+        }
+        index += 1;
+    }
+    table
+};
+
+/// The 8/9 patterns of all nine boxes form a set of 512 bits: pattern `64 * v0 + 8 * v1 + v2` (band
+/// `k`'s pattern `vk`, see [`ALLOWED`]) is bit `8 * v1 + v2` of word `v0`, so ascending bits are the
+/// walk's order. `STACK_SETS[j][allowed]` is the set of patterns whose stack `j` pattern is in `allowed`.
+static STACK_SETS: [[[u64; 8]; 256]; 3] = {
+    let mut table = [[[0; 8]; 256]; 3];
+    let mut stack = 0;
+    while stack < 3 {
+        let mut allowed = 0;
+        while allowed < 256 {
+            let mut pattern = 0;
+            while pattern < 512 {
+                let bands = [pattern >> 6, pattern >> 3 & 7, pattern & 7];
+                let stack_pattern = (bands[0] >> (2 - stack) & 1) << 2
+                    | (bands[1] >> (2 - stack) & 1) << 1
+                    | (bands[2] >> (2 - stack) & 1);
+                if allowed >> stack_pattern & 1 == 1 {
+                    table[stack][allowed][pattern / 64] |= 1 << (pattern % 64);
+                }
+                pattern += 1;
+            }
+            allowed += 1;
+        }
+        stack += 1;
+    }
+    table
+};
+
+/// A set of 8 patterns as the byte mask of a word: byte `v` all ones when pattern `v` is in the set.
+const fn byte_mask(set: u8) -> u64 {
+    let mut mask = 0;
+    let mut v = 0;
+    while v < 8 {
+        if set >> v & 1 == 1 {
+            mask |= 0xff << (8 * v);
+        }
+        v += 1;
+    }
+    mask
+}
+
+/// Everything a seed decides, shared read-only by all parts.
+struct Plan {
+    /// The record with separators, as every part starts it.
+    blank_record: [u8; MAX_RECORD_LEN],
+    /// Byte offset in the record of each box cell of the search's grid, by box (the symmetry's row,
+    /// column and transposition). A byte, so that indexing a 256-byte record needs no bounds check.
+    offset: [[u8; 9]; 9],
+    /// Character written for each digit (the symmetry's relabelling); index 0 unused.
+    glyph: [u8; 10],
+    /// Per digit: a box's candidate mask, renumbered so that bit `k` is the `k`-th cell to try.
+    ranked: Box<[[u16; 512]; 10]>,
+    /// Per digit: the box cell tried `k`-th.
+    cell_at_rank: [[u8; 9]; 10],
+    /// For a box with two empty cells (the mask), the one tried first for the 8, then the other.
+    eight_order: Box<[[u8; 2]; 512]>,
+}
+
+impl Plan {
+    fn new(request: &GridRequest, format: Format) -> Plan {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(request.seed);
+        // The 1 of box 0 sits in the top-left cell, so the symmetry keeps row 0 and column 0 in place.
+        let rows = line_permutation(&mut rng);
+        let columns = line_permutation(&mut rng);
+        let transpose = rng.random::<bool>();
+        let mut digits: [u8; 9] = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+        digits.shuffle(&mut rng);
+        if let Some(first) = request.first {
+            let at = digits.iter().position(|&d| d == first).expect("a digit");
+            digits.swap(0, at);
+        }
+        let mut offset = [[0; 9]; 9];
+        for (cell, slot) in offset.iter_mut().flatten().enumerate() {
+            let cell = box_cell(cell / 9, cell % 9);
+            let (row, column) = (rows[cell / 9], columns[cell % 9]);
+            let (row, column) = if transpose {
+                (column, row)
+            } else {
+                (row, column)
+            };
+            *slot = format.cell_offset(9 * row + column) as u8;
+        }
+        let mut glyph = [0; 10];
+        for (digit, &label) in digits.iter().enumerate() {
+            glyph[digit + 1] = b'0' + label;
+        }
+        let mut ranked = Box::new([[0; 512]; 10]);
+        let mut cell_at_rank = [[0; 9]; 10];
+        for digit in 1..=9 {
+            let mut order: [u8; 9] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+            order.shuffle(&mut rng);
+            cell_at_rank[digit] = order;
+            for (mask, slot) in ranked[digit].iter_mut().enumerate() {
+                *slot = (0..9)
+                    .filter(|&k| mask >> order[k] & 1 == 1)
+                    .fold(0, |acc, k| acc | 1 << k);
+            }
+        }
+        let mut eight_order = Box::new([[0; 2]; 512]);
+        for (mask, slot) in eight_order.iter_mut().enumerate() {
+            let mut in_order = cell_at_rank[8].iter().filter(|&&i| mask >> i & 1 == 1);
+            if let (Some(&f), Some(&s)) = (in_order.next(), in_order.next()) {
+                *slot = [f, s];
+            }
+        }
+        Plan {
+            blank_record: format.blank_record(b'0'),
+            offset,
+            glyph,
+            ranked,
+            cell_at_rank,
+            eight_order,
+        }
+    }
+}
+
+/// A random map from the search's rows (or columns) to output rows that keeps a valid grid valid and
+/// keeps line 0 in place: bands 1 and 2 may swap, lines 1 and 2 may swap, and the lines of bands 1
+/// and 2 are shuffled.
+fn line_permutation(rng: &mut Xoshiro256PlusPlus) -> [usize; 9] {
+    let mut bands = [1, 2];
+    bands.shuffle(rng);
+    let mut map = [0; 9];
+    let mut top = [1, 2];
+    top.shuffle(rng);
+    map[1] = top[0];
+    map[2] = top[1];
+    for (band, &target) in bands.iter().enumerate() {
+        let mut lines = [0, 1, 2];
+        lines.shuffle(rng);
+        for (i, &line) in lines.iter().enumerate() {
+            map[3 * (band + 1) + i] = 3 * target + line;
+        }
+    }
+    map
+}
+
+/// The placements of the 1 in boxes 0, 1 and 2 that start part `part`, as box cell indices.
+fn part_start(part: usize) -> [usize; 3] {
+    // Box 1: any cell outside row 0 (6 ways); box 2: the remaining row (3 ways).
+    let in_box1 = 3 + part / 3;
+    let row_left = 3 - in_box1 / 3;
+    [0, in_box1, 3 * row_left + part % 3]
+}
+
+/// One part's depth-first walk, writing grids until its byte range is full. `RECORD` is the record
+/// length of the format, a constant so that copying a finished grid is a fixed-size copy.
+struct Search<'a, const RECORD: usize> {
+    plan: &'a Plan,
+    /// Per box, the cells already holding a digit.
+    occupied: [u16; 9],
+    /// The current grid's text.
+    record: [u8; 256],
+    out: &'a mut [u8],
+    written: usize,
+}
+
+/// One way to place the 7s in the three boxes of a band, and what it leaves for the 8s and 9s.
+#[derive(Clone, Copy, Default)]
+struct BandChoice {
+    /// The box cell of the 7, per box of the band.
+    sevens: [u8; 3],
+    /// The empty cells left, per box: the one tried first for the 8, then the other.
+    empty: [[u8; 2]; 3],
+    /// Per box, where its empty cells lie inside its stack (see [`ALLOWED`]).
+    column_codes: [u8; 3],
+    /// The 8/9 patterns the band's rows allow (see [`ALLOWED`]).
+    allowed: u8,
+    /// The columns the 7s take.
+    columns: u16,
+}
+
+impl<'a, const RECORD: usize> Search<'a, RECORD> {
+    fn new(plan: &'a Plan, out: &'a mut [u8]) -> Self {
+        let mut record = [0; 256];
+        record[..RECORD].copy_from_slice(&plan.blank_record[..RECORD]);
+        Search {
+            plan,
+            occupied: [0; 9],
+            record,
+            out,
+            written: 0,
+        }
+    }
+
+    /// Places the part's 1s of the top band, then walks the rest of the tree.
+    fn run(mut self, part: usize) {
+        let (mut rows_used, mut columns_used) = (0, 0);
+        for (b, index) in part_start(part).into_iter().enumerate() {
+            self.put(1, b, index);
+            rows_used |= 1 << (3 * (b / 3) + index / 3);
+            columns_used |= 1 << (3 * (b % 3) + index % 3);
+        }
+        let full = self.place(1, 3, rows_used, columns_used);
+        debug_assert!(full, "every part has more grids than any request");
+    }
+
+    fn put(&mut self, digit: usize, b: usize, index: usize) {
+        self.occupied[b] |= 1 << index;
+        self.write_cell(digit, b, index);
+    }
+
+    fn write_cell(&mut self, digit: usize, b: usize, index: usize) {
+        self.record[usize::from(self.plan.offset[b][index])] = self.plan.glyph[digit];
+    }
+
+    /// Places `digit` in box `b` and the boxes after it, then the digits after it; returns `true` once
+    /// the output is full.
+    fn place(&mut self, digit: usize, b: usize, rows_used: u16, columns_used: u16) -> bool {
+        if b == 9 {
+            return if digit == 6 {
+                self.place_sevens()
+            } else {
+                self.place(digit + 1, 0, 0, 0)
+            };
+        }
+        let (band, stack) = (b / 3, b % 3);
+        let rows_free = !(rows_used >> (3 * band)) & 7;
+        let columns_free = !(columns_used >> (3 * stack)) & 7;
+        let candidates = !self.occupied[b]
+            & ROWS_TO_CELLS[usize::from(rows_free)]
+            & COLUMNS_TO_CELLS[usize::from(columns_free)]
+            & 0x1ff;
+        let mut ranked = self.plan.ranked[digit][usize::from(candidates)];
+        while ranked != 0 {
+            let rank = ranked.trailing_zeros() as usize;
+            ranked &= ranked - 1;
+            let index = usize::from(self.plan.cell_at_rank[digit][rank]);
+            self.put(digit, b, index);
+            let row_bit = 1 << (3 * band + index / 3);
+            let column_bit = 1 << (3 * stack + index % 3);
+            if self.place(digit, b + 1, rows_used | row_bit, columns_used | column_bit) {
+                return true;
+            }
+            self.occupied[b] &= !(1 << index);
+        }
+        false
+    }
+
+    /// The ways to place the 7s in `band`, in the walk's order. Each box has three empty cells.
+    #[inline(never)]
+    fn band_choices(&self, band: usize) -> ([BandChoice; 27], usize) {
+        let mut choices = [BandChoice::default(); 27];
+        let mut count = 0;
+        let ranked = |b: usize| {
+            let mut bits = self.plan.ranked[7][usize::from(!self.occupied[b] & 0x1ff)];
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let rank = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    self.plan.cell_at_rank[7][rank]
+                })
+            })
+        };
+        let b = 3 * band;
+        for x in ranked(b) {
+            for y in ranked(b + 1).filter(|y| y / 3 != x / 3) {
+                for z in ranked(b + 2).filter(|z| z / 3 != x / 3 && z / 3 != y / 3) {
+                    let sevens = [x, y, z];
+                    let mut choice = BandChoice {
+                        sevens,
+                        columns: 1 << (x % 3) | 1 << (3 + y % 3) | 1 << (6 + z % 3),
+                        ..BandChoice::default()
+                    };
+                    let mut row_index = 0;
+                    for (i, &seven) in sevens.iter().enumerate() {
+                        let empty = !self.occupied[b + i] & 0x1ff & !(1 << seven);
+                        let [f, s] = self.plan.eight_order[usize::from(empty)];
+                        choice.empty[i] = [f, s];
+                        choice.column_codes[i] = 3 * (f % 3) + s % 3;
+                        row_index = 9 * row_index + usize::from(3 * (f / 3) + s / 3);
+                    }
+                    // A band's rows and boxes alone always leave room: each cell is tied to one
+                    // row partner and one box partner, so the ties form even cycles.
+                    choice.allowed = ALLOWED[row_index];
+                    debug_assert!(choice.allowed != 0);
+                    choices[count] = choice;
+                    count += 1;
+                }
+            }
+        }
+        (choices, count)
+    }
+
+    /// Places the 7s band by band (the bands' columns must not meet), then the 8s and 9s; returns
+    /// `true` once the output is full.
+    #[inline(never)]
+    fn place_sevens(&mut self) -> bool {
+        let (top, top_count) = self.band_choices(0);
+        let (middle, middle_count) = self.band_choices(1);
+        let (bottom, bottom_count) = self.band_choices(2);
+        for t in &top[..top_count] {
+            for m in middle[..middle_count]
+                .iter()
+                .filter(|m| m.columns & t.columns == 0)
+            {
+                let upper = t.columns | m.columns;
+                for l in bottom[..bottom_count]
+                    .iter()
+                    .filter(|l| l.columns & upper == 0)
+                {
+                    if self.place_eights_and_nines([t, m, l]) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Writes every grid that completes the current one with the 7s of `bands`: the 8/9 patterns that
+    /// every band and stack allow, in the walk's order (box 0's pattern bit most significant). Returns
+    /// `true` once the output is full.
+    #[inline(never)]
+    fn place_eights_and_nines(&mut self, bands: [&BandChoice; 3]) -> bool {
+        let stacks = [0, 1, 2].map(|j| {
+            let codes = bands.map(|band| usize::from(band.column_codes[j]));
+            &STACK_SETS[j][usize::from(ALLOWED[81 * codes[0] + 9 * codes[1] + codes[2]])]
+        });
+        let lower =
+            byte_mask(bands[1].allowed) & (u64::from(bands[2].allowed) * 0x0101_0101_0101_0101);
+        // Boxes swapped in the record as it stands; `None` until the 7s are written.
+        let mut written: Option<u16> = None;
+        for v0 in 0..8 {
+            if bands[0].allowed >> v0 & 1 == 0 {
+                continue;
+            }
+            let mut patterns = lower & stacks[0][v0] & stacks[1][v0] & stacks[2][v0];
+            while patterns != 0 {
+                let low = patterns.trailing_zeros() as usize;
+                patterns &= patterns - 1;
+                let (v1, v2) = (low / 8, low % 8);
+                {
+                    let swapped = REVERSED[v0] | REVERSED[v1] << 3 | REVERSED[v2] << 6;
+                    let changed = match written {
+                        Some(before) => before ^ swapped,
+                        None => {
+                            for (band, choice) in bands.iter().enumerate() {
+                                for i in 0..3 {
+                                    self.write_cell(7, 3 * band + i, usize::from(choice.sevens[i]));
+                                }
+                            }
+                            0x1ff
+                        }
+                    };
+                    written = Some(swapped);
+                    self.write_eights_and_nines(&bands, changed, swapped);
+                    let leaf: &mut [u8; RECORD] = (&mut self.out
+                        [self.written..self.written + RECORD])
+                        .try_into()
+                        .expect("a record");
+                    *leaf = *self.record.first_chunk().expect("a record");
+                    self.written += RECORD;
+                    if self.written == self.out.len() {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Writes the 8 and the 9 of each box in `boxes`.
+    fn write_eights_and_nines(&mut self, bands: &[&BandChoice; 3], boxes: u16, swapped: u16) {
+        let mut rest = boxes;
+        while rest != 0 {
+            let b = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let [mut eight, mut nine] = bands[b / 3].empty[b % 3];
+            if swapped >> b & 1 == 1 {
+                (eight, nine) = (nine, eight);
+            }
+            self.write_cell(8, b, usize::from(eight));
+            self.write_cell(9, b, usize::from(nine));
+        }
+    }
+}
+
+/// A 3-bit pattern (position 0 the high bit) as a mask with position `i` at bit `i`.
+const REVERSED: [u16; 8] = [0, 4, 2, 6, 1, 5, 3, 7];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plain digit-by-digit, box-by-box walk over all nine digits, with the plan's orders: what
+    /// the shortcuts for the 7s, 8s and 9s must reproduce exactly.
+    fn plain_walk(plan: &Plan, part: usize, count: usize) -> Vec<[u8; CELLS]> {
+        fn walk(
+            plan: &Plan,
+            grid: &mut [u8; CELLS],
+            digit: usize,
+            b: usize,
+            count: usize,
+            found: &mut Vec<[u8; CELLS]>,
+        ) {
+            if found.len() == count {
+                return;
+            }
+            if b == 9 {
+                if digit == 9 {
+                    found.push(*grid);
+                } else {
+                    walk(plan, grid, digit + 1, 0, count, found);
+                }
+                return;
+            }
+            for rank in 0..9 {
+                let index = usize::from(plan.cell_at_rank[digit][rank]);
+                let cell = box_cell(b, index);
+                let clash = (0..9).any(|i| {
+                    grid[9 * (cell / 9) + i] == digit as u8 || grid[9 * i + cell % 9] == digit as u8
+                });
+                if grid[cell] == 0 && !clash {
+                    grid[cell] = digit as u8;
+                    walk(plan, grid, digit, b + 1, count, found);
+                    grid[cell] = 0;
+                }
+            }
+        }
+        let mut grid = [0; CELLS];
+        for (b, index) in part_start(part).into_iter().enumerate() {
+            grid[box_cell(b, index)] = 1;
+        }
+        let mut found = Vec::new();
+        walk(plan, &mut grid, 1, 3, count, &mut found);
+        found
+    }
+
+    /// Renders a grid of the search's cells through the plan's symmetry, as `Search` does.
+    fn through_plan(plan: &Plan, grid: &[u8; CELLS]) -> Vec<u8> {
+        let mut record = plan.blank_record[..Format::Line.record_len()].to_vec();
+        for b in 0..9 {
+            for index in 0..9 {
+                let digit = usize::from(grid[box_cell(b, index)]);
+                record[usize::from(plan.offset[b][index])] = plan.glyph[digit];
+            }
+        }
+        record
+    }
+
+    #[test]
+    fn shortcuts_match_the_plain_walk() {
+        for seed in [0, 1, 42, 9_999] {
+            let count = 2 * PARTS * 150 + 7;
+            let request = GridRequest {
+                count,
+                seed,
+                first: None,
+            };
+            let fast = render_grids(&request, Format::Line);
+            let plan = Plan::new(&request, Format::Line);
+            let mut expected = Vec::new();
+            for part in 0..PARTS {
+                let grids = count / PARTS + usize::from(part < count % PARTS);
+                for grid in plain_walk(&plan, part, grids) {
+                    expected.extend(through_plan(&plan, &grid));
+                }
+            }
+            assert!(
+                fast == expected,
+                "seed {seed}: the fast walk differs from the plain walk"
+            );
+        }
+    }
+
+    #[test]
+    fn line_permutation_keeps_bands_and_line_zero() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        for _ in 0..100 {
+            let map = line_permutation(&mut rng);
+            assert_eq!(map[0], 0);
+            let mut seen = [false; 9];
+            for line in 0..9 {
+                seen[map[line]] = true;
+                assert_eq!(
+                    map[line] / 3,
+                    map[3 * (line / 3)] / 3,
+                    "a band stays together"
+                );
+            }
+            assert!(seen.iter().all(|&s| s));
+        }
+    }
+
+    #[test]
+    fn parts_start_with_valid_ones() {
+        let mut starts = std::collections::HashSet::new();
+        for part in 0..PARTS {
+            let cells = part_start(part).map(|index| index);
+            let rows = [0, 1, 2].map(|b| cells[b] / 3);
+            assert_eq!(rows[0], 0);
+            assert!(rows[1] != rows[0] && rows[2] != rows[0] && rows[2] != rows[1]);
+            assert!(starts.insert(cells));
+        }
+    }
+
+    #[test]
+    fn first_digit_and_grid_values() {
+        let grids = generate_grids(&GridRequest {
+            count: 40,
+            seed: 8,
+            first: Some(4),
+        });
+        assert_eq!(grids.len(), 40);
+        assert!(grids.iter().all(|g| g.get(0) == 4 && g.is_filled()));
+    }
+}

@@ -1,0 +1,147 @@
+//! The Sudoku grid as a value, and the words the whole crate uses for its parts.
+//!
+//! # Glossary
+//! - **cell**: one of the 81 places of a grid, numbered 0..81 row by row (`cell = 9 * row + column`).
+//! - **row**, **column**: a horizontal or vertical line of 9 cells, numbered 0..9 from the top or left.
+//! - **box**: one of the nine 3×3 blocks, numbered 0..9 row by row; box `3 * (row / 3) + column / 3`.
+//! - **band**, **stack**: three boxes side by side (rows 0–2, 3–5, 6–8), or one above another (columns
+//!   0–2, 3–5, 6–8).
+//! - **house**: a row, a column or a box; each must hold every digit 1–9 exactly once.
+//! - **peers**: the 20 other cells that share a house with a cell.
+//! - **digit**: 1..=9. A cell with no digit is **empty** (stored as 0).
+//! - **candidate**: a digit that a cell could still take without repeating one of its peers.
+//! - **given**: a digit that a puzzle fixes; the solver must keep it.
+//! - **complete grid**: every cell filled and every house holds 1–9 once.
+//! - **puzzle**: a grid with empty cells, meant to be completed.
+//!
+//! # Representation
+//! [`Grid`] is 81 bytes, one per cell, `0` for empty: small enough to copy freely, and the same layout
+//! the text formats use, so parsing and formatting are a byte-wise translation. The solver and the
+//! generator keep their own bit-packed layouts internally and convert at their boundaries.
+
+use std::fmt;
+
+/// The number of cells in a grid.
+pub const CELLS: usize = 81;
+
+/// Row of a cell.
+pub const fn row_of(cell: usize) -> usize {
+    cell / 9
+}
+
+/// Column of a cell.
+pub const fn column_of(cell: usize) -> usize {
+    cell % 9
+}
+
+/// Box of a cell.
+pub const fn box_of(cell: usize) -> usize {
+    3 * (cell / 27) + (cell % 9) / 3
+}
+
+/// The cell at position `index` (0..9, row by row) inside box `box_index`.
+pub const fn box_cell(box_index: usize, index: usize) -> usize {
+    let row = 3 * (box_index / 3) + index / 3;
+    let column = 3 * (box_index % 3) + index % 3;
+    9 * row + column
+}
+
+/// A 9×9 grid: a puzzle (with empty cells) or a complete grid. Cells hold 0 (empty) or a digit 1–9.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Grid([u8; CELLS]);
+
+impl Grid {
+    /// The grid with every cell empty.
+    pub const EMPTY: Grid = Grid([0; CELLS]);
+
+    /// A grid from 81 cell values, row by row; `None` if a value is above 9.
+    pub fn from_cells(cells: [u8; CELLS]) -> Option<Grid> {
+        cells.iter().all(|&v| v <= 9).then_some(Grid(cells))
+    }
+
+    /// The 81 cell values, row by row, 0 for empty.
+    pub fn cells(&self) -> &[u8; CELLS] {
+        &self.0
+    }
+
+    /// The digit in `cell`, or 0 if it is empty.
+    pub fn get(&self, cell: usize) -> u8 {
+        self.0[cell]
+    }
+
+    /// Puts `digit` (0 to empty the cell) into `cell`.
+    ///
+    /// # Panics
+    /// If `digit` is above 9 or `cell` is not below 81.
+    pub fn set(&mut self, cell: usize, digit: u8) {
+        assert!(digit <= 9, "a cell holds 0..=9, not {digit}");
+        self.0[cell] = digit;
+    }
+
+    /// How many cells hold a digit.
+    pub fn given_count(&self) -> usize {
+        self.0.iter().filter(|&&v| v != 0).count()
+    }
+
+    /// Whether every cell holds a digit.
+    pub fn is_filled(&self) -> bool {
+        self.0.iter().all(|&v| v != 0)
+    }
+
+    /// Whether `self` keeps every given of `puzzle`: each cell filled in `puzzle` holds the same
+    /// digit here.
+    pub fn keeps_givens_of(&self, puzzle: &Grid) -> bool {
+        self.0
+            .iter()
+            .zip(puzzle.0.iter())
+            .all(|(&s, &p)| p == 0 || s == p)
+    }
+}
+
+impl fmt::Debug for Grid {
+    /// The 81-character line form, `.` for empty cells.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let line: String = self
+            .0
+            .iter()
+            .map(|&v| if v == 0 { '.' } else { (b'0' + v) as char })
+            .collect();
+        write!(f, "Grid({line})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn geometry_agrees() {
+        for b in 0..9 {
+            for i in 0..9 {
+                assert_eq!(box_of(box_cell(b, i)), b);
+            }
+        }
+        assert_eq!(box_of(80), 8);
+        assert_eq!(box_of(30), 4);
+        assert_eq!((row_of(40), column_of(40)), (4, 4));
+    }
+
+    #[test]
+    fn from_cells_rejects_values_above_nine() {
+        let mut cells = [0; CELLS];
+        assert!(Grid::from_cells(cells).is_some());
+        cells[3] = 10;
+        assert!(Grid::from_cells(cells).is_none());
+    }
+
+    #[test]
+    fn keeps_givens() {
+        let mut puzzle = Grid::EMPTY;
+        puzzle.set(4, 7);
+        let mut solution = Grid::EMPTY;
+        assert!(!solution.keeps_givens_of(&puzzle));
+        solution.set(4, 7);
+        assert!(solution.keeps_givens_of(&puzzle));
+        assert_eq!(solution.given_count(), 1);
+    }
+}

@@ -1,0 +1,18 @@
+//! `sudoku-gen`: parses the arguments, runs the library, and maps the outcome to an exit code:
+//! 0 done, 1 a data or I/O problem (reported on stderr), 2 a usage error (reported by clap).
+
+mod cli;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    match cli::Cli::parse().run() {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("sudoku-gen: error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

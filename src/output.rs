@@ -1,0 +1,118 @@
+//! Where results go: one buffer of the output's exact size, written once.
+//!
+//! Every job builds its whole output in memory and hands it over with a single `write_all`, so a
+//! failure before the end writes nothing, and `-o FILE` can be made atomic: the bytes go to a
+//! temporary file in FILE's folder, which is renamed over FILE only once everything is written.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use crate::error::Error;
+
+/// Where a job's output goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Destination {
+    /// Standard output. A closed pipe there ends the job quietly, as a success.
+    Stdout,
+    /// A file, replaced atomically.
+    File(PathBuf),
+}
+
+/// A zero-filled buffer of `len` bytes whose pages the kernel backs with huge pages where it can:
+/// most of the cost of a fresh buffer of hundreds of megabytes is the kernel zeroing it, 4 KiB at a
+/// time otherwise.
+pub fn zeroed_buffer(len: usize) -> Vec<u8> {
+    let buffer = vec![0u8; len];
+    advise_huge_pages(&buffer);
+    buffer
+}
+
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(buffer: &[u8]) {
+    const HUGE_PAGE: usize = 2 << 20;
+    let start = buffer.as_ptr() as usize;
+    let aligned = start.next_multiple_of(HUGE_PAGE);
+    let end = (start + buffer.len()) & !(HUGE_PAGE - 1);
+    if end > aligned {
+        // SAFETY: the range lies inside `buffer`'s allocation; MADV_HUGEPAGE changes how the kernel
+        // backs it, never its contents. A refusal only costs speed, so the result is not needed.
+        unsafe {
+            libc::madvise(
+                aligned as *mut libc::c_void,
+                end - aligned,
+                libc::MADV_HUGEPAGE,
+            );
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_buffer: &[u8]) {}
+
+/// Writes `bytes` to `destination` with one `write_all`.
+pub fn write_output(destination: &Destination, bytes: &[u8]) -> Result<(), Error> {
+    match destination {
+        Destination::Stdout => match io::stdout().lock().write_all(bytes) {
+            Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Error::io("standard output", e)),
+            _ => Ok(()),
+        },
+        Destination::File(path) => write_file_atomically(path, bytes),
+    }
+}
+
+fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    let shown = path.display().to_string();
+    let folder = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".sudoku-gen-");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // What a plain create gives: 0666 less the umask, not the temporary file's private 0600.
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut file = builder
+        .tempfile_in(folder)
+        .map_err(|e| Error::io(&shown, e))?;
+    file.write_all(bytes).map_err(|e| Error::io(&shown, e))?;
+    file.as_file()
+        .sync_data()
+        .map_err(|e| Error::io(&shown, e))?;
+    file.persist(path).map_err(|e| Error::io(&shown, e.error))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zeroed_buffer_is_zero_and_sized() {
+        let buffer = zeroed_buffer(5 << 20);
+        assert_eq!(buffer.len(), 5 << 20);
+        assert!(buffer.iter().all(|&b| b == 0));
+    }
+
+    #[test]
+    fn file_is_replaced_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.txt");
+        std::fs::write(&path, b"old").unwrap();
+        write_output(&Destination::File(path.clone()), b"new text").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new text");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn missing_folder_names_the_file() {
+        let err =
+            write_output(&Destination::File("/nonexistent/dir/out.txt".into()), b"x").unwrap_err();
+        assert!(
+            err.to_string().starts_with("/nonexistent/dir/out.txt: "),
+            "{err}"
+        );
+    }
+}

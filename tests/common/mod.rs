@@ -1,0 +1,95 @@
+//! Helpers shared by the integration tests, among them a checker that shares no code with the crate:
+//! it reads text and tests each house with its own loops.
+#![allow(dead_code)]
+
+use std::collections::HashSet;
+
+use assert_cmd::Command;
+
+/// The binary under test.
+pub fn sudoku_gen() -> Command {
+    Command::cargo_bin("sudoku-gen").expect("the binary is built")
+}
+
+/// The grids of `-c` output in either format, as 81 digits each; panics on any layout error.
+pub fn parse_grids(text: &[u8], line_format: bool) -> Vec<[u8; 81]> {
+    let text = std::str::from_utf8(text).expect("ASCII output");
+    let mut grids = Vec::new();
+    if line_format {
+        assert!(text.ends_with('\n'));
+        for line in text.lines() {
+            assert_eq!(line.len(), 81, "line {line:?}");
+            grids.push(digits(line));
+        }
+    } else {
+        assert!(text.ends_with('\n') && !text.ends_with("\n\n"));
+        for block in text.trim_end_matches('\n').split("\n\n") {
+            let lines: Vec<&str> = block.split('\n').collect();
+            assert_eq!(lines.len(), 9, "block {block:?}");
+            let mut all = String::new();
+            for line in lines {
+                assert_eq!(line.len(), 17, "line {line:?}");
+                for (i, ch) in line.chars().enumerate() {
+                    if i % 2 == 1 {
+                        assert_eq!(ch, ' ');
+                    } else {
+                        all.push(ch);
+                    }
+                }
+            }
+            grids.push(digits(&all));
+        }
+    }
+    grids
+}
+
+fn digits(text: &str) -> [u8; 81] {
+    let mut grid = [0; 81];
+    for (cell, ch) in grid.iter_mut().zip(text.bytes()) {
+        assert!(ch.is_ascii_digit(), "byte {ch}");
+        *cell = ch - b'0';
+    }
+    grid
+}
+
+/// Whether every row, column and box holds 1–9 exactly once.
+pub fn is_valid_complete(grid: &[u8; 81]) -> bool {
+    let full = |cells: &mut dyn Iterator<Item = u8>| {
+        let mut seen = [false; 10];
+        for v in cells {
+            if v == 0 || v > 9 || seen[usize::from(v)] {
+                return false;
+            }
+            seen[usize::from(v)] = true;
+        }
+        true
+    };
+    (0..9).all(|i| {
+        full(&mut (0..9).map(|j| grid[9 * i + j]))
+            && full(&mut (0..9).map(|j| grid[9 * j + i]))
+            && full(&mut (0..9).map(|j| grid[9 * (3 * (i / 3) + j / 3) + 3 * (i % 3) + j % 3]))
+    })
+}
+
+/// Asserts `count` grids, all valid and all distinct.
+pub fn assert_valid_distinct(grids: &[[u8; 81]], count: usize) {
+    assert_eq!(grids.len(), count);
+    for (k, grid) in grids.iter().enumerate() {
+        assert!(
+            is_valid_complete(grid),
+            "grid {} is not a valid complete grid",
+            k + 1
+        );
+    }
+    let distinct: HashSet<&[u8; 81]> = grids.iter().collect();
+    assert_eq!(distinct.len(), count, "some grids repeat");
+}
+
+/// The lowercase hex sha256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
