@@ -123,13 +123,13 @@ fn golden_small_outputs() {
 fn golden_sha256_of_a_thousand() {
     assert_eq!(
         sha256_hex(&output_of(&["-c", "1000", "--seed", "42"])),
-        "5123bae761b9b714bcdbd713f5a2c63fbcd40765f9a4b128744ea5665c4a19f1"
+        "1a9fa1dcd6eb68e678c9dd959e68df0efa01eaf05d2aceea0bfa411df5dd1eaa"
     );
     assert_eq!(
         sha256_hex(&output_of(&[
             "-c", "1000", "--seed", "42", "--format", "line"
         ])),
-        "23d75701cc4119bf639217d8e57193cff4577547e25f95a9b0f7527db031e402"
+        "a6a0984ca615c85ab6ba2e35a4d08ce407eb99509983a1d8e7872e54b9904f11"
     );
 }
 
