@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Benchmarks of sudoku-gen against references timed in the same run, as ratios of medians.
 #
-#   scripts/bench.sh [generate] [RUNS]
+#   scripts/bench.sh [generate|solve|all] [RUNS]
 #
 # generate: `-c 1000000` into a fresh file, against ../shared/bench/floor-write (one buffer of the
 #           same size and one write, no sudoku work), in both formats; target ratio <= 1.5.
+# solve:    `-j 1 -s SET` (and `--unique`) on each set of ../shared/data/puzzles, in puzzles per second
+#           of the whole process, against the Rust `sudoku` crate's own timing of its solving loop
+#           alone (../shared/bench/peer-sudoku-crate), so the comparison favours the reference.
+#           Ratio = our rate / its rate; targets >= 1.0 (easy sets) and >= 1.5 (hardest). Then -j 2
+#           against -j 1 on the 17-clue set (target >= 1.8).
 # Commands alternate A B A B ..., each timed as a whole process; a file written by a run is removed
 # before the next one, so no run pays for truncating an old file. Needs bash, GNU date and
 # /usr/bin/time (Debian package `time`); the references live in ../shared/bench.
@@ -67,8 +72,47 @@ bench_generate() {
   echo "generate grid 1M peak memory $(peak_mib "$bin" -c 1000000) MiB (limit: output + 16 MiB = $limit MiB)"
 }
 
+# Median rate the reference prints ("... = RATE/s ...") over $runs runs of "$@".
+peer_rate() {
+  for ((i = 0; i < runs; i++)); do
+    "$@" 2>/dev/null | sed -n 's/.*= \([0-9.]*\)\/s.*/\1/p'
+  done | median
+}
+
+# Median wall time of $runs runs of "$@" (after one warm-up).
+median_wall() {
+  wall "$@" > /dev/null
+  for ((i = 0; i < runs; i++)); do wall "$@"; echo; done | median
+}
+
+bench_solve() {
+  local data=$shared/data/puzzles
+  local sets=(puzzles2_17_clue:1.0 puzzles1_unbiased_first1000:1.0 puzzles5_forum_hardest_1905_11plus:1.5)
+  for entry in "${sets[@]}"; do
+    local set=${entry%%:*} target=${entry##*:} file=$data/${entry%%:*}.txt
+    local count
+    count=$(grep -cv '^#' "$file")
+    for mode in first unique; do
+      local flag=() peer_mode=solve-first
+      if [[ $mode == unique ]]; then flag=(--unique); peer_mode=solve-unique; fi
+      local secs ours theirs
+      secs=$(median_wall "$bin" -j 1 "${flag[@]}" -s "$file")
+      ours=$(awk -v n="$count" -v s="$secs" 'BEGIN { printf "%.0f", n / s }')
+      theirs=$(peer_rate "$shared/bench/peer-sudoku-crate" "$peer_mode" "$file")
+      awk -v n="solve $mode $set" -v a="$ours" -v b="$theirs" -v t="$target" -v r="$runs" \
+        'BEGIN { printf "%-50s %9d/s  reference %9d/s  ratio %5.2f  (target >= %s, median of %d)\n", n, a, b, a / b, t, r }'
+    done
+  done
+  local one two file=$data/puzzles2_17_clue.txt
+  one=$(median_wall "$bin" -j 1 -s "$file")
+  two=$(median_wall "$bin" -j 2 -s "$file")
+  awk -v a="$one" -v b="$two" -v r="$runs" \
+    'BEGIN { printf "%-50s %8.4f s  -j 1 %8.4f s  speed-up %5.2f  (target >= 1.8, median of %d)\n", "solve -j 2 puzzles2_17_clue", b, a, a / b, r }'
+}
+
 case $what in
   generate) bench_generate ;;
-  all) bench_generate ;;
-  *) echo "bench.sh: unknown benchmark '$what' (generate)" >&2; exit 2 ;;
+  solve) bench_solve ;;
+  all) bench_generate; bench_solve ;;
+  *) echo "bench.sh: unknown benchmark '$what' (generate, solve, all)" >&2; exit 2 ;;
 esac

@@ -1,28 +1,41 @@
 //! The command line: its arguments, and which library call each mode makes.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{ArgGroup, Parser, ValueEnum};
+use clap::error::ErrorKind;
+use clap::{ArgGroup, CommandFactory, Parser, ValueEnum};
 
+use sudoku_gen::format::{parse_puzzles, read_source, source_name};
 use sudoku_gen::output::{Destination, write_output};
-use sudoku_gen::{Error, Format, GridRequest, generate};
+use sudoku_gen::{Error, Failure, Format, GridRequest, generate, solve_batch};
 
-/// Bulk Sudoku: distinct complete grids, fast.
+/// How many problems of one kind are listed before the rest are only counted.
+const LISTED_PROBLEMS: usize = 20;
+
+/// Bulk Sudoku: distinct complete grids and puzzle solving, fast.
 #[derive(Debug, Parser)]
 #[command(name = "sudoku-gen", version, about, max_term_width = 100)]
-#[command(group(ArgGroup::new("mode").required(true).args(["count"])))]
+#[command(group(ArgGroup::new("mode").required(true).args(["count", "solve"])))]
 pub struct Cli {
     /// Print N distinct complete grids (1 to 1000000).
     #[arg(short = 'c', value_name = "N", value_parser = parse_count)]
     pub count: Option<usize>,
 
-    /// Output format: `grid` (9 lines of 9 digits, grids separated by an empty line) or `line` (81
-    /// digits a line).
-    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Grid)]
-    pub format: OutputFormat,
+    /// Solve every puzzle of FILE (`-` for standard input), in the line or grid format.
+    #[arg(short = 's', value_name = "FILE")]
+    pub solve: Option<PathBuf>,
 
-    /// Every grid has digit D in its top-left cell (1 to 9).
+    /// Output format: `grid` (9 lines of 9 digits, grids separated by an empty line) or `line` (81
+    /// characters a line). Default: `grid` for -c, the input's format for -s.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<OutputFormat>,
+
+    /// With -s: a puzzle with more than one solution is an error (one solution is still written).
+    #[arg(long)]
+    pub unique: bool,
+
+    /// With -c: every grid has digit D in its top-left cell (1 to 9).
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(1..=9))]
     pub first: Option<u8>,
 
@@ -70,7 +83,50 @@ fn parse_count(text: &str) -> Result<usize, String> {
     }
 }
 
+/// Prints problems on stderr, at most [`LISTED_PROBLEMS`] of them, then how many more there were.
+fn report(problems: impl ExactSizeIterator<Item = String>) {
+    let total = problems.len();
+    for problem in problems.take(LISTED_PROBLEMS) {
+        eprintln!("{problem}");
+    }
+    if total > LISTED_PROBLEMS {
+        eprintln!("... and {} more", total - LISTED_PROBLEMS);
+    }
+}
+
 impl Cli {
+    /// Parses the command line; on a usage error, reports it and exits with code 2.
+    pub fn parse_checked() -> Cli {
+        let cli = Cli::parse();
+        if let Err(message) = cli.check_options() {
+            Cli::command()
+                .error(ErrorKind::ArgumentConflict, message)
+                .exit();
+        }
+        cli
+    }
+
+    /// Rejects options that the chosen mode does not take.
+    fn check_options(&self) -> Result<(), String> {
+        let mode = if self.count.is_some() { "-c" } else { "-s" };
+        let takes = |modes: &[&str]| modes.contains(&mode);
+        let options = [
+            ("--unique", self.unique, &["-s"][..]),
+            ("--first", self.first.is_some(), &["-c"]),
+            ("--seed", self.seed.is_some(), &["-c"]),
+        ];
+        match options
+            .iter()
+            .find(|(_, given, modes)| *given && !takes(modes))
+        {
+            Some((name, _, modes)) => Err(format!(
+                "the argument '{name}' cannot be used with '{mode}' (only with {})",
+                modes.join(", ")
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// Runs the chosen mode on a pool of the requested size.
     pub fn run(self) -> Result<ExitCode, Error> {
         let mut pool = rayon::ThreadPoolBuilder::new();
@@ -83,27 +139,78 @@ impl Cli {
         pool.install(|| self.run_mode())
     }
 
-    fn run_mode(&self) -> Result<ExitCode, Error> {
-        let destination = match &self.output {
+    fn destination(&self) -> Destination {
+        match &self.output {
             Some(path) => Destination::File(path.clone()),
             None => Destination::Stdout,
-        };
-        let count = self.count.expect("clap requires a mode");
+        }
+    }
+
+    fn run_mode(&self) -> Result<ExitCode, Error> {
+        match (self.count, &self.solve) {
+            (Some(count), _) => self.run_generate(count),
+            (_, Some(path)) => self.run_solve(path),
+            _ => unreachable!("clap requires a mode"),
+        }
+    }
+
+    fn run_generate(&self, count: usize) -> Result<ExitCode, Error> {
         let request = GridRequest {
             count,
             seed: self.seed.unwrap_or_else(rand::random),
             first: self.first,
         };
-        let bytes = generate::render_grids(&request, self.format.into());
-        write_output(&destination, &bytes)?;
+        let format = self.format.map_or(Format::Grid, Format::from);
+        let bytes = generate::render_grids(&request, format);
+        write_output(&self.destination(), &bytes)?;
         Ok(ExitCode::SUCCESS)
+    }
+
+    fn run_solve(&self, path: &Path) -> Result<ExitCode, Error> {
+        let name = source_name(path);
+        let text = read_source(path)?;
+        let puzzles = match parse_puzzles(&text) {
+            Ok(puzzles) => puzzles,
+            Err(errors) => {
+                report(
+                    errors
+                        .iter()
+                        .map(|e| format!("{name}:{}:{}: {}", e.line, e.column, e.message)),
+                );
+                return Ok(ExitCode::FAILURE);
+            }
+        };
+        drop(text);
+        let format = self.format.map_or(puzzles.format, Format::from);
+        let (bytes, failures) = solve_batch(&puzzles.grids, self.unique, format);
+        write_output(&self.destination(), &bytes)?;
+        report(failures.iter().map(|&(index, failure)| {
+            let what = match failure {
+                Failure::NoSolution => match puzzles.grids[index].first_repeat() {
+                    Some((digit, house)) => {
+                        format!("no solution: digit {digit} repeats in {house}")
+                    }
+                    None => "no solution".to_owned(),
+                },
+                Failure::MoreThanOneSolution => "more than one solution".to_owned(),
+            };
+            format!(
+                "{name}: puzzle {} (line {}): {what}",
+                index + 1,
+                puzzles.lines[index]
+            )
+        }));
+        Ok(if failures.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
     #[test]
     fn cli_is_well_formed() {

@@ -9,6 +9,10 @@
 //!   and the empty line that follows it, so `N` grids are `163 * N - 1` bytes.
 //! - **line**: 81 characters and `\n`, 82 bytes a grid.
 
+use std::io::Read;
+use std::path::Path;
+
+use crate::error::Error;
 use crate::grid::{CELLS, Grid};
 
 /// The text form of a grid.
@@ -63,27 +67,258 @@ impl Format {
         record
     }
 
-    /// Appends `grid` as one record, empty cells written as `blank`. The caller removes the final
-    /// separator of the grid format (see [`Format::output_len`]).
-    pub fn push_record(self, grid: &Grid, blank: u8, out: &mut Vec<u8>) {
-        let mut record = self.blank_record(blank);
-        for (cell, &digit) in grid.cells().iter().enumerate() {
-            if digit != 0 {
-                record[self.cell_offset(cell)] = b'0' + digit;
+    /// Writes `grid` as one record into `record` (exactly [`Format::record_len`] bytes), empty cells as
+    /// `blank`. The caller drops the final separator of the grid format (see [`Format::output_len`]).
+    pub fn write_record(self, grid: &Grid, blank: u8, record: &mut [u8]) {
+        let digits = grid
+            .cells()
+            .map(|digit| if digit == 0 { blank } else { b'0' + digit });
+        match self {
+            Format::Line => {
+                record[..CELLS].copy_from_slice(&digits);
+                record[CELLS] = b'\n';
+            }
+            Format::Grid => {
+                for (line, row) in record.chunks_exact_mut(18).zip(digits.chunks_exact(9)) {
+                    for (pair, &digit) in line.chunks_exact_mut(2).zip(row) {
+                        pair[0] = digit;
+                        pair[1] = b' ';
+                    }
+                    line[17] = b'\n';
+                }
+                record[162] = b'\n';
             }
         }
-        out.extend_from_slice(&record[..self.record_len()]);
     }
 }
 
 /// Renders grids in `format`, empty cells as `blank`, exactly as the generator lays them out.
 pub fn render(grids: &[Grid], format: Format, blank: u8) -> Vec<u8> {
-    let mut out = Vec::with_capacity(format.record_len() * grids.len());
-    for grid in grids {
-        format.push_record(grid, blank, &mut out);
+    let mut out = vec![0; format.record_len() * grids.len()];
+    for (grid, record) in grids.iter().zip(out.chunks_exact_mut(format.record_len())) {
+        format.write_record(grid, blank, record);
     }
     out.truncate(format.output_len(grids.len()));
     out
+}
+
+/// Puzzles read from text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzles {
+    /// The format the text was in (line, when it holds no puzzle).
+    pub format: Format,
+    /// The puzzles, 0 for blanks.
+    pub grids: Vec<Grid>,
+    /// For each puzzle, the line of the text where it starts (counted from 1).
+    pub lines: Vec<usize>,
+}
+
+/// A problem in a puzzle text, located by line and column (both counted from 1; the column counts
+/// bytes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// Line of the problem.
+    pub line: usize,
+    /// Column of the problem.
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Reads puzzles in either input format, detected from the content:
+///
+/// - **line**: one puzzle per line, 81 cells, `1`–`9` for givens and `.` or `0` for blanks; empty lines
+///   and lines starting with `#` are skipped, and a line `end` ends the input.
+/// - **grid**: 9 lines of 9 cells, separated by single spaces or not separated at all, `0` (or `.`) for
+///   blanks; puzzles are separated by one or more empty lines.
+///
+/// The first line that is neither empty nor a `#` comment decides: 9 characters or a space mean the
+/// grid format, anything else the line format. Everywhere a UTF-8 byte-order
+/// mark, CRLF line ends, trailing spaces or tabs and a missing final newline are accepted.
+///
+/// All problems of the text are returned, in order, instead of any puzzle.
+pub fn parse_puzzles(text: &[u8]) -> Result<Puzzles, Vec<ParseError>> {
+    let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
+    let lines = || {
+        text.split(|&b| b == b'\n')
+            .enumerate()
+            .map(|(i, line)| (i + 1, trim_line_end(line)))
+    };
+    let first = lines()
+        .map(|(_, line)| line)
+        .find(|line| !line.is_empty() && !line.starts_with(b"#"));
+    let format = match first {
+        Some(line) if line.len() == 9 || line.contains(&b' ') => Format::Grid,
+        _ => Format::Line,
+    };
+    let mut puzzles = Puzzles {
+        format,
+        grids: Vec::new(),
+        lines: Vec::new(),
+    };
+    let mut errors = Vec::new();
+    match format {
+        Format::Line => {
+            for (number, line) in lines() {
+                if line.is_empty() || line.starts_with(b"#") {
+                    continue;
+                }
+                if line == b"end" {
+                    break;
+                }
+                let mut cells = [0; CELLS];
+                match read_cells(line, false, &mut cells) {
+                    Ok(()) => puzzles.push(grid_of(cells), number),
+                    Err((column, message)) => errors.push(ParseError {
+                        line: number,
+                        column,
+                        message,
+                    }),
+                }
+            }
+        }
+        Format::Grid => {
+            // Blocks of consecutive non-empty lines, each one grid.
+            let all: Vec<(usize, &[u8])> = lines().collect();
+            for block in all
+                .split(|(_, line)| line.is_empty())
+                .filter(|b| !b.is_empty())
+            {
+                let start = block[0].0;
+                let mut cells = [0; CELLS];
+                let mut clean = block.len() == 9;
+                for (row, &(number, line)) in block.iter().take(9).enumerate() {
+                    let cells_of_row = &mut cells[9 * row..9 * row + 9];
+                    if let Err((column, message)) = read_cells(line, true, cells_of_row) {
+                        errors.push(ParseError {
+                            line: number,
+                            column,
+                            message,
+                        });
+                        clean = false;
+                    }
+                }
+                if block.len() < 9 {
+                    errors.push(ParseError {
+                        line: block[block.len() - 1].0 + 1,
+                        column: 1,
+                        message: format!(
+                            "unfinished grid: the grid starting on line {start} has {} of 9 lines",
+                            block.len()
+                        ),
+                    });
+                }
+                if let Some(&(number, _)) = block.get(9) {
+                    errors.push(ParseError {
+                        line: number,
+                        column: 1,
+                        message: "expected an empty line after the 9 lines of a grid".into(),
+                    });
+                } else if clean {
+                    puzzles.push(grid_of(cells), start);
+                }
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(puzzles)
+    } else {
+        Err(errors)
+    }
+}
+
+impl Puzzles {
+    fn push(&mut self, grid: Grid, line: usize) {
+        self.grids.push(grid);
+        self.lines.push(line);
+    }
+}
+
+fn grid_of(cells: [u8; CELLS]) -> Grid {
+    Grid::from_cells(cells).expect("cells are digits")
+}
+
+/// A line without its trailing spaces, tabs and carriage return.
+fn trim_line_end(line: &[u8]) -> &[u8] {
+    let end = line
+        .iter()
+        .rposition(|&b| !matches!(b, b' ' | b'\t' | b'\r'))
+        .map_or(0, |i| i + 1);
+    &line[..end]
+}
+
+/// Reads the cells of one line into `cells` (which sets how many are expected). With `spaced`, a line
+/// holding a space has its cells separated by single spaces. The error is a column and a message.
+fn read_cells(line: &[u8], spaced: bool, cells: &mut [u8]) -> Result<(), (usize, String)> {
+    let expected = cells.len();
+    let step = if spaced && line.contains(&b' ') { 2 } else { 1 };
+    let mut count = 0;
+    for (i, &byte) in line.iter().enumerate() {
+        let column = i + 1;
+        if i % step == 1 {
+            if byte != b' ' {
+                let found = shown(line, i);
+                return Err((
+                    column,
+                    format!("expected a single space between cells, found {found}"),
+                ));
+            }
+            continue;
+        }
+        let value = match byte {
+            b'1'..=b'9' => byte - b'0',
+            b'0' | b'.' => 0,
+            _ => return Err((column, format!("unexpected character {}", shown(line, i)))),
+        };
+        if count == expected {
+            let found = line.len().div_ceil(step);
+            return Err((column, format!("expected {expected} cells, found {found}")));
+        }
+        cells[count] = value;
+        count += 1;
+    }
+    if count != expected {
+        let found = count;
+        return Err((
+            line.len() + 1,
+            format!("expected {expected} cells, found {found}"),
+        ));
+    }
+    Ok(())
+}
+
+/// The character starting at byte `i` of `line`, quoted, or a note that the bytes are not UTF-8.
+fn shown(line: &[u8], i: usize) -> String {
+    let rest = &line[i..line.len().min(i + 4)];
+    let valid = match std::str::from_utf8(rest) {
+        Ok(text) => text,
+        Err(e) => std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or(""),
+    };
+    match valid.chars().next() {
+        Some(ch) if !ch.is_control() => format!("'{ch}'"),
+        Some(ch) => format!("{:?}", ch),
+        None => "invalid UTF-8".into(),
+    }
+}
+
+/// How a source of text is named in messages: `-` is standard input.
+pub fn source_name(path: &Path) -> String {
+    if path == Path::new("-") {
+        "<stdin>".into()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// The whole text of `path`, or of standard input for `-`.
+pub fn read_source(path: &Path) -> Result<Vec<u8>, Error> {
+    let mut text = Vec::new();
+    let result = if path == Path::new("-") {
+        std::io::stdin().lock().read_to_end(&mut text).map(|_| text)
+    } else {
+        std::fs::read(path)
+    };
+    result.map_err(|e| Error::io(&source_name(path), e))
 }
 
 #[cfg(test)]

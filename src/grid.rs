@@ -98,6 +98,65 @@ impl Grid {
     }
 }
 
+/// A house, numbered from 1 as people count them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum House {
+    /// Row 1 to 9, from the top.
+    Row(usize),
+    /// Column 1 to 9, from the left.
+    Column(usize),
+    /// Box 1 to 9, row by row.
+    Box(usize),
+}
+
+impl fmt::Display for House {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            House::Row(n) => write!(f, "row {n}"),
+            House::Column(n) => write!(f, "column {n}"),
+            House::Box(n) => write!(f, "box {n}"),
+        }
+    }
+}
+
+impl Grid {
+    /// The first digit found twice in one house (rows first, then columns, then boxes), if any.
+    pub fn first_repeat(&self) -> Option<(u8, House)> {
+        let houses = (0..9)
+            .map(|i| {
+                (
+                    House::Row(i + 1),
+                    [0, 1, 2, 3, 4, 5, 6, 7, 8].map(|j| 9 * i + j),
+                )
+            })
+            .chain((0..9).map(|i| {
+                (
+                    House::Column(i + 1),
+                    [0, 1, 2, 3, 4, 5, 6, 7, 8].map(|j| 9 * j + i),
+                )
+            }))
+            .chain((0..9).map(|i| {
+                (
+                    House::Box(i + 1),
+                    [0, 1, 2, 3, 4, 5, 6, 7, 8].map(|j| box_cell(i, j)),
+                )
+            }));
+        for (house, cells) in houses {
+            let mut seen = 0u16;
+            for cell in cells {
+                let digit = self.0[cell];
+                if digit != 0 {
+                    if seen >> digit & 1 == 1 {
+                        return Some((digit, house));
+                    }
+                    seen |= 1 << digit;
+                }
+            }
+        }
+        None
+    }
+}
+
 impl fmt::Debug for Grid {
     /// The 81-character line form, `.` for empty cells.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -132,6 +191,28 @@ mod tests {
         assert!(Grid::from_cells(cells).is_some());
         cells[3] = 10;
         assert!(Grid::from_cells(cells).is_none());
+    }
+
+    #[test]
+    fn first_repeat_names_the_house() {
+        let mut grid = Grid::EMPTY;
+        assert_eq!(grid.first_repeat(), None);
+        grid.set(0, 5);
+        grid.set(80, 5);
+        assert_eq!(grid.first_repeat(), None);
+        grid.set(8, 5);
+        assert_eq!(grid.first_repeat(), Some((5, House::Row(1))));
+        let mut grid = Grid::EMPTY;
+        grid.set(4, 3);
+        grid.set(76, 3);
+        assert_eq!(grid.first_repeat(), Some((3, House::Column(5))));
+        let mut grid = Grid::EMPTY;
+        grid.set(30, 7);
+        grid.set(50, 7);
+        assert_eq!(
+            grid.first_repeat().map(|(d, h)| format!("{d} {h}")),
+            Some("7 box 5".into())
+        );
     }
 
     #[test]

@@ -17,8 +17,10 @@ pub mod format;
 pub mod generate;
 pub mod grid;
 pub mod output;
+pub mod solve;
 
 pub use error::Error;
 pub use format::Format;
 pub use generate::{GridRequest, generate_grids, render_grids};
 pub use grid::Grid;
+pub use solve::{Failure, Outcome, Solver, count_solutions, solve, solve_batch};

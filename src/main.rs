@@ -5,10 +5,8 @@ mod cli;
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    match cli::Cli::parse().run() {
+    match cli::Cli::parse_checked().run() {
         Ok(code) => code,
         Err(error) => {
             eprintln!("sudoku-gen: error: {error}");

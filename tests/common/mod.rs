@@ -93,3 +93,37 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
         .map(|b| format!("{b:02x}"))
         .collect()
 }
+
+/// The 81-cell puzzles of a line-format text (`.` or `0` blank), skipping empty and `#` lines.
+pub fn puzzle_lines(text: &str) -> Vec<[u8; 81]> {
+    text.lines()
+        .map(|l| l.trim_end())
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let mut grid = [0; 81];
+            for (cell, ch) in grid.iter_mut().zip(l.bytes()) {
+                *cell = if ch == b'.' { 0 } else { ch - b'0' };
+            }
+            grid
+        })
+        .collect()
+}
+
+/// Asserts that each solution is a valid complete grid that keeps every given of its puzzle.
+pub fn assert_solves(puzzles: &[[u8; 81]], solutions: &[[u8; 81]]) {
+    assert_eq!(puzzles.len(), solutions.len());
+    for (k, (puzzle, solution)) in puzzles.iter().zip(solutions).enumerate() {
+        assert!(
+            is_valid_complete(solution),
+            "solution {} is not a valid grid",
+            k + 1
+        );
+        for cell in 0..81 {
+            assert!(
+                puzzle[cell] == 0 || puzzle[cell] == solution[cell],
+                "solution {} changes the given of cell {cell}",
+                k + 1
+            );
+        }
+    }
+}
