@@ -550,3 +550,74 @@ pub fn solve_batch(
     out.truncate(format.output_len(puzzles.len()));
     (out, failures)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn puzzle(line: &str) -> Grid {
+        let mut cells = [0; CELLS];
+        for (cell, ch) in cells.iter_mut().zip(line.bytes()) {
+            *cell = if ch == b'.' { 0 } else { ch - b'0' };
+        }
+        Grid::from_cells(cells).unwrap()
+    }
+
+    #[test]
+    fn known_puzzles_and_counts() {
+        // puzzle, solutions counted up to 3
+        let cases = [
+            (
+                "..3.7..4...6..23.1.89.........1.7.8.517.....6...4.....271..9..5.95..........2....",
+                1,
+            ),
+            (
+                "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6",
+                1,
+            ),
+            (
+                ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...",
+                1,
+            ),
+            (
+                "8.........95.......76.........426798...571243...893165......916....3.487....1.532",
+                3,
+            ),
+            (
+                "12345678.........9...............................................................",
+                0,
+            ),
+        ];
+        let mut solver = Solver::new();
+        for (line, count) in cases {
+            let p = puzzle(line);
+            let outcome = solver.search(&p, 3);
+            assert_eq!(outcome.solutions, count, "{line}");
+            if let Some(solution) = outcome.first {
+                assert!(solution.is_filled() && solution.keeps_givens_of(&p));
+                assert_eq!(solution.first_repeat(), None);
+            }
+        }
+    }
+
+    #[test]
+    fn the_empty_grid_has_many_solutions() {
+        assert_eq!(count_solutions(&Grid::EMPTY, 100), 100);
+        let first = solve(&Grid::EMPTY).unwrap();
+        assert!(first.is_filled() && first.first_repeat().is_none());
+    }
+
+    #[test]
+    fn a_zero_limit_counts_to_one() {
+        assert_eq!(count_solutions(&Grid::EMPTY, 0), 1);
+    }
+
+    #[test]
+    fn closure_keeps_only_segments_on_a_permutation() {
+        assert_eq!(CLOSURE[0x1ff], 0x1ff);
+        assert_eq!(CLOSURE[0b001_010_100], 0b001_010_100);
+        // Row 0 can only use box 0, so rows 1 and 2 lose box 0.
+        assert_eq!(CLOSURE[0b111_111_001], 0b110_110_001);
+        assert_eq!(CLOSURE[0b001_001_001], 0);
+    }
+}

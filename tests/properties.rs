@@ -26,3 +26,74 @@ proptest! {
         }
     }
 }
+
+/// Counts the completions of `grid` up to `limit` by trying every digit in every empty cell in turn:
+/// slow, obvious and independent of the crate's solver.
+fn brute_force_count(grid: &mut [u8; 81], limit: usize) -> usize {
+    let Some(cell) = grid.iter().position(|&v| v == 0) else {
+        return 1;
+    };
+    let (row, column) = (cell / 9, cell % 9);
+    let mut count = 0;
+    for digit in 1..=9u8 {
+        let clash = (0..9).any(|i| {
+            grid[9 * row + i] == digit
+                || grid[9 * i + column] == digit
+                || grid[9 * (3 * (row / 3) + i / 3) + 3 * (column / 3) + i % 3] == digit
+        });
+        if !clash {
+            grid[cell] = digit;
+            count += brute_force_count(grid, limit - count);
+            grid[cell] = 0;
+            if count >= limit {
+                break;
+            }
+        }
+    }
+    count
+}
+
+/// A complete grid from the generator with the cells of `blanks` emptied.
+fn blanked(seed: u64, blanks: &[usize]) -> sudoku_gen::Grid {
+    let mut grid = sudoku_gen::generate_grids(&GridRequest {
+        count: 1,
+        seed,
+        first: None,
+    })[0];
+    for &cell in blanks {
+        grid.set(cell, 0);
+    }
+    grid
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn solutions_keep_the_givens(seed in any::<u64>(), blanks in proptest::collection::vec(0usize..81, 0..81)) {
+        let puzzle = blanked(seed, &blanks);
+        let solution = sudoku_gen::solve(&puzzle).expect("a blanked grid has a solution");
+        prop_assert!(common::is_valid_complete(solution.cells()));
+        prop_assert!(solution.keeps_givens_of(&puzzle));
+    }
+
+    #[test]
+    fn counts_agree_with_brute_force(seed in any::<u64>(), blanks in proptest::collection::vec(0usize..81, 0..40)) {
+        let puzzle = blanked(seed, &blanks);
+        let mut cells = *puzzle.cells();
+        prop_assert_eq!(sudoku_gen::count_solutions(&puzzle, 5), brute_force_count(&mut cells, 5));
+    }
+
+    #[test]
+    fn broken_givens_have_no_solution(seed in any::<u64>(), blanks in proptest::collection::vec(0usize..81, 0..60), cell in 0usize..81) {
+        let mut puzzle = blanked(seed, &blanks);
+        let digit = puzzle.get(cell);
+        // Copy a given onto a peer in the same row: now a digit repeats.
+        let peer = 9 * (cell / 9) + (cell % 9 + 1) % 9;
+        if digit != 0 {
+            puzzle.set(peer, digit);
+            prop_assert_eq!(sudoku_gen::count_solutions(&puzzle, 2), 0);
+            prop_assert!(sudoku_gen::solve(&puzzle).is_none());
+        }
+    }
+}
