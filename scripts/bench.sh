@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks of sudoku-gen against references timed in the same run, as ratios of medians.
 #
-#   scripts/bench.sh [generate|solve|all] [RUNS]
+#   scripts/bench.sh [generate|solve|check|puzzles|all] [RUNS]
 #
 # generate: `-c 1000000` into a fresh file, against ../shared/bench/floor-write (one buffer of the
 #           same size and one write, no sudoku work), in both formats; target ratio <= 1.5.
@@ -10,6 +10,8 @@
 #           alone (../shared/bench/peer-sudoku-crate), so the comparison favours the reference.
 #           Ratio = our rate / its rate; targets >= 1.0 (easy sets) and >= 1.5 (hardest). Then -j 2
 #           against -j 1 on the 17-clue set (target >= 1.8).
+# check:    `--check` of 1,000,000 grids made by `-c`, against making them (`-c 1000000` into a fresh
+#           file) in the same run; ratio = checking / generating, target <= 2.0 (moonshot 1.0).
 # Commands alternate A B A B ..., each timed as a whole process; a file written by a run is removed
 # before the next one, so no run pays for truncating an old file. Needs bash, GNU date and
 # /usr/bin/time (Debian package `time`); the references live in ../shared/bench.
@@ -110,9 +112,18 @@ bench_solve() {
     'BEGIN { printf "%-50s %8.4f s  -j 1 %8.4f s  speed-up %5.2f  (target >= 1.8, median of %d)\n", "solve -j 2 puzzles2_17_clue", b, a, a / b, r }'
 }
 
+bench_check() {
+  local grids=$work/grids.txt
+  "$bin" -c 1000000 -o "$grids"
+  compare "check 1M grids" "<= 2.0" -- "$bin" --check "$grids" --count 1000000 -- "$bin" -c 1000000
+  local limit=$(( $(stat -c %s "$grids") / 1048576 + 64 ))
+  echo "check 1M grids peak memory $(peak_mib "$bin" --check "$grids") MiB (limit: file + 64 MiB = $limit MiB)"
+}
+
 case $what in
   generate) bench_generate ;;
   solve) bench_solve ;;
-  all) bench_generate; bench_solve ;;
-  *) echo "bench.sh: unknown benchmark '$what' (generate, solve, all)" >&2; exit 2 ;;
+  check) bench_check ;;
+  all) bench_generate; bench_solve; bench_check ;;
+  *) echo "bench.sh: unknown benchmark '$what' (generate, solve, check, all)" >&2; exit 2 ;;
 esac

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::{ArgGroup, CommandFactory, Parser, ValueEnum};
 
+use sudoku_gen::check::{self, GridRules};
 use sudoku_gen::format::{parse_puzzles, read_source, source_name};
 use sudoku_gen::output::{Destination, write_output};
 use sudoku_gen::{Error, Failure, Format, GridRequest, generate, solve_batch};
@@ -16,7 +17,7 @@ const LISTED_PROBLEMS: usize = 20;
 /// Bulk Sudoku: distinct complete grids and puzzle solving, fast.
 #[derive(Debug, Parser)]
 #[command(name = "sudoku-gen", version, about, max_term_width = 100)]
-#[command(group(ArgGroup::new("mode").required(true).args(["count", "solve"])))]
+#[command(group(ArgGroup::new("mode").required(true).args(["count", "solve", "check"])))]
 pub struct Cli {
     /// Print N distinct complete grids (1 to 1000000).
     #[arg(short = 'c', value_name = "N", value_parser = parse_count)]
@@ -25,6 +26,19 @@ pub struct Cli {
     /// Solve every puzzle of FILE (`-` for standard input), in the line or grid format.
     #[arg(short = 's', value_name = "FILE")]
     pub solve: Option<PathBuf>,
+
+    /// Check FILE (`-` for standard input): complete grids in either -c format, every grid valid and
+    /// none repeated; or, with --puzzles, solutions of the puzzles of PFILE.
+    #[arg(long, value_name = "FILE")]
+    pub check: Option<PathBuf>,
+
+    /// With --check: the file must hold exactly N grids.
+    #[arg(long = "count", value_name = "N")]
+    pub expected_count: Option<usize>,
+
+    /// With --check: FILE holds one solution per puzzle of PFILE, in order.
+    #[arg(long, value_name = "PFILE")]
+    pub puzzles: Option<PathBuf>,
 
     /// Output format: `grid` (9 lines of 9 digits, grids separated by an empty line) or `line` (81
     /// characters a line). Default: `grid` for -c, the input's format for -s.
@@ -35,7 +49,7 @@ pub struct Cli {
     #[arg(long)]
     pub unique: bool,
 
-    /// With -c: every grid has digit D in its top-left cell (1 to 9).
+    /// With -c or --check: every grid has digit D in its top-left cell (1 to 9).
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(1..=9))]
     pub first: Option<u8>,
 
@@ -108,12 +122,25 @@ impl Cli {
 
     /// Rejects options that the chosen mode does not take.
     fn check_options(&self) -> Result<(), String> {
-        let mode = if self.count.is_some() { "-c" } else { "-s" };
+        let mode = match (self.count, &self.solve) {
+            (Some(_), _) => "-c",
+            (_, Some(_)) => "-s",
+            _ => "--check",
+        };
         let takes = |modes: &[&str]| modes.contains(&mode);
         let options = [
             ("--unique", self.unique, &["-s"][..]),
-            ("--first", self.first.is_some(), &["-c"]),
+            ("--first", self.first.is_some(), &["-c", "--check"]),
             ("--seed", self.seed.is_some(), &["-c"]),
+            ("--count", self.expected_count.is_some(), &["--check"]),
+            ("--puzzles", self.puzzles.is_some(), &["--check"]),
+            (
+                "--puzzles with --count or --first",
+                self.puzzles.is_some() && (self.expected_count.is_some() || self.first.is_some()),
+                &[],
+            ),
+            ("--format", self.format.is_some(), &["-c", "-s"]),
+            ("-o", self.output.is_some(), &["-c", "-s"]),
         ];
         match options
             .iter()
@@ -147,9 +174,10 @@ impl Cli {
     }
 
     fn run_mode(&self) -> Result<ExitCode, Error> {
-        match (self.count, &self.solve) {
-            (Some(count), _) => self.run_generate(count),
-            (_, Some(path)) => self.run_solve(path),
+        match (self.count, &self.solve, &self.check) {
+            (Some(count), _, _) => self.run_generate(count),
+            (_, Some(path), _) => self.run_solve(path),
+            (_, _, Some(path)) => self.run_check(path),
             _ => unreachable!("clap requires a mode"),
         }
     }
@@ -201,6 +229,63 @@ impl Cli {
             )
         }));
         Ok(if failures.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        })
+    }
+}
+
+impl Cli {
+    fn run_check(&self, path: &Path) -> Result<ExitCode, Error> {
+        let name = source_name(path);
+        let text = read_source(path)?;
+        let (report, what) = match &self.puzzles {
+            Some(puzzles_path) => {
+                let puzzles = read_source(puzzles_path)?;
+                match check::check_solutions(&text, &puzzles) {
+                    Ok(report) => (
+                        report,
+                        "solutions, all valid and keeping their puzzles' givens",
+                    ),
+                    Err(errors) => {
+                        let puzzles_name = source_name(puzzles_path);
+                        report(errors.iter().map(|e| {
+                            format!("{puzzles_name}:{}:{}: {}", e.line, e.column, e.message)
+                        }));
+                        return Ok(ExitCode::FAILURE);
+                    }
+                }
+            }
+            None => {
+                let rules = GridRules {
+                    count: self.expected_count,
+                    first: self.first,
+                };
+                (
+                    check::check_grids(&text, rules),
+                    "grids, all valid and distinct",
+                )
+            }
+        };
+        let mut out = report.problem_lines(&name).join("\n");
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        let crlf = if report.crlf { " (CRLF line ends)" } else { "" };
+        out += &if report.problems == 0 {
+            format!("ok: {} {what}{crlf}\n", report.grids)
+        } else {
+            let plural =
+                |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+            format!(
+                "FAIL: {} in {}\n",
+                plural(report.problems, "problem"),
+                plural(report.grids, "grid")
+            )
+        };
+        write_output(&Destination::Stdout, out.as_bytes())?;
+        Ok(if report.problems == 0 {
             ExitCode::SUCCESS
         } else {
             ExitCode::FAILURE

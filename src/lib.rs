@@ -12,6 +12,7 @@
 //! assert!(grids.iter().all(|g| g.is_filled() && g.get(0) == 5));
 //! ```
 
+pub mod check;
 pub mod error;
 pub mod format;
 pub mod generate;

@@ -1,0 +1,22 @@
+//! Any bytes given to the puzzle parser: no panic, and every puzzle it returns is solved or reported
+//! without panicking either.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use sudoku_gen::format::parse_puzzles;
+
+fuzz_target!(|data: &[u8]| {
+    match parse_puzzles(data) {
+        Ok(puzzles) => {
+            assert_eq!(puzzles.grids.len(), puzzles.lines.len());
+            let mut solver = sudoku_gen::Solver::new();
+            for grid in puzzles.grids.iter().take(4) {
+                let outcome = solver.search(grid, 2);
+                if let Some(solution) = outcome.first {
+                    assert!(solution.is_filled() && solution.keeps_givens_of(grid));
+                }
+            }
+        }
+        Err(errors) => assert!(!errors.is_empty() && errors.iter().all(|e| e.line >= 1 && e.column >= 1)),
+    }
+});

@@ -1,0 +1,682 @@
+//! The grader: checks a file of complete grids (every grid valid, none repeated, the count and the
+//! first digit as asked, the text exactly in the `-c` format), or a file of solutions against their
+//! puzzles.
+//!
+//! It shares no code with the generator or the solver, only the puzzle parser, so that it cannot
+//! share their bugs; its house checks are plain loops over the text's digits.
+//!
+//! # Speed
+//! A file is read as it is in memory. A file in the exact `-c` layout has every grid at a fixed
+//! offset, so the grids are checked in parallel straight from the text (**fast path**). The first
+//! byte out of place sends the whole file through a line-by-line scanner that names every format
+//! problem (**slow path**). Both give the places of the well-formed grids, whose houses and first
+//! digit are then checked in parallel; each grid's 64-bit hash is kept, the hashes are sorted, and only
+//! grids with equal hashes are compared byte by byte to name repeats. Memory: the file, plus 24 bytes
+//! a grid.
+
+use std::hash::BuildHasher;
+
+use foldhash::fast::FixedState;
+use rayon::prelude::*;
+
+use crate::format::{ParseError, parse_puzzles};
+use crate::grid::Grid;
+
+/// How many problems a report lists; the rest are only counted.
+pub const LISTED: usize = 20;
+
+/// What the grids of a file must satisfy beyond being valid and distinct.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GridRules {
+    /// Exactly this many grids.
+    pub count: Option<usize>,
+    /// Every grid has this digit in its top-left cell.
+    pub first: Option<u8>,
+}
+
+/// One problem, located by line (counted from 1) and, where it belongs to one, by grid number.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// The line of the file.
+    pub line: usize,
+    /// The grid it belongs to (counted from 1).
+    pub grid: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The outcome of a check.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// How many grids the file holds.
+    pub grids: usize,
+    /// How many problems were found.
+    pub problems: usize,
+    /// The first [`LISTED`] problems, by line.
+    pub listed: Vec<Problem>,
+    /// Whether the file's lines end in CRLF.
+    pub crlf: bool,
+}
+
+impl Report {
+    fn add(&mut self, problem: Problem) {
+        self.problems += 1;
+        if self.listed.len() < LISTED
+            || self
+                .listed
+                .last()
+                .is_some_and(|last| problem.line < last.line)
+        {
+            let at = self.listed.partition_point(|p| p.line <= problem.line);
+            self.listed.insert(at, problem);
+            self.listed.truncate(LISTED);
+        }
+    }
+
+    fn merge(mut self, other: Report) -> Report {
+        let problems = self.problems + other.problems;
+        for problem in other.listed {
+            self.add(problem);
+        }
+        self.problems = problems;
+        self
+    }
+
+    /// The report's lines for the file named `name`: each listed problem as `NAME:LINE: grid K: what`,
+    /// then `... and N more` if some were not listed.
+    pub fn problem_lines(&self, name: &str) -> Vec<String> {
+        let mut lines: Vec<String> = self
+            .listed
+            .iter()
+            .map(|p| match p.grid {
+                Some(k) => format!("{name}:{}: grid {k}: {}", p.line, p.message),
+                None => format!("{name}:{}: {}", p.line, p.message),
+            })
+            .collect();
+        if self.problems > self.listed.len() {
+            lines.push(format!(
+                "... and {} more",
+                self.problems - self.listed.len()
+            ));
+        }
+        lines
+    }
+}
+
+/// Where a well-formed grid's text starts, and on which line.
+#[derive(Clone, Copy)]
+struct Spot {
+    offset: usize,
+    line: usize,
+}
+
+/// The layout of a file of grids, as its first line tells it.
+#[derive(Clone, Copy)]
+struct Layout {
+    /// One line of 81 digits per grid (else 9 lines of 9 digits separated by spaces).
+    line_format: bool,
+    /// Bytes of a line end: 1 (LF) or 2 (CRLF).
+    eol: usize,
+}
+
+impl Layout {
+    fn detect(text: &[u8]) -> Layout {
+        let first = text.split(|&b| b == b'\n').next().unwrap_or_default();
+        let crlf = first.ends_with(b"\r") && first.len() < text.len();
+        let width = first.len() - usize::from(crlf);
+        Layout {
+            line_format: width == 81,
+            eol: 1 + usize::from(crlf),
+        }
+    }
+
+    /// Bytes from one row line's start to the next one's.
+    fn row_stride(self) -> usize {
+        if self.line_format {
+            81 + self.eol
+        } else {
+            17 + self.eol
+        }
+    }
+
+    /// Bytes from one grid's start to the next one's.
+    fn record(self) -> usize {
+        if self.line_format {
+            self.row_stride()
+        } else {
+            9 * self.row_stride() + self.eol
+        }
+    }
+
+    /// Lines from one grid's start to the next one's.
+    fn lines_per_grid(self) -> usize {
+        if self.line_format { 1 } else { 10 }
+    }
+
+    /// The 81 digits (as bytes) of the well-formed grid at `offset`.
+    fn digits(self, text: &[u8], offset: usize) -> [u8; 81] {
+        let mut digits = [0; 81];
+        if self.line_format {
+            digits.copy_from_slice(&text[offset..offset + 81]);
+        } else {
+            for (row, chunk) in digits.chunks_exact_mut(9).enumerate() {
+                let start = offset + row * self.row_stride();
+                let line: &[u8; 17] = text[start..start + 17].try_into().expect("a row");
+                for (j, digit) in chunk.iter_mut().enumerate() {
+                    *digit = line[2 * j];
+                }
+            }
+        }
+        digits
+    }
+
+    /// The line end this layout expects.
+    fn line_end(self) -> &'static [u8] {
+        if self.eol == 2 { b"\r\n" } else { b"\n" }
+    }
+}
+
+/// Checks a file of complete grids in either `-c` format.
+pub fn check_grids(text: &[u8], rules: GridRules) -> Report {
+    let layout = Layout::detect(text);
+    let mut report = Report {
+        crlf: layout.eol == 2,
+        ..Report::default()
+    };
+    let spot_at = |k: usize| Spot {
+        offset: k * layout.record(),
+        line: k * layout.lines_per_grid() + 1,
+    };
+    let fast = regular_count(text, layout)
+        .and_then(|count| judge_all(text, layout, rules, count, spot_at, true));
+    let (hashes, judged, listed) = match fast {
+        Some((hashes, judged)) => (hashes, judged, None),
+        None => {
+            let spots = scan(text, layout, &mut report);
+            let (hashes, judged) = judge_all(text, layout, rules, spots.len(), |k| spots[k], false)
+                .expect("the scanner lists only well-formed grids");
+            (hashes, judged, Some(spots))
+        }
+    };
+    if listed.is_none() {
+        report.grids = hashes.len();
+    }
+    report = report.merge(judged);
+    let spot = |k: usize| listed.as_ref().map_or_else(|| spot_at(k), |spots| spots[k]);
+    for (later, earlier) in repeats(text, layout, &spot, &hashes) {
+        report.add(Problem {
+            line: spot(later).line,
+            grid: Some(later + 1),
+            message: format!("repeats grid {} (line {})", earlier + 1, spot(earlier).line),
+        });
+    }
+    if let Some(count) = rules.count.filter(|&count| count != report.grids) {
+        let lines =
+            text.iter().filter(|&&b| b == b'\n').count() + usize::from(!text.ends_with(b"\n"));
+        report.add(Problem {
+            line: lines.max(1),
+            grid: None,
+            message: format!("expected {count} grids, found {}", report.grids),
+        });
+    }
+    report
+}
+
+/// How many grids a file in the exact layout of its length would hold; `None` if no such file has
+/// its length.
+fn regular_count(text: &[u8], layout: Layout) -> Option<usize> {
+    let record = layout.record();
+    // The last grid has no empty line after it, and may lack its final line end.
+    let separator = if layout.line_format { 0 } else { layout.eol };
+    let with_end = text.len() + separator;
+    [with_end, with_end + layout.eol]
+        .into_iter()
+        .find(|&len| len % record == 0)
+        .map(|len| len / record)
+}
+
+/// Checks the houses and the first digit of grids `0..count` (at `spot_at(k)`), in parallel; returns
+/// their hashes and problems. With `exact`, each grid's bytes must also be exactly in place, else
+/// `None`.
+fn judge_all(
+    text: &[u8],
+    layout: Layout,
+    rules: GridRules,
+    count: usize,
+    spot_at: impl Fn(usize) -> Spot + Sync,
+    exact: bool,
+) -> Option<(Vec<u64>, Report)> {
+    let template = exact.then(|| Template::new(layout));
+    let mut hashes = vec![0u64; count];
+    let report = hashes
+        .par_iter_mut()
+        .enumerate()
+        .try_fold(Report::default, |mut report, (k, hash)| {
+            let spot = spot_at(k);
+            if let Some(template) = &template {
+                let end = (spot.offset + layout.record()).min(text.len());
+                if !template.matches(&text[spot.offset..end], end == text.len()) {
+                    return None;
+                }
+            }
+            let digits = layout.digits(text, spot.offset);
+            *hash = FixedState::with_seed(0x5d0c).hash_one(digits);
+            judge(&digits, k, spot, rules.first, &mut report);
+            Some(report)
+        })
+        .try_reduce(Report::default, |a, b| Some(a.merge(b)))?;
+    Some((hashes, report))
+}
+
+/// The bytes of one record of a layout, as ranges: byte `i` must lie in `low[i]..=low[i] + span[i]`
+/// (a digit 1–9, or exactly one separator byte). One subtraction and one comparison a byte, which
+/// the compiler runs many bytes at a time.
+struct Template {
+    low: Vec<u8>,
+    span: Vec<u8>,
+    /// Where the last grid of a file may end: after its last row's line end, or before it.
+    ends: [usize; 2],
+}
+
+impl Template {
+    fn new(layout: Layout) -> Template {
+        let mut low = Vec::with_capacity(layout.record());
+        let (rows, width) = if layout.line_format { (1, 81) } else { (9, 17) };
+        for _ in 0..rows {
+            for i in 0..width {
+                let cell = layout.line_format || i % 2 == 0;
+                low.push(if cell { b'1' } else { b' ' });
+            }
+            low.extend_from_slice(layout.line_end());
+        }
+        let grid_end = low.len();
+        if !layout.line_format {
+            low.extend_from_slice(layout.line_end());
+        }
+        let span = low.iter().map(|&b| if b == b'1' { 8 } else { 0 }).collect();
+        Template {
+            low,
+            span,
+            ends: [grid_end, grid_end - layout.eol],
+        }
+    }
+
+    /// Whether `bytes` (a whole record, or the file's last one, which has no empty line after it and
+    /// may lack its final line end) fit the template.
+    fn matches(&self, bytes: &[u8], last: bool) -> bool {
+        let fits = bytes
+            .iter()
+            .zip(self.low.iter().zip(&self.span))
+            .fold(true, |ok, (&b, (&low, &span))| {
+                ok & (b.wrapping_sub(low) <= span)
+            });
+        let length_ok = if last {
+            self.ends.contains(&bytes.len())
+        } else {
+            bytes.len() == self.low.len()
+        };
+        fits && length_ok
+    }
+}
+
+/// Reads the file line by line, reporting every format problem; returns the well-formed grids.
+fn scan(text: &[u8], layout: Layout, report: &mut Report) -> Vec<Spot> {
+    let mut spots = Vec::new();
+    let mut grids = 0;
+    // The grid being read: its first line, its offset, its rows so far, and whether they are clean.
+    let mut current: Option<(usize, usize, usize, bool)> = None;
+    let mut empty_run = 0;
+    let mut offset = 0;
+    let pieces: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+    let last = pieces.len() - 1;
+    for (index, &piece) in pieces.iter().enumerate() {
+        let number = index + 1;
+        let start = offset;
+        offset += piece.len() + 1;
+        if index == last && piece.is_empty() {
+            break;
+        }
+        let terminated = index < last;
+        let (line, crlf) = match piece.strip_suffix(b"\r") {
+            Some(line) if terminated => (line, true),
+            _ => (piece, false),
+        };
+        // A grid with a line end unlike the file's is not read: its rows are not where they should be.
+        let eol_ok = !terminated || crlf == (layout.eol == 2);
+        if !eol_ok {
+            let (expected, found) = if crlf { ("LF", "CRLF") } else { ("CRLF", "LF") };
+            report.add(Problem {
+                line: number,
+                grid: current.map(|_| grids),
+                message: format!(
+                    "expected a {expected} line end like the first line's, found {found}"
+                ),
+            });
+        }
+        if line.is_empty() {
+            if let Some((first, _, rows, _)) = current.take() {
+                if rows < 9 && !layout.line_format {
+                    report.add(missing_rows(number, grids, first, rows));
+                }
+                empty_run = 0;
+            }
+            empty_run += 1;
+            let message = if layout.line_format {
+                Some("expected a line of 81 digits, found an empty line".to_owned())
+            } else if grids == 0 {
+                Some("expected the first row of a grid, found an empty line".to_owned())
+            } else if empty_run == 2 {
+                Some("expected one empty line between grids, found more".to_owned())
+            } else if index + 1 == last && pieces[last].is_empty() {
+                Some("expected no empty line after the last grid".to_owned())
+            } else {
+                None
+            };
+            if let Some(message) = message {
+                report.add(Problem {
+                    line: number,
+                    grid: None,
+                    message,
+                });
+            }
+            continue;
+        }
+        if layout.line_format {
+            grids += 1;
+            match row_problem(line, 81, 1) {
+                Some(message) => report.add(Problem {
+                    line: number,
+                    grid: Some(grids),
+                    message,
+                }),
+                None if eol_ok => spots.push(Spot {
+                    offset: start,
+                    line: number,
+                }),
+                None => {}
+            }
+            continue;
+        }
+        let (first, grid_offset, rows, clean) = match current {
+            Some((first, grid_offset, rows, clean)) if rows < 9 => {
+                (first, grid_offset, rows, clean)
+            }
+            Some(_) => {
+                report.add(Problem {
+                    line: number,
+                    grid: Some(grids),
+                    message: "expected an empty line after the grid's 9th row".to_owned(),
+                });
+                grids += 1;
+                (number, start, 0, true)
+            }
+            None => {
+                grids += 1;
+                (number, start, 0, true)
+            }
+        };
+        empty_run = 0;
+        let mut clean = clean && eol_ok;
+        if let Some(message) = row_problem(line, 17, 2) {
+            report.add(Problem {
+                line: number,
+                grid: Some(grids),
+                message,
+            });
+            clean = false;
+        }
+        current = Some((first, grid_offset, rows + 1, clean));
+        if rows + 1 == 9 && clean {
+            spots.push(Spot {
+                offset: grid_offset,
+                line: first,
+            });
+        }
+    }
+    if let Some((first, _, rows @ 0..9, _)) = current
+        && !layout.line_format
+    {
+        report.add(missing_rows(pieces.len(), grids, first, rows));
+    }
+    report.grids = grids;
+    spots
+}
+
+fn missing_rows(line: usize, grid: usize, first: usize, rows: usize) -> Problem {
+    Problem {
+        line,
+        grid: Some(grid),
+        message: format!("expected 9 rows, found {rows} (the grid starts on line {first})"),
+    }
+}
+
+/// What is wrong with a row line of `width` bytes whose cells are every `step`-th byte (spaces
+/// between), if anything: the first byte out of place, as expected against found.
+fn row_problem(line: &[u8], width: usize, step: usize) -> Option<String> {
+    let shown = |b: u8| {
+        if b.is_ascii_graphic() || b == b' ' {
+            format!("'{}'", b as char)
+        } else {
+            format!("byte 0x{b:02x}")
+        }
+    };
+    for (i, &b) in line.iter().enumerate().take(width) {
+        let cell = i % step == 0;
+        if cell && !(b'1'..=b'9').contains(&b) {
+            return Some(format!(
+                "column {}: expected a digit 1-9, found {}",
+                i + 1,
+                shown(b)
+            ));
+        }
+        if !cell && b != b' ' {
+            return Some(format!(
+                "column {}: expected ' ', found {}",
+                i + 1,
+                shown(b)
+            ));
+        }
+    }
+    if line.len() < width {
+        let expected = if line.len().is_multiple_of(step) {
+            "a digit 1-9"
+        } else {
+            "' '"
+        };
+        return Some(format!(
+            "column {}: expected {expected}, found the end of the line (short line)",
+            line.len() + 1
+        ));
+    }
+    if line.len() > width {
+        let extra = line[width];
+        let what = if extra == b' ' || extra == b'\t' {
+            " (trailing space)"
+        } else {
+            ""
+        };
+        return Some(format!(
+            "column {}: expected the end of the line, found {}{what}",
+            width + 1,
+            shown(extra)
+        ));
+    }
+    None
+}
+
+/// Checks the houses and the first digit of one well-formed grid.
+fn judge(digits: &[u8; 81], index: usize, spot: Spot, first: Option<u8>, report: &mut Report) {
+    let mut problem = |message: String| {
+        report.add(Problem {
+            line: spot.line,
+            grid: Some(index + 1),
+            message,
+        });
+    };
+    if let Some(repeat) = first_repeat_in_text(digits) {
+        problem(repeat);
+    }
+    if let Some(d) = first.filter(|&d| digits[0] != b'0' + d) {
+        problem(format!(
+            "top-left digit is {}, expected {d}",
+            digits[0] as char
+        ));
+    }
+}
+
+/// The first digit repeated in a row, column or box of 81 digit bytes, described; `None` if every
+/// house holds 1–9 once.
+fn first_repeat_in_text(digits: &[u8; 81]) -> Option<String> {
+    // Each digit as one bit; a house is complete when its bits cover 1..=9. The fixed-size loops
+    // let the compiler run them on whole vectors.
+    let bits: [u16; 81] = digits.map(|byte| 1 << (byte & 15));
+    let mut columns = [0u16; 9];
+    let mut rows = [0u16; 9];
+    let mut boxes = [0u16; 9];
+    for (row, line) in bits.chunks_exact(9).enumerate() {
+        for (column, &bit) in line.iter().enumerate() {
+            columns[column] |= bit;
+            rows[row] |= bit;
+            boxes[3 * (row / 3) + column / 3] |= bit;
+        }
+    }
+    let complete = rows
+        .iter()
+        .chain(&columns)
+        .chain(&boxes)
+        .fold(0x3fe, |all, &m| all & m);
+    if complete == 0x3fe {
+        return None;
+    }
+    // Some house misses a digit, so some house repeats one: find the first, plainly.
+    let house_cells = |kind: usize, n: usize, i: usize| match kind {
+        0 => 9 * n + i,
+        1 => 9 * i + n,
+        _ => 9 * (3 * (n / 3) + i / 3) + 3 * (n % 3) + i % 3,
+    };
+    for (kind, name) in ["row", "column", "box"].into_iter().enumerate() {
+        for n in 0..9 {
+            let mut seen = [false; 10];
+            for i in 0..9 {
+                let digit = usize::from(digits[house_cells(kind, n, i)] - b'0');
+                if seen[digit] {
+                    return Some(format!("digit {digit} repeats in {name} {}", n + 1));
+                }
+                seen[digit] = true;
+            }
+        }
+    }
+    None
+}
+
+/// Pairs (later, earlier) of grid indices whose grids are equal, each later grid once, paired with
+/// its first occurrence.
+fn repeats(
+    text: &[u8],
+    layout: Layout,
+    spot: &impl Fn(usize) -> Spot,
+    hashes: &[u64],
+) -> Vec<(usize, usize)> {
+    let mut sorted = hashes.to_vec();
+    sorted.par_sort_unstable();
+    let mut shared: Vec<u64> = sorted
+        .windows(2)
+        .filter(|w| w[0] == w[1])
+        .map(|w| w[0])
+        .collect();
+    shared.dedup();
+    if shared.is_empty() {
+        return Vec::new();
+    }
+    let shared: std::collections::HashSet<u64> = shared.into_iter().collect();
+    let mut firsts: std::collections::HashMap<u64, Vec<usize>> = std::collections::HashMap::new();
+    let mut pairs = Vec::new();
+    for (index, hash) in hashes
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| shared.contains(h))
+    {
+        let digits = layout.digits(text, spot(index).offset);
+        let seen = firsts.entry(*hash).or_default();
+        match seen
+            .iter()
+            .find(|&&e| layout.digits(text, spot(e).offset) == digits)
+        {
+            Some(&earlier) => pairs.push((index, earlier)),
+            None => seen.push(index),
+        }
+    }
+    pairs
+}
+
+/// Checks a file of solutions against the file of their puzzles (either in either `-s` input
+/// format): as many solutions as puzzles, each complete, valid and keeping its puzzle's givens. An
+/// unreadable puzzle file is an error of its own, with its problems.
+pub fn check_solutions(solutions: &[u8], puzzles: &[u8]) -> Result<Report, Vec<ParseError>> {
+    let puzzles = parse_puzzles(puzzles)?;
+    let mut report = Report::default();
+    let solutions = match parse_puzzles(solutions) {
+        Ok(parsed) => parsed,
+        Err(errors) => {
+            for e in errors {
+                report.add(Problem {
+                    line: e.line,
+                    grid: None,
+                    message: format!("column {}: {}", e.column, e.message),
+                });
+            }
+            return Ok(report);
+        }
+    };
+    report.grids = solutions.grids.len();
+    let judged = solutions
+        .grids
+        .par_iter()
+        .zip(puzzles.grids.par_iter())
+        .enumerate()
+        .map(|(index, (solution, puzzle))| {
+            let mut report = Report::default();
+            if let Some(message) = solution_problem(solution, puzzle) {
+                report.add(Problem {
+                    line: solutions.lines[index],
+                    grid: Some(index + 1),
+                    message,
+                });
+            }
+            report
+        })
+        .reduce(Report::default, Report::merge);
+    report = report.merge(judged);
+    let (found, expected) = (solutions.grids.len(), puzzles.grids.len());
+    if found != expected {
+        let line = solutions.lines.last().map_or(1, |&l| l + 1);
+        report.add(Problem {
+            line,
+            grid: None,
+            message: format!("expected {expected} solutions, one per puzzle, found {found}"),
+        });
+    }
+    Ok(report)
+}
+
+/// What is wrong with one solution of one puzzle, if anything.
+fn solution_problem(solution: &Grid, puzzle: &Grid) -> Option<String> {
+    let cells = solution.cells();
+    if let Some(cell) = cells.iter().position(|&v| v == 0) {
+        return Some(format!(
+            "row {}, column {} is empty",
+            cell / 9 + 1,
+            cell % 9 + 1
+        ));
+    }
+    if let Some(cell) = (0..81).find(|&c| puzzle.get(c) != 0 && puzzle.get(c) != cells[c]) {
+        return Some(format!(
+            "row {}, column {} is {}, but the puzzle gives {}",
+            cell / 9 + 1,
+            cell % 9 + 1,
+            cells[cell],
+            puzzle.get(cell)
+        ));
+    }
+    first_repeat_in_text(&cells.map(|v| b'0' + v))
+}

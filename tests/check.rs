@@ -1,0 +1,306 @@
+//! `sudoku-gen --check`: the grader, one kind of problem at a time.
+
+mod common;
+
+use common::sudoku_gen;
+use proptest::prelude::*;
+use sudoku_gen::check::{GridRules, check_grids};
+use sudoku_gen::{Format, GridRequest, render_grids};
+
+const VALID: &str = include_str!("data/c3_seed42.grid.txt");
+
+/// Runs `--check -` with `args` on `text`: (code, stdout).
+fn check(text: &str, args: &[&str]) -> (i32, String) {
+    let out = sudoku_gen()
+        .args(["--check", "-"])
+        .args(args)
+        .write_stdin(text)
+        .output()
+        .unwrap();
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+    )
+}
+
+/// `VALID` with line `line` (from 1) passed through `edit`.
+fn edited(line: usize, edit: impl Fn(&str) -> String) -> String {
+    VALID
+        .split('\n')
+        .enumerate()
+        .map(|(i, l)| if i + 1 == line { edit(l) } else { l.to_owned() })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn assert_one_problem(text: &str, args: &[&str], expected: &str, grids: usize) {
+    let (code, out) = check(text, args);
+    assert_eq!(code, 1, "{text:?}");
+    let grids = if grids == 1 {
+        "1 grid".to_owned()
+    } else {
+        format!("{grids} grids")
+    };
+    assert_eq!(
+        out,
+        format!("<stdin>:{expected}\nFAIL: 1 problem in {grids}\n"),
+        "{text:?}"
+    );
+}
+
+#[test]
+fn valid_files_pass() {
+    assert_eq!(
+        check(VALID, &[]),
+        (0, "ok: 3 grids, all valid and distinct\n".into())
+    );
+    assert_eq!(
+        check(VALID.trim_end(), &["--count", "3"]),
+        (0, "ok: 3 grids, all valid and distinct\n".into())
+    );
+    assert_eq!(
+        check(&VALID.replace('\n', "\r\n"), &[]).1,
+        "ok: 3 grids, all valid and distinct (CRLF line ends)\n"
+    );
+    let lines = include_str!("data/c3_seed42.line.txt");
+    assert_eq!(
+        check(lines, &["--first", "9"]),
+        (0, "ok: 3 grids, all valid and distinct\n".into())
+    );
+}
+
+#[test]
+fn repeated_digits_name_the_house() {
+    assert_one_problem(
+        &edited(1, |l| l.replacen('9', "4", 1)),
+        &[],
+        "1: grid 1: digit 4 repeats in row 1",
+        3,
+    );
+    assert_one_problem(
+        &edited(12, |l| l.replacen(&l[..1], "9", 1)),
+        &[],
+        "11: grid 2: digit 9 repeats in row 2",
+        3,
+    );
+    // Swapping columns 3 and 4 keeps every row and column whole but breaks the boxes.
+    let swapped = VALID
+        .split('\n')
+        .map(|l| {
+            if l.len() == 17 {
+                format!("{}{}{}{}{}", &l[..4], &l[6..7], &l[5..6], &l[4..5], &l[7..])
+            } else {
+                l.to_owned()
+            }
+        })
+        .take(10)
+        .collect::<Vec<_>>()
+        .join("\n");
+    let text = format!("{swapped}\n{}", VALID.split_once("\n\n").unwrap().1);
+    assert_one_problem(&text, &[], "1: grid 1: digit 9 repeats in box 1", 3);
+}
+
+#[test]
+fn bad_characters() {
+    assert_one_problem(
+        &edited(2, |l| format!("0{}", &l[1..])),
+        &[],
+        "2: grid 1: column 1: expected a digit 1-9, found '0'",
+        3,
+    );
+    assert_one_problem(
+        &edited(2, |l| format!("{}x{}", &l[..4], &l[5..])),
+        &[],
+        "2: grid 1: column 5: expected a digit 1-9, found 'x'",
+        3,
+    );
+    assert_one_problem(
+        &edited(2, |l| format!("{}-{}", &l[..3], &l[4..])),
+        &[],
+        "2: grid 1: column 4: expected ' ', found '-'",
+        3,
+    );
+}
+
+#[test]
+fn layout_problems() {
+    assert_one_problem(
+        &edited(3, |l| l[..15].to_owned()),
+        &[],
+        "3: grid 1: column 16: expected ' ', found the end of the line (short line)",
+        3,
+    );
+    assert_one_problem(
+        &edited(3, |l| format!("{l} ")),
+        &[],
+        "3: grid 1: column 18: expected the end of the line, found ' ' (trailing space)",
+        3,
+    );
+    assert_one_problem(
+        &edited(10, |_| "\n".into()),
+        &[],
+        "11: expected one empty line between grids, found more",
+        3,
+    );
+    let missing = VALID
+        .split('\n')
+        .enumerate()
+        .filter(|&(i, _)| i != 4)
+        .map(|(_, l)| l)
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_one_problem(
+        &missing,
+        &[],
+        "9: grid 1: expected 9 rows, found 8 (the grid starts on line 1)",
+        3,
+    );
+    assert_one_problem(
+        &format!("{VALID}\n"),
+        &[],
+        "30: expected no empty line after the last grid",
+        3,
+    );
+    let crlf = VALID.replace('\n', "\r\n");
+    let second_end = crlf.match_indices("\r\n").nth(1).unwrap().0;
+    let mixed = format!("{}{}", &crlf[..second_end], &crlf[second_end + 1..]);
+    assert_one_problem(
+        &mixed,
+        &[],
+        "2: grid 1: expected a CRLF line end like the first line's, found LF",
+        3,
+    );
+}
+
+#[test]
+fn repeated_grid_names_both() {
+    let first_grid = VALID.split("\n\n").next().unwrap();
+    assert_one_problem(
+        &format!("{first_grid}\n\n{VALID}"),
+        &[],
+        "11: grid 2: repeats grid 1 (line 1)",
+        4,
+    );
+}
+
+#[test]
+fn count_and_first_digit() {
+    assert_one_problem(VALID, &["--count", "4"], "29: expected 4 grids, found 3", 3);
+    let (code, out) = check(VALID, &["--first", "5"]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("<stdin>:1: grid 1: top-left digit is 9, expected 5\n"));
+    assert!(out.ends_with("FAIL: 3 problems in 3 grids\n"));
+}
+
+#[test]
+fn solutions_against_puzzles() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzles = dir.path().join("puzzles.txt");
+    std::fs::copy(
+        format!(
+            "{}/tests/data/sample_unbiased.txt",
+            env!("CARGO_MANIFEST_DIR")
+        ),
+        &puzzles,
+    )
+    .unwrap();
+    let solved = sudoku_gen()
+        .arg("-s")
+        .arg(&puzzles)
+        .output()
+        .unwrap()
+        .stdout;
+    let solutions = String::from_utf8(solved).unwrap();
+    let run = |text: &str| {
+        let out = sudoku_gen()
+            .args(["--check", "-", "--puzzles"])
+            .arg(&puzzles)
+            .write_stdin(text.to_owned())
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8(out.stdout).unwrap(),
+        )
+    };
+    assert_eq!(
+        run(&solutions),
+        (
+            0,
+            "ok: 60 solutions, all valid and keeping their puzzles' givens\n".into()
+        )
+    );
+    // Puzzle 1 gives 3 in row 1, column 3; a solution relabelled 3 <-> 4 is valid but changes it.
+    let first: String = solutions
+        .lines()
+        .next()
+        .unwrap()
+        .chars()
+        .map(|c| match c {
+            '3' => '4',
+            '4' => '3',
+            c => c,
+        })
+        .collect();
+    let changed = solutions.replacen(solutions.lines().next().unwrap(), &first, 1);
+    assert_eq!(run(&changed), (1, "<stdin>:1: grid 1: row 1, column 3 is 4, but the puzzle gives 3\nFAIL: 1 problem in 60 grids\n".into()));
+    let fewer: String = solutions
+        .lines()
+        .take(59)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(run(&fewer), (1, "<stdin>:60: expected 60 solutions, one per puzzle, found 59\nFAIL: 1 problem in 59 grids\n".into()));
+}
+
+#[test]
+fn unreadable_file_is_named() {
+    sudoku_gen()
+        .args(["--check", "/nonexistent/grids.txt"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr("sudoku-gen: error: /nonexistent/grids.txt: No such file or directory\n");
+}
+
+#[test]
+fn usage_errors_for_checking() {
+    for args in [
+        &["--check"][..],
+        &["--check", "x", "--seed", "1"],
+        &["--check", "x", "--unique"],
+        &["--check", "x", "-o", "y"],
+        &["-c", "3", "--count", "3"],
+        &["--check", "x", "--puzzles", "y", "--count", "2"],
+    ] {
+        sudoku_gen().args(args).assert().code(2).stdout("");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn every_generated_file_passes(count in 1usize..2000, seed in any::<u64>(), line in any::<bool>()) {
+        let format = if line { Format::Line } else { Format::Grid };
+        let text = render_grids(&GridRequest { count, seed, first: Some(7) }, format);
+        let report = check_grids(&text, GridRules { count: Some(count), first: Some(7) });
+        prop_assert_eq!(report.problems, 0, "{:?}", report.listed);
+        prop_assert_eq!(report.grids, count);
+    }
+
+    #[test]
+    fn any_single_corrupted_byte_is_detected(seed in any::<u64>(), line in any::<bool>(), at in any::<prop::sample::Index>(), byte in any::<u8>()) {
+        let format = if line { Format::Line } else { Format::Grid };
+        let mut text = render_grids(&GridRequest { count: 100, seed, first: None }, format);
+        let i = at.index(text.len());
+        prop_assume!(text[i] != byte);
+        text[i] = byte;
+        let report = check_grids(&text, GridRules { count: Some(100), first: None });
+        prop_assert!(report.problems > 0, "byte {} set to {:?} went unnoticed", i, byte as char);
+    }
+}
