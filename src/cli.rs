@@ -3,12 +3,19 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use std::io::IsTerminal;
+
 use clap::error::ErrorKind;
 use clap::{ArgGroup, CommandFactory, Parser, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
 
+use sudoku_gen::Solver;
 use sudoku_gen::check::{self, GridRules};
 use sudoku_gen::format::{parse_puzzles, read_source, source_name};
 use sudoku_gen::output::{Destination, write_output};
+use sudoku_gen::puzzle::{self, PuzzleRequest};
+use sudoku_gen::rate::{Level, Rating, rate_with};
 use sudoku_gen::{Error, Failure, Format, GridRequest, generate, solve_batch};
 
 /// How many problems of one kind are listed before the rest are only counted.
@@ -17,7 +24,7 @@ const LISTED_PROBLEMS: usize = 20;
 /// Bulk Sudoku: distinct complete grids and puzzle solving, fast.
 #[derive(Debug, Parser)]
 #[command(name = "sudoku-gen", version, about, max_term_width = 100)]
-#[command(group(ArgGroup::new("mode").required(true).args(["count", "solve", "check"])))]
+#[command(group(ArgGroup::new("mode").required(true).args(["count", "solve", "check", "puzzles_count", "rate"])))]
 pub struct Cli {
     /// Print N distinct complete grids (1 to 1000000).
     #[arg(short = 'c', value_name = "N", value_parser = parse_count)]
@@ -26,6 +33,37 @@ pub struct Cli {
     /// Solve every puzzle of FILE (`-` for standard input), in the line or grid format.
     #[arg(short = 's', value_name = "FILE")]
     pub solve: Option<PathBuf>,
+
+    /// Make N puzzles with exactly one solution (1 to 1000000).
+    #[arg(short = 'n', value_name = "N", value_parser = parse_count)]
+    pub puzzles_count: Option<usize>,
+
+    /// With -n: the difficulty, 1 (singles suffice), 2 (locked candidates, pairs or triples needed)
+    /// or 3 (harder techniques needed). Default: any.
+    #[arg(short = 'm', value_name = "LEVEL", value_parser = clap::value_parser!(u8).range(1..=3))]
+    pub level: Option<u8>,
+
+    /// With -n: the number of blank cells lies in LOW~HIGH (or LOW-HIGH), within 1~58. Default:
+    /// minimal puzzles, whatever their blank count.
+    #[arg(short = 'r', value_name = "LOW~HIGH", value_parser = parse_blanks)]
+    pub blanks: Option<(usize, usize)>,
+
+    /// With -n: accepted for the homework's command lines; every puzzle has one solution anyway.
+    #[arg(short = 'u')]
+    pub unique_flag: bool,
+
+    /// With -n: removing any given leaves more than one solution.
+    #[arg(long)]
+    pub minimal: bool,
+
+    /// With -n: the givens are symmetric under a half turn.
+    #[arg(long)]
+    pub symmetric: bool,
+
+    /// Rate every puzzle of FILE (`-` for standard input): a CSV row
+    /// `puzzle,level,singles,locked,pairs_triples,harder` each.
+    #[arg(long, value_name = "FILE")]
+    pub rate: Option<PathBuf>,
 
     /// Check FILE (`-` for standard input): complete grids in either -c format, every grid valid and
     /// none repeated; or, with --puzzles, solutions of the puzzles of PFILE.
@@ -40,8 +78,8 @@ pub struct Cli {
     #[arg(long, value_name = "PFILE")]
     pub puzzles: Option<PathBuf>,
 
-    /// Output format: `grid` (9 lines of 9 digits, grids separated by an empty line) or `line` (81
-    /// characters a line). Default: `grid` for -c, the input's format for -s.
+    /// Output format: `grid` (9 lines of 9 digits, grids separated by an empty line), `line` (81
+    /// characters a line) or, with -n, `csv`. Default: `grid` for -c and -n, the input's format for -s.
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub format: Option<OutputFormat>,
 
@@ -73,14 +111,41 @@ pub enum OutputFormat {
     Grid,
     /// 81 characters a line.
     Line,
+    /// With -n: `puzzle,solution,blanks,level` rows under that header.
+    Csv,
 }
 
-impl From<OutputFormat> for Format {
-    fn from(format: OutputFormat) -> Format {
-        match format {
-            OutputFormat::Grid => Format::Grid,
-            OutputFormat::Line => Format::Line,
+impl OutputFormat {
+    /// The grid text format, `None` for csv.
+    fn text(self) -> Option<Format> {
+        match self {
+            OutputFormat::Grid => Some(Format::Grid),
+            OutputFormat::Line => Some(Format::Line),
+            OutputFormat::Csv => None,
         }
+    }
+}
+
+/// A blank range `LOW~HIGH` or `LOW-HIGH` inside the supported one.
+fn parse_blanks(text: &str) -> Result<(usize, usize), String> {
+    let supported = format!(
+        "expected LOW~HIGH with {} <= LOW <= HIGH <= {} (the blank counts supported)",
+        puzzle::BLANKS.start(),
+        puzzle::BLANKS.end()
+    );
+    let (low, high) = text.split_once(['~', '-']).ok_or(supported.clone())?;
+    let number = |s: &str| {
+        (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse::<usize>().ok())
+            .flatten()
+    };
+    match (number(low), number(high)) {
+        (Some(low), Some(high))
+            if low <= high && puzzle::BLANKS.contains(&low) && puzzle::BLANKS.contains(&high) =>
+        {
+            Ok((low, high))
+        }
+        _ => Err(supported),
     }
 }
 
@@ -122,16 +187,32 @@ impl Cli {
 
     /// Rejects options that the chosen mode does not take.
     fn check_options(&self) -> Result<(), String> {
-        let mode = match (self.count, &self.solve) {
-            (Some(_), _) => "-c",
-            (_, Some(_)) => "-s",
-            _ => "--check",
+        let mode = if self.count.is_some() {
+            "-c"
+        } else if self.solve.is_some() {
+            "-s"
+        } else if self.puzzles_count.is_some() {
+            "-n"
+        } else if self.rate.is_some() {
+            "--rate"
+        } else {
+            "--check"
         };
         let takes = |modes: &[&str]| modes.contains(&mode);
         let options = [
             ("--unique", self.unique, &["-s"][..]),
             ("--first", self.first.is_some(), &["-c", "--check"]),
-            ("--seed", self.seed.is_some(), &["-c"]),
+            ("--seed", self.seed.is_some(), &["-c", "-n"]),
+            ("-m", self.level.is_some(), &["-n"]),
+            ("-r", self.blanks.is_some(), &["-n"]),
+            ("-u", self.unique_flag, &["-n"]),
+            ("--minimal", self.minimal, &["-n"]),
+            ("--symmetric", self.symmetric, &["-n"]),
+            (
+                "--format csv",
+                self.format == Some(OutputFormat::Csv),
+                &["-n"],
+            ),
             ("--count", self.expected_count.is_some(), &["--check"]),
             ("--puzzles", self.puzzles.is_some(), &["--check"]),
             (
@@ -139,8 +220,8 @@ impl Cli {
                 self.puzzles.is_some() && (self.expected_count.is_some() || self.first.is_some()),
                 &[],
             ),
-            ("--format", self.format.is_some(), &["-c", "-s"]),
-            ("-o", self.output.is_some(), &["-c", "-s"]),
+            ("--format", self.format.is_some(), &["-c", "-s", "-n"]),
+            ("-o", self.output.is_some(), &["-c", "-s", "-n", "--rate"]),
         ];
         match options
             .iter()
@@ -174,11 +255,16 @@ impl Cli {
     }
 
     fn run_mode(&self) -> Result<ExitCode, Error> {
-        match (self.count, &self.solve, &self.check) {
-            (Some(count), _, _) => self.run_generate(count),
-            (_, Some(path), _) => self.run_solve(path),
-            (_, _, Some(path)) => self.run_check(path),
-            _ => unreachable!("clap requires a mode"),
+        if let Some(count) = self.count {
+            self.run_generate(count)
+        } else if let Some(path) = &self.solve {
+            self.run_solve(path)
+        } else if let Some(count) = self.puzzles_count {
+            self.run_puzzles(count)
+        } else if let Some(path) = &self.rate {
+            self.run_rate(path)
+        } else {
+            self.run_check(self.check.as_deref().expect("clap requires a mode"))
         }
     }
 
@@ -188,7 +274,10 @@ impl Cli {
             seed: self.seed.unwrap_or_else(rand::random),
             first: self.first,
         };
-        let format = self.format.map_or(Format::Grid, Format::from);
+        let format = self
+            .format
+            .and_then(OutputFormat::text)
+            .unwrap_or(Format::Grid);
         let bytes = generate::render_grids(&request, format);
         write_output(&self.destination(), &bytes)?;
         Ok(ExitCode::SUCCESS)
@@ -209,7 +298,10 @@ impl Cli {
             }
         };
         drop(text);
-        let format = self.format.map_or(puzzles.format, Format::from);
+        let format = self
+            .format
+            .and_then(OutputFormat::text)
+            .unwrap_or(puzzles.format);
         let (bytes, failures) = solve_batch(&puzzles.grids, self.unique, format);
         write_output(&self.destination(), &bytes)?;
         report(failures.iter().map(|&(index, failure)| {
@@ -237,6 +329,102 @@ impl Cli {
 }
 
 impl Cli {
+    fn run_puzzles(&self, count: usize) -> Result<ExitCode, Error> {
+        let request = PuzzleRequest {
+            count,
+            seed: self.seed.unwrap_or_else(rand::random),
+            blanks: self.blanks.map(|(low, high)| low..=high),
+            level: self.level.and_then(Level::from_number),
+            minimal: self.minimal,
+            symmetric: self.symmetric,
+        };
+        // A bar only where a person watches, and only for runs long enough to want one.
+        let bar = (std::io::stderr().is_terminal() && count >= 2000).then(|| {
+            let bar = ProgressBar::new(count as u64);
+            bar.set_style(
+                ProgressStyle::with_template("{bar:40} {pos}/{len} puzzles, {per_sec}, {eta} left")
+                    .expect("a valid template"),
+            );
+            bar
+        });
+        let puzzles = puzzle::generate_puzzles(&request, &|| {
+            if let Some(bar) = &bar {
+                bar.inc(1);
+            }
+        });
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        let format = self.format.unwrap_or(OutputFormat::Grid).text();
+        write_output(
+            &self.destination(),
+            &puzzle::render_puzzles(&puzzles, format),
+        )?;
+        Ok(ExitCode::SUCCESS)
+    }
+
+    fn run_rate(&self, path: &Path) -> Result<ExitCode, Error> {
+        let name = source_name(path);
+        let text = read_source(path)?;
+        let puzzles = match parse_puzzles(&text) {
+            Ok(puzzles) => puzzles,
+            Err(errors) => {
+                report(
+                    errors
+                        .iter()
+                        .map(|e| format!("{name}:{}:{}: {}", e.line, e.column, e.message)),
+                );
+                return Ok(ExitCode::FAILURE);
+            }
+        };
+        let ratings: Vec<Option<Rating>> = puzzles
+            .grids
+            .par_iter()
+            .map_init(Solver::new, rate_with)
+            .collect();
+        let mut out = b"puzzle,level,singles,locked,pairs_triples,harder\n".to_vec();
+        let mut record = [0u8; 82];
+        for (grid, rating) in puzzles.grids.iter().zip(&ratings) {
+            Format::Line.write_record(grid, b'.', &mut record);
+            out.extend_from_slice(&record[..81]);
+            match rating {
+                Some(r) => {
+                    for n in [
+                        u32::from(r.level.number()),
+                        r.singles,
+                        r.locked,
+                        r.pairs_triples,
+                        r.harder,
+                    ] {
+                        out.push(b',');
+                        out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
+                    }
+                }
+                None => out.extend_from_slice(b",invalid,,,,"),
+            }
+            out.push(b'\n');
+        }
+        write_output(&self.destination(), &out)?;
+        let invalid: Vec<usize> = ratings
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.is_none())
+            .map(|(k, _)| k)
+            .collect();
+        report(invalid.iter().map(|&k| {
+            format!(
+                "{name}: puzzle {} (line {}): not exactly one solution",
+                k + 1,
+                puzzles.lines[k]
+            )
+        }));
+        Ok(if invalid.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        })
+    }
+
     fn run_check(&self, path: &Path) -> Result<ExitCode, Error> {
         let name = source_name(path);
         let text = read_source(path)?;

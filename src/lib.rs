@@ -18,6 +18,8 @@ pub mod format;
 pub mod generate;
 pub mod grid;
 pub mod output;
+pub mod puzzle;
+pub mod rate;
 pub mod solve;
 
 pub use error::Error;

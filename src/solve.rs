@@ -449,13 +449,29 @@ impl Solver {
 
     /// Searches `puzzle` until `limit` solutions are found (at least 1) or none remain.
     pub fn search(&mut self, puzzle: &Grid, limit: usize) -> Outcome {
+        self.search_from(State::from_puzzle(puzzle), limit)
+    }
+
+    /// Whether `puzzle` has a solution in which `cell` does not hold `digit`. With `digit` the
+    /// solution's own, this asks whether the puzzle's solution is unique at a cost below that of
+    /// counting solutions: the known solution is never searched again.
+    pub fn has_solution_without(&mut self, puzzle: &Grid, cell: usize, digit: u8) -> bool {
+        let state = State::from_puzzle(puzzle).map(|mut state| {
+            let bd = 9 * (cell / 27) + usize::from(digit) - 1;
+            state.candidates[bd] &= !(1 << (cell % 27));
+            state
+        });
+        self.search_from(state, 1).solutions > 0
+    }
+
+    fn search_from(&mut self, start: Option<State>, limit: usize) -> Outcome {
         let limit = limit.max(1);
         let mut outcome = Outcome {
             solutions: 0,
             first: None,
             guesses: 0,
         };
-        let Some(state) = State::from_puzzle(puzzle) else {
+        let Some(state) = start else {
             return outcome;
         };
         self.stack.clear();

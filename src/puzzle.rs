@@ -1,0 +1,345 @@
+//! Puzzles with exactly one solution: a random complete grid, dug out cell by cell.
+//!
+//! # Method
+//! 1. **A random complete grid**: boxes 1, 5 and 9 (which share no row or column) get random
+//!    permutations of 1–9, and the solver completes them.
+//! 2. **Digging**: the cells (or, with `--symmetric`, the pairs of cells opposite through the centre)
+//!    are visited in random order; each is emptied if the puzzle keeps exactly one solution. The test
+//!    asks the solver for a solution in which the cell holds another digit, so the known solution is
+//!    never searched again. Digging stops at a blank count drawn from the asked range, or, without a
+//!    range, after one pass over all cells, which leaves a minimal puzzle: a given that could not be
+//!    removed earlier cannot be removed later, when the puzzle has fewer givens.
+//! 3. **Acceptance**: blanks in range, minimality and level as asked; otherwise the attempt starts again
+//!    from a new grid.
+//!
+//! Puzzle `k` of a request draws from its own random generator, seeded from the request's seed and
+//! `k`, so the output does not depend on how the puzzles are spread over threads.
+
+use std::collections::HashSet;
+use std::ops::RangeInclusive;
+
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use rayon::prelude::*;
+
+use crate::format::Format;
+use crate::grid::{CELLS, Grid, box_cell};
+use crate::rate::{Level, level_of_unique, solves_within};
+use crate::solve::Solver;
+
+/// The largest number of puzzles one request may ask for.
+pub const MAX_PUZZLES: usize = 1_000_000;
+
+/// The blank counts the generator reaches at a useful rate (see the README's table).
+pub const BLANKS: RangeInclusive<usize> = 1..=58;
+
+/// What to generate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PuzzleRequest {
+    /// How many puzzles, 1..=[`MAX_PUZZLES`].
+    pub count: usize,
+    /// Every output is a function of the seed (and the other fields).
+    pub seed: u64,
+    /// The number of blank cells, within [`BLANKS`]; `None` for minimal puzzles of any blank count.
+    pub blanks: Option<RangeInclusive<usize>>,
+    /// The difficulty level, or any.
+    pub level: Option<Level>,
+    /// Removing any given must leave more than one solution.
+    pub minimal: bool,
+    /// The givens have 180° rotational symmetry.
+    pub symmetric: bool,
+}
+
+/// One generated puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    /// The puzzle, 0 for blanks.
+    pub puzzle: Grid,
+    /// Its one solution.
+    pub solution: Grid,
+    /// Its difficulty level.
+    pub level: Level,
+}
+
+impl Puzzle {
+    /// How many cells are blank.
+    pub fn blanks(&self) -> usize {
+        CELLS - self.puzzle.given_count()
+    }
+}
+
+/// The fewest blanks a puzzle of `level` needs to be found at a useful rate (see the README's table).
+pub fn least_blanks(level: Level) -> usize {
+    match level {
+        Level::Singles => *BLANKS.start(),
+        Level::Intermediate => 40,
+        Level::Harder => 45,
+    }
+}
+
+/// Generates `request.count` distinct puzzles over the current rayon pool, calling `progress` after
+/// each one.
+pub fn generate_puzzles(request: &PuzzleRequest, progress: &(dyn Fn() + Sync)) -> Vec<Puzzle> {
+    let mut puzzles: Vec<Puzzle> = (0..request.count)
+        .into_par_iter()
+        .map_init(Solver::new, |solver, k| {
+            let puzzle = make_puzzle(request, k as u64, 0, solver);
+            progress();
+            puzzle
+        })
+        .collect();
+    // Two equal puzzles need two equal grids dug the same way: practically never. Should it happen,
+    // the later one is made again from its next attempts, so the result stays a function of the seed.
+    let mut seen = HashSet::with_capacity(puzzles.len());
+    let mut solver = Solver::new();
+    for (k, puzzle) in puzzles.iter_mut().enumerate() {
+        let mut retry = 1;
+        while !seen.insert(puzzle.puzzle) {
+            *puzzle = make_puzzle(request, k as u64, retry, &mut solver);
+            retry += 1;
+        }
+    }
+    puzzles
+}
+
+/// Puzzle `index` of a request, from attempt series `series` of its random generator.
+fn make_puzzle(request: &PuzzleRequest, index: u64, series: u64, solver: &mut Solver) -> Puzzle {
+    let mut rng =
+        Xoshiro256PlusPlus::seed_from_u64(request.seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    for _ in 0..series {
+        rng.random::<u64>();
+    }
+    loop {
+        if let Some(puzzle) = attempt(request, &mut rng, solver) {
+            return puzzle;
+        }
+    }
+}
+
+/// One try at a puzzle that meets the request, from a new grid.
+///
+/// Without a level, or for level 1 (most dug puzzles are level 1), the grid is dug to a blank count
+/// drawn from the range and the result is kept if it fits. Levels 2 and 3 are rare among dug
+/// puzzles, so they are made hard first and easy enough after: the grid is dug as far as it goes,
+/// and a puzzle at the level asked or above gets givens of its solution back, in random order, each
+/// only if the puzzle stays at that level or above, until it is at that level and within the range.
+fn attempt(
+    request: &PuzzleRequest,
+    rng: &mut Xoshiro256PlusPlus,
+    solver: &mut Solver,
+) -> Option<Puzzle> {
+    let solution = random_grid(rng, solver);
+    let wanted = request.level.filter(|&level| level > Level::Singles);
+    let target = match (&request.blanks, request.minimal || wanted.is_some()) {
+        (Some(range), false) => rng.random_range(range.clone()),
+        _ => CELLS,
+    };
+    let mut puzzle = dig(&solution, target, request.symmetric, rng, solver);
+    let mut level = level_of_unique(&puzzle);
+    if let Some(wanted) = wanted {
+        if level < wanted {
+            return None;
+        }
+        let most_blanks = match &request.blanks {
+            Some(range) if !request.minimal => rng.random_range(range.clone()),
+            _ => CELLS,
+        };
+        if level > wanted || CELLS - puzzle.given_count() > most_blanks {
+            puzzle = fill_back(
+                &puzzle,
+                &solution,
+                wanted,
+                most_blanks,
+                request.symmetric,
+                rng,
+            )?;
+            level = wanted;
+        }
+    }
+    if request.level.is_some_and(|wanted| wanted != level)
+        || request
+            .blanks
+            .as_ref()
+            .is_some_and(|range| !range.contains(&(CELLS - puzzle.given_count())))
+        || request.minimal && request.symmetric && !is_minimal(&puzzle, &solution, solver)
+    {
+        return None;
+    }
+    Some(Puzzle {
+        puzzle,
+        solution,
+        level,
+    })
+}
+
+/// Puts givens of `solution` back into `puzzle` (level `level` or above), in random order, each only
+/// if the puzzle stays at `level` or above, until it is at `level` with at most `most_blanks` blanks;
+/// `None` if it cannot get there. More givens never make a puzzle harder, so the level only falls.
+fn fill_back(
+    puzzle: &Grid,
+    solution: &Grid,
+    level: Level,
+    most_blanks: usize,
+    symmetric: bool,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Option<Grid> {
+    let easier = match level {
+        Level::Singles => None,
+        Level::Intermediate => Some(Level::Singles),
+        Level::Harder => Some(Level::Intermediate),
+    };
+    let done = |p: &Grid| {
+        CELLS - p.given_count() <= most_blanks
+            && (level == Level::Harder || solves_within(p, level))
+    };
+    let mut filled = *puzzle;
+    if done(&filled) {
+        return Some(filled);
+    }
+    let mut order: Vec<usize> = (0..CELLS)
+        .filter(|&c| filled.get(c) == 0 && (!symmetric || c <= CELLS / 2))
+        .collect();
+    order.shuffle(rng);
+    for cell in order {
+        let mut trial = filled;
+        trial.set(cell, solution.get(cell));
+        if symmetric {
+            trial.set(CELLS - 1 - cell, solution.get(CELLS - 1 - cell));
+        }
+        if easier.is_some_and(|easier| solves_within(&trial, easier)) {
+            continue;
+        }
+        filled = trial;
+        if done(&filled) {
+            return Some(filled);
+        }
+    }
+    None
+}
+
+/// A random complete grid: random boxes 1, 5 and 9, completed by the solver.
+fn random_grid(rng: &mut Xoshiro256PlusPlus, solver: &mut Solver) -> Grid {
+    let mut start = Grid::EMPTY;
+    for b in [0, 4, 8] {
+        let mut digits: [u8; 9] = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+        digits.shuffle(rng);
+        for (i, digit) in digits.into_iter().enumerate() {
+            start.set(box_cell(b, i), digit);
+        }
+    }
+    solver
+        .solve(&start)
+        .expect("any three diagonal boxes complete to a grid")
+}
+
+/// Empties cells of `solution` in random order while it keeps one solution, up to `target` blanks.
+fn dig(
+    solution: &Grid,
+    target: usize,
+    symmetric: bool,
+    rng: &mut Xoshiro256PlusPlus,
+    solver: &mut Solver,
+) -> Grid {
+    let mut puzzle = *solution;
+    let mut blanks = 0;
+    let mut order: Vec<usize> = if symmetric {
+        (0..=CELLS / 2).collect()
+    } else {
+        (0..CELLS).collect()
+    };
+    order.shuffle(rng);
+    for cell in order {
+        let mirror = CELLS - 1 - cell;
+        let size = if symmetric && mirror != cell { 2 } else { 1 };
+        if blanks + size > target {
+            continue;
+        }
+        puzzle.set(cell, 0);
+        let unique = if size == 1 {
+            // A cell whose peers' givens hold the eight other digits is forced: no search needed.
+            is_forced(&puzzle, cell)
+                || !solver.has_solution_without(&puzzle, cell, solution.get(cell))
+        } else {
+            puzzle.set(mirror, 0);
+            solver.count_solutions(&puzzle, 2) == 1
+        };
+        if unique {
+            blanks += size;
+        } else {
+            puzzle.set(cell, solution.get(cell));
+            puzzle.set(mirror, solution.get(mirror));
+        }
+    }
+    puzzle
+}
+
+/// The 20 peers of each cell.
+const PEERS: [[u8; 20]; CELLS] = {
+    let mut table = [[0; 20]; CELLS];
+    let mut cell = 0;
+    while cell < CELLS {
+        let mut count = 0;
+        let mut other = 0;
+        while other < CELLS {
+            let same_row = other / 9 == cell / 9;
+            let same_column = other % 9 == cell % 9;
+            let same_box = other / 27 == cell / 27 && other % 9 / 3 == cell % 9 / 3;
+            if other != cell && (same_row || same_column || same_box) {
+                table[cell][count] = other as u8;
+                count += 1;
+            }
+            other += 1;
+        }
+        cell += 1;
+    }
+    table
+};
+
+/// Whether the empty `cell` of `puzzle` sees all digits but one among its peers' givens.
+fn is_forced(puzzle: &Grid, cell: usize) -> bool {
+    let seen = PEERS[cell]
+        .iter()
+        .fold(0u16, |acc, &peer| acc | 1 << puzzle.get(usize::from(peer)));
+    (seen >> 1).count_ones() == 8
+}
+
+/// Whether removing any single given of `puzzle` (whose one solution is `solution`) leaves more than
+/// one solution.
+fn is_minimal(puzzle: &Grid, solution: &Grid, solver: &mut Solver) -> bool {
+    (0..CELLS).filter(|&c| puzzle.get(c) != 0).all(|cell| {
+        let mut fewer = *puzzle;
+        fewer.set(cell, 0);
+        solver.has_solution_without(&fewer, cell, solution.get(cell))
+    })
+}
+
+/// Renders puzzles: `grid` (the `-c` layout, `0` for blanks), `line` (81 characters, `.` for blanks),
+/// or, with `csv`, the header `puzzle,solution,blanks,level` and one row per puzzle.
+pub fn render_puzzles(puzzles: &[Puzzle], format: Option<Format>) -> Vec<u8> {
+    match format {
+        Some(format) => {
+            let blank = if format == Format::Grid { b'0' } else { b'.' };
+            let grids: Vec<Grid> = puzzles.iter().map(|p| p.puzzle).collect();
+            crate::format::render(&grids, format, blank)
+        }
+        None => {
+            let mut out = Vec::with_capacity(32 + 170 * puzzles.len());
+            out.extend_from_slice(b"puzzle,solution,blanks,level\n");
+            let mut record = [0u8; 82];
+            for p in puzzles {
+                Format::Line.write_record(&p.puzzle, b'.', &mut record);
+                out.extend_from_slice(&record[..81]);
+                out.push(b',');
+                Format::Line.write_record(&p.solution, b'.', &mut record);
+                out.extend_from_slice(&record[..81]);
+                out.push(b',');
+                out.extend_from_slice(itoa::Buffer::new().format(p.blanks()).as_bytes());
+                out.push(b',');
+                out.extend_from_slice(itoa::Buffer::new().format(p.level.number()).as_bytes());
+                out.push(b'\n');
+            }
+            out
+        }
+    }
+}
