@@ -268,7 +268,9 @@ fn dig(
             blanks += size;
         } else {
             puzzle.set(cell, solution.get(cell));
-            puzzle.set(mirror, solution.get(mirror));
+            if size == 2 {
+                puzzle.set(mirror, solution.get(mirror));
+            }
         }
     }
     puzzle

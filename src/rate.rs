@@ -92,6 +92,31 @@ const HOUSES: [[usize; 9]; 27] = {
     houses
 };
 
+/// For two houses, the cells of the first (bit `i` for its `i`-th cell) that lie in the second.
+const SHARED: [[u16; 27]; 27] = {
+    let mut table = [[0; 27]; 27];
+    let mut a = 0;
+    while a < 27 {
+        let mut b = 0;
+        while b < 27 {
+            let mut i = 0;
+            while i < 9 {
+                let mut j = 0;
+                while j < 9 {
+                    if HOUSES[a][i] == HOUSES[b][j] {
+                        table[a][b] |= 1 << i;
+                    }
+                    j += 1;
+                }
+                i += 1;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    table
+};
+
 /// All nine digits as candidate bits.
 const ALL: u16 = 0x3fe;
 
@@ -253,9 +278,7 @@ impl Board {
 
     /// The cells of `house` (bits) that also lie in `other`.
     fn shared(house: usize, other: usize) -> u16 {
-        HOUSES[house].iter().enumerate().fold(0, |acc, (i, c)| {
-            acc | u16::from(HOUSES[other].contains(c)) << i
-        })
+        SHARED[house][other]
     }
 
     /// One locked-candidates step (pointing or claiming) that removes something; whether there was one.
@@ -293,42 +316,36 @@ impl Board {
     fn subsets(&mut self) -> bool {
         for size in 2..=3 {
             for (house, cells) in HOUSES.iter().enumerate() {
-                let open: Vec<usize> = (0..9)
-                    .filter(|&i| self.empty >> cells[i] & 1 == 1)
-                    .collect();
-                if open.len() <= size {
+                let open = cells.iter().enumerate().fold(0u16, |acc, (i, &c)| {
+                    acc | u16::from(self.empty >> c & 1 == 1) << i
+                });
+                if open.count_ones() as usize <= size {
                     continue;
                 }
                 // Naked: `size` cells whose candidates together are `size` digits.
-                for group in combinations(&open, size) {
-                    let digits = group
-                        .iter()
-                        .fold(0, |acc, &i| acc | self.candidates[cells[i]]);
-                    let keep = group.iter().fold(0u16, |acc, &i| acc | 1 << i);
+                let candidates: [u16; 9] = cells.map(|c| self.candidates[c]);
+                for group in subsets_of(open, size) {
+                    let digits = bits(group).fold(0, |acc, i| acc | candidates[i]);
                     if digits.count_ones() as usize == size
-                        && self.remove_outside(house, keep, digits)
+                        && self.remove_outside(house, group, digits)
                     {
                         return true;
                     }
                 }
                 // Hidden: `size` digits whose places together are `size` cells.
                 let places: [u16; 10] = std::array::from_fn(|d| {
-                    if d == 0 {
-                        0
-                    } else {
-                        self.places(house, d as u8)
-                    }
+                    let d = d as u16;
+                    (0..9).fold(0, |acc, i| acc | (candidates[i] >> d & 1) << i)
                 });
-                let digits: Vec<usize> = (1..=9).filter(|&d| places[d] != 0).collect();
-                for group in combinations(&digits, size) {
-                    let cells_of_group = group.iter().fold(0, |acc, &d| acc | places[d]);
-                    let mask = group.iter().fold(0u16, |acc, &d| acc | 1 << d);
-                    if cells_of_group.count_ones() as usize == size {
+                let digits = (1..=9).fold(0u16, |acc, d| acc | u16::from(places[d] != 0) << d);
+                for group in subsets_of(digits, size) {
+                    let where_ = bits(group).fold(0, |acc, d| acc | places[d]);
+                    if where_.count_ones() as usize == size {
                         let mut removed = false;
-                        for i in (0..9).filter(|&i| cells_of_group >> i & 1 == 1) {
+                        for i in bits(where_) {
                             let cell = cells[i];
-                            if self.candidates[cell] & !mask != 0 {
-                                self.candidates[cell] &= mask;
+                            if self.candidates[cell] & !group != 0 {
+                                self.candidates[cell] &= group;
                                 removed = true;
                             }
                         }
@@ -343,19 +360,176 @@ impl Board {
     }
 }
 
-/// The subsets of `size` (2 or 3) items of `items`, in order.
-fn combinations(items: &[usize], size: usize) -> Vec<Vec<usize>> {
-    let mut out = Vec::new();
-    for i in 0..items.len() {
-        for j in i + 1..items.len() {
-            if size == 2 {
-                out.push(vec![items[i], items[j]]);
-                continue;
-            }
-            for k in j + 1..items.len() {
-                out.push(vec![items[i], items[j], items[k]]);
-            }
+/// The set bits of `mask`, lowest first.
+fn bits(mask: u16) -> impl Iterator<Item = usize> {
+    let mut rest = mask;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let bit = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            bit
+        })
+    })
+}
+
+/// The subsets of `size` (2 or 3) bits of `mask`, as masks, in increasing order.
+fn subsets_of(mask: u16, size: usize) -> impl Iterator<Item = u16> {
+    bits(mask).flat_map(move |i| {
+        bits(mask & !((2 << i) - 1)).flat_map(move |j| {
+            let base = 1 << i | 1 << j;
+            let thirds: Box<dyn Iterator<Item = u16>> = if size == 2 {
+                Box::new(std::iter::once(base))
+            } else {
+                Box::new(bits(mask & !((2 << j) - 1)).map(move |k| base | 1 << k))
+            };
+            thirds
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A board whose empty cells all have every candidate but those of `marks`: (cell, candidates).
+    fn board(marks: &[(usize, &[u8])]) -> Board {
+        let mut board = Board {
+            candidates: [ALL; CELLS],
+            empty: (1 << CELLS) - 1,
+        };
+        for &(cell, digits) in marks {
+            board.candidates[cell] = digits.iter().fold(0, |acc, &d| acc | 1 << d);
         }
+        board
     }
-    out
+
+    fn has(board: &Board, cell: usize, digit: u8) -> bool {
+        board.candidates[cell] >> digit & 1 == 1
+    }
+
+    #[test]
+    fn naked_single() {
+        let mut b = board(&[(40, &[7])]);
+        assert!(b.single());
+        assert_eq!(b.empty >> 40 & 1, 0);
+        assert!(!has(&b, 41, 7) && !has(&b, 4, 7) && !has(&b, 30, 7));
+    }
+
+    #[test]
+    fn hidden_single() {
+        // Digit 5 has one place left in row 0: cell 3.
+        let others: Vec<(usize, &[u8])> = (0..9)
+            .filter(|&c| c != 3)
+            .map(|c| (c, &[1u8, 2, 3, 4, 6, 7, 8, 9][..]))
+            .collect();
+        let mut b = board(&others);
+        assert!(b.single());
+        assert_eq!(b.empty >> 3 & 1, 0, "cell 3 takes the 5");
+        assert!(!has(&b, 12, 5), "its box loses the 5");
+    }
+
+    #[test]
+    fn pointing() {
+        // In box 0, digit 4 lies only in row 0 (cells 0 and 1): row 0 outside box 0 loses the 4.
+        let box_cells: Vec<(usize, &[u8])> = [9, 10, 11, 18, 19, 20, 2]
+            .iter()
+            .map(|&c| (c, &[1u8, 2, 3][..]))
+            .collect();
+        let mut b = board(&box_cells);
+        assert!(b.locked_candidates());
+        while b.locked_candidates() {}
+        assert!(has(&b, 0, 4) && has(&b, 1, 4));
+        assert!((3..9).all(|c| !has(&b, c, 4)));
+        assert!(has(&b, 27, 4), "column 0 is untouched");
+    }
+
+    #[test]
+    fn claiming() {
+        // In row 0, digit 6 lies only in box 0 (cells 0 and 1): box 0's other rows lose the 6. Every
+        // digit but 1 and 2 is claimed the same way; take all the steps.
+        let row: Vec<(usize, &[u8])> = (2..9).map(|c| (c, &[1u8, 2][..])).collect();
+        let mut b = board(&row);
+        assert!(b.locked_candidates());
+        while b.locked_candidates() {}
+        assert!(has(&b, 0, 6) && has(&b, 1, 6));
+        assert!([9, 10, 11, 18, 19, 20].iter().all(|&c| !has(&b, c, 6)));
+    }
+
+    #[test]
+    fn naked_pair() {
+        // Cells 0 and 1 hold only {2, 3}: the rest of row 0 loses 2 and 3.
+        let mut b = board(&[(0, &[2, 3]), (1, &[2, 3])]);
+        assert!(b.subsets());
+        assert!((2..9).all(|c| !has(&b, c, 2) && !has(&b, c, 3)));
+        assert!(has(&b, 0, 2) && has(&b, 1, 3));
+    }
+
+    #[test]
+    fn hidden_pair() {
+        // In row 0, digits 8 and 9 fit only cells 4 and 5: those cells keep only 8 and 9.
+        let others: Vec<(usize, &[u8])> = (0..9)
+            .filter(|&c| c != 4 && c != 5)
+            .map(|c| (c, &[1u8, 2, 3, 4, 5, 6, 7][..]))
+            .collect();
+        let mut b = board(&others);
+        assert!(b.subsets());
+        assert_eq!(b.candidates[4], 1 << 8 | 1 << 9);
+        assert_eq!(b.candidates[5], 1 << 8 | 1 << 9);
+    }
+
+    #[test]
+    fn naked_triple() {
+        // Cells 0, 1 and 2 hold only digits of {4, 5, 6}: the rest of row 0 loses them.
+        let mut b = board(&[(0, &[4, 5]), (1, &[5, 6]), (2, &[4, 6])]);
+        assert!(b.subsets());
+        assert!((3..9).all(|c| b.candidates[c] & (1 << 4 | 1 << 5 | 1 << 6) == 0));
+    }
+
+    fn grid(line: &str) -> Grid {
+        let mut cells = [0; CELLS];
+        for (cell, ch) in cells.iter_mut().zip(line.bytes()) {
+            *cell = if ch == b'.' { 0 } else { ch - b'0' };
+        }
+        Grid::from_cells(cells).unwrap()
+    }
+
+    #[test]
+    fn levels_of_known_puzzles() {
+        // A complete grid with five cells emptied (five naked singles).
+        let mut easy = grid(
+            "123675948456982371789314562964157283517238496832496157271849635395761824648523719",
+        );
+        for cell in [0, 20, 40, 60, 80] {
+            easy.set(cell, 0);
+        }
+        let easy_rating = rate(&easy).unwrap();
+        assert_eq!(easy_rating.level, Level::Singles);
+        assert_eq!(easy_rating.singles, 5);
+        // From the forum's hardest list.
+        let hard = grid(
+            "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6",
+        );
+        let hard_rating = rate(&hard).unwrap();
+        assert_eq!(hard_rating.level, Level::Harder);
+        assert!(hard_rating.harder > 0);
+        assert_eq!(level_of_unique(&hard), Level::Harder);
+        assert!(solves_within(&easy, Level::Singles) && !solves_within(&hard, Level::Intermediate));
+        // QQWing rates this one Expert with 51 givens: pairs, locked candidates, then a guess.
+        let expert = grid(
+            "...8.63.9..83.27.1..3.475.8.86.241.5..468.9.2.5...3486.3.469.57...278613867531294",
+        );
+        let expert_rating = rate(&expert).unwrap();
+        assert_eq!(expert_rating.level, Level::Harder);
+        assert!(expert_rating.locked > 0 && expert_rating.pairs_triples > 0);
+        assert_eq!(rate(&Grid::EMPTY), None, "not one solution");
+    }
+
+    #[test]
+    fn subsets_of_masks() {
+        assert_eq!(
+            subsets_of(0b1011, 2).collect::<Vec<_>>(),
+            vec![0b0011, 0b1001, 0b1010]
+        );
+        assert_eq!(subsets_of(0b1111, 3).count(), 4);
+    }
 }

@@ -1,0 +1,248 @@
+//! `sudoku-gen -n` and `--rate`: puzzles with one solution, blanks, levels, formats.
+
+mod common;
+
+use common::sudoku_gen;
+use predicates::prelude::*;
+use sudoku_gen::{Grid, count_solutions};
+
+/// Runs the binary with `args`, expecting success; returns stdout.
+fn run(args: &[&str]) -> String {
+    let out = sudoku_gen().args(args).output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn grid(line: &str) -> Grid {
+    let mut cells = [0; 81];
+    for (cell, ch) in cells.iter_mut().zip(line.bytes()) {
+        *cell = if ch == b'.' || ch == b'0' {
+            0
+        } else {
+            ch - b'0'
+        };
+    }
+    Grid::from_cells(cells).unwrap()
+}
+
+/// (puzzle, solution, blanks, level) of each csv row, after checking the header.
+fn csv_rows(text: &str) -> Vec<(Grid, Grid, usize, u8)> {
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("puzzle,solution,blanks,level"));
+    lines
+        .map(|line| {
+            let fields: Vec<&str> = line.split(',').collect();
+            assert_eq!(fields.len(), 4, "{line}");
+            assert_eq!((fields[0].len(), fields[1].len()), (81, 81));
+            (
+                grid(fields[0]),
+                grid(fields[1]),
+                fields[2].parse().unwrap(),
+                fields[3].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn assert_proper(rows: &[(Grid, Grid, usize, u8)]) {
+    let mut seen = std::collections::HashSet::new();
+    for (puzzle, solution, blanks, _) in rows {
+        assert_eq!(
+            count_solutions(puzzle, 2),
+            1,
+            "{puzzle:?} must have exactly one solution"
+        );
+        assert!(common::is_valid_complete(solution.cells()) && solution.keeps_givens_of(puzzle));
+        assert_eq!(*blanks, 81 - puzzle.given_count());
+        assert!(seen.insert(*puzzle), "puzzles repeat");
+    }
+}
+
+#[test]
+fn puzzles_have_one_solution_and_blanks_in_range() {
+    for range in ["20~55", "30-45", "55~55", "1~3"] {
+        let rows = csv_rows(&run(&[
+            "-n", "60", "-r", range, "--seed", "4", "--format", "csv",
+        ]));
+        assert_eq!(rows.len(), 60);
+        assert_proper(&rows);
+        let (low, high) = range.split_once(['~', '-']).unwrap();
+        let (low, high): (usize, usize) = (low.parse().unwrap(), high.parse().unwrap());
+        assert!(rows.iter().all(|r| (low..=high).contains(&r.2)), "{range}");
+    }
+}
+
+#[test]
+fn levels_are_met_and_agree_with_rate() {
+    for level in ["1", "2", "3"] {
+        let out = run(&[
+            "-n", "25", "-m", level, "-r", "30~55", "-u", "--seed", "9", "--format", "csv",
+        ]);
+        let rows = csv_rows(&out);
+        assert_proper(&rows);
+        assert!(
+            rows.iter()
+                .all(|r| r.3.to_string() == level && (30..=55).contains(&r.2))
+        );
+        // --rate on the same puzzles gives the same level.
+        let puzzles: String = out
+            .lines()
+            .skip(1)
+            .map(|l| format!("{}\n", &l[..81]))
+            .collect();
+        let rated = sudoku_gen()
+            .args(["--rate", "-"])
+            .write_stdin(puzzles)
+            .output()
+            .unwrap();
+        assert_eq!(rated.status.code(), Some(0));
+        let rated = String::from_utf8(rated.stdout).unwrap();
+        let mut lines = rated.lines();
+        assert_eq!(
+            lines.next(),
+            Some("puzzle,level,singles,locked,pairs_triples,harder")
+        );
+        for (line, row) in lines.zip(&rows) {
+            let fields: Vec<&str> = line.split(',').collect();
+            assert_eq!(fields[1], level, "{line}");
+            assert_eq!(grid(fields[0]), row.0);
+        }
+    }
+}
+
+#[test]
+fn minimal_puzzles_are_minimal() {
+    let rows = csv_rows(&run(&[
+        "-n",
+        "20",
+        "--minimal",
+        "--seed",
+        "5",
+        "--format",
+        "csv",
+    ]));
+    assert_proper(&rows);
+    for (puzzle, ..) in &rows {
+        for cell in (0..81).filter(|&c| puzzle.get(c) != 0) {
+            let mut fewer = *puzzle;
+            fewer.set(cell, 0);
+            assert!(
+                count_solutions(&fewer, 2) >= 2,
+                "given {cell} of {puzzle:?} can go"
+            );
+        }
+    }
+}
+
+#[test]
+fn symmetric_puzzles_are_symmetric() {
+    for extra in [&[][..], &["--minimal"][..], &["-m", "2"][..]] {
+        let mut args = vec!["-n", "20", "--symmetric", "--seed", "6", "--format", "csv"];
+        args.extend_from_slice(extra);
+        let rows = csv_rows(&run(&args));
+        assert_proper(&rows);
+        for (puzzle, ..) in &rows {
+            assert!(
+                (0..81).all(|c| (puzzle.get(c) == 0) == (puzzle.get(80 - c) == 0)),
+                "{puzzle:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn formats() {
+    let grid_text = run(&["-n", "3", "--seed", "7"]);
+    assert_eq!(grid_text.len(), 3 * 163 - 1);
+    assert!(grid_text.contains(" 0 ") || grid_text.contains("0 "));
+    let line_text = run(&["-n", "3", "--seed", "7", "--format", "line"]);
+    let csv = run(&["-n", "3", "--seed", "7", "--format", "csv"]);
+    let rows = csv_rows(&csv);
+    for ((line, row), block) in line_text.lines().zip(&rows).zip(grid_text.split("\n\n")) {
+        assert_eq!(grid(line), row.0);
+        assert_eq!(grid(&block.replace([' ', '\n'], "")), row.0);
+    }
+}
+
+#[test]
+fn seed_reproduces_across_threads() {
+    let one = run(&[
+        "-n", "200", "-r", "20~55", "--seed", "11", "-j", "1", "--format", "csv",
+    ]);
+    let two = run(&[
+        "-n", "200", "-r", "20~55", "--seed", "11", "-j", "2", "--format", "csv",
+    ]);
+    assert_eq!(one, two);
+    assert_ne!(
+        one,
+        run(&[
+            "-n", "200", "-r", "20~55", "--seed", "12", "--format", "csv"
+        ])
+    );
+}
+
+#[test]
+fn rate_reports_puzzles_without_one_solution() {
+    let input = format!(
+        "{}\n{}\n",
+        ".".repeat(81),
+        "..3.7..4...6..23.1.89.........1.7.8.517.....6...4.....271..9..5.95..........2...."
+    );
+    let out = sudoku_gen()
+        .args(["--rate", "-"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[1], format!("{},invalid,,,,", ".".repeat(81)));
+    assert!(lines[2].starts_with("..3.7..4...6..23.1.89"));
+    assert!(
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .contains("puzzle 1 (line 1): not exactly one solution")
+    );
+}
+
+#[test]
+fn argument_errors() {
+    let cases: &[&[&str]] = &[
+        &["-n"],
+        &["-n", "0"],
+        &["-n", "1000001"],
+        &["-n", "abc"],
+        &["-n", "5", "-m", "4"],
+        &["-n", "5", "-m", "0"],
+        &["-n", "5", "-r", "30"],
+        &["-n", "5", "-r", "45~30"],
+        &["-n", "5", "-r", "20~70"],
+        &["-n", "5", "-r", "0~10"],
+        &["-n", "5", "-r", "a~b"],
+        &["-n", "5", "-m", "3", "-r", "20~30"],
+        &["-n", "5", "-m", "2", "-r", "20~30"],
+        &["-n", "5", "--unique"],
+        &["-n", "5", "--first", "3"],
+        &["-c", "5", "-m", "1"],
+        &["-c", "5", "--format", "csv"],
+        &["-s", "x", "--minimal"],
+        &["-n", "5", "-c", "5"],
+    ];
+    for args in cases {
+        sudoku_gen()
+            .args(*args)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains("error"));
+    }
+    sudoku_gen()
+        .args(["-n", "5", "-r", "20~70"])
+        .assert()
+        .stderr(predicate::str::contains("1 <= LOW <= HIGH <= 58"));
+}
