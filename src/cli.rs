@@ -223,16 +223,24 @@ impl Cli {
             ("--format", self.format.is_some(), &["-c", "-s", "-n"]),
             ("-o", self.output.is_some(), &["-c", "-s", "-n", "--rate"]),
         ];
-        match options
+        if let Some((name, _, modes)) = options
             .iter()
             .find(|(_, given, modes)| *given && !takes(modes))
         {
-            Some((name, _, modes)) => Err(format!(
+            return Err(format!(
                 "the argument '{name}' cannot be used with '{mode}' (only with {})",
                 modes.join(", ")
-            )),
-            None => Ok(()),
+            ));
         }
+        if mode == "-n" {
+            let blanks = self.blanks.map(|(low, high)| low..=high);
+            puzzle::check_reachable(
+                self.level.and_then(Level::from_number),
+                self.minimal,
+                blanks.as_ref(),
+            )?;
+        }
+        Ok(())
     }
 
     /// Runs the chosen mode on a pool of the requested size.

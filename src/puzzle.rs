@@ -69,12 +69,46 @@ impl Puzzle {
     }
 }
 
-/// The fewest blanks a puzzle of `level` needs to be found at a useful rate (see the README's table).
-pub fn least_blanks(level: Level) -> usize {
-    match level {
-        Level::Singles => *BLANKS.start(),
-        Level::Intermediate => 40,
-        Level::Harder => 45,
+/// Whether the generator reaches puzzles of `level` (any, without), `minimal` or not, with a blank
+/// count in `blanks` (any, without), at a useful rate: at least about 150 puzzles a second on one
+/// core at the edge of what it accepts (see the README's table). The error says what is supported.
+pub fn check_reachable(
+    level: Option<Level>,
+    minimal: bool,
+    blanks: Option<&RangeInclusive<usize>>,
+) -> Result<(), String> {
+    let Some(range) = blanks else {
+        return Ok(());
+    };
+    if range.is_empty() || !BLANKS.contains(range.start()) || !BLANKS.contains(range.end()) {
+        return Err(format!(
+            "blank counts from {} to {} are supported",
+            BLANKS.start(),
+            BLANKS.end()
+        ));
+    }
+    let needs = |what: &str, least: usize| {
+        (*range.end() < least).then(|| {
+            format!(
+                "{what} needs a blank range reaching at least {least}, not {}~{}",
+                range.start(),
+                range.end()
+            )
+        })
+    };
+    let level_need = match level {
+        Some(Level::Intermediate) => needs("level 2", 22),
+        Some(Level::Harder) => needs("level 3", 18),
+        _ => None,
+    };
+    let minimal_need = if minimal {
+        needs("--minimal", 54)
+    } else {
+        None
+    };
+    match level_need.or(minimal_need) {
+        Some(message) => Err(message),
+        None => Ok(()),
     }
 }
 

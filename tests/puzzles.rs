@@ -224,8 +224,9 @@ fn argument_errors() {
         &["-n", "5", "-r", "20~70"],
         &["-n", "5", "-r", "0~10"],
         &["-n", "5", "-r", "a~b"],
-        &["-n", "5", "-m", "3", "-r", "20~30"],
-        &["-n", "5", "-m", "2", "-r", "20~30"],
+        &["-n", "5", "-m", "3", "-r", "5~15"],
+        &["-n", "5", "-m", "2", "-r", "10~20"],
+        &["-n", "5", "--minimal", "-r", "30~40"],
         &["-n", "5", "--unique"],
         &["-n", "5", "--first", "3"],
         &["-c", "5", "-m", "1"],
@@ -245,4 +246,10 @@ fn argument_errors() {
         .args(["-n", "5", "-r", "20~70"])
         .assert()
         .stderr(predicate::str::contains("1 <= LOW <= HIGH <= 58"));
+    sudoku_gen()
+        .args(["-n", "5", "-m", "2", "-r", "10~20"])
+        .assert()
+        .stderr(predicate::str::contains(
+            "level 2 needs a blank range reaching at least 22, not 10~20",
+        ));
 }
