@@ -12,6 +12,11 @@
 #           against -j 1 on the 17-clue set (target >= 1.8).
 # check:    `--check` of 1,000,000 grids made by `-c`, against making them (`-c 1000000` into a fresh
 #           file) in the same run; ratio = checking / generating, target <= 2.0 (moonshot 1.0).
+# puzzles:  `-n 10000 --minimal` against the `sudoku` crate's own timing of 10000 minimal puzzles
+#           (target >= 2.0); `-n 1000 -m 1|2|3` against `qqwing --generate 1000 --difficulty
+#           easy|intermediate|expert --one-line` (Debian package qqwing; target >= 100); each with
+#           -j 1 and with all cores, ratio = our rate / its rate. Then `-n 1000000 -r 30~50` on all
+#           cores: wall time and puzzles per second.
 # Commands alternate A B A B ..., each timed as a whole process; a file written by a run is removed
 # before the next one, so no run pays for truncating an old file. Needs bash, GNU date and
 # /usr/bin/time (Debian package `time`); the references live in ../shared/bench.
@@ -120,10 +125,41 @@ bench_check() {
   echo "check 1M grids peak memory $(peak_mib "$bin" --check "$grids") MiB (limit: file + 64 MiB = $limit MiB)"
 }
 
+# rate_line NAME COUNT SECONDS REFERENCE_RATE TARGET: one line of a rate against a reference rate.
+rate_line() {
+  awk -v n="$1" -v c="$2" -v s="$3" -v b="$4" -v t="$5" -v r="$runs" \
+    'BEGIN { printf "%-50s %9.0f/s  reference %9.0f/s  ratio %6.1f  (target >= %s, median of %d)\n", n, c / s, b, c / s / b, t, r }'
+}
+
+bench_puzzles() {
+  local cores secs theirs
+  cores=$(nproc)
+  theirs=$(peer_rate "$shared/bench/peer-sudoku-crate" puzzles 10000)
+  for j in 1 "$cores"; do
+    secs=$(median_wall "$bin" -j "$j" -n 10000 --minimal --format line)
+    rate_line "puzzles -n 10000 --minimal -j $j" 10000 "$secs" "$theirs" 2.0
+  done
+  command -v qqwing > /dev/null || { echo "bench.sh: qqwing not found (apt-get install qqwing)" >&2; return 1; }
+  local level names=(easy intermediate expert)
+  for level in 1 2 3; do
+    local qq
+    qq=$(median_wall qqwing --generate 1000 --difficulty "${names[level - 1]}" --one-line)
+    theirs=$(awk -v s="$qq" 'BEGIN { printf "%.2f", 1000 / s }')
+    for j in 1 "$cores"; do
+      secs=$(median_wall "$bin" -j "$j" -n 1000 -m "$level" --format line)
+      rate_line "puzzles -n 1000 -m $level -j $j vs qqwing ${names[level - 1]}" 1000 "$secs" "$theirs" 100
+    done
+  done
+  secs=$(median_wall "$bin" -n 1000000 -r 30~50 --format line)
+  awk -v s="$secs" -v r="$runs" -v c="$cores" \
+    'BEGIN { printf "%-50s %9.2f s  %9.0f puzzles/s  (%d cores, median of %d)\n", "puzzles -n 1000000 -r 30~50", s, 1e6 / s, c, r }'
+}
+
 case $what in
   generate) bench_generate ;;
   solve) bench_solve ;;
   check) bench_check ;;
-  all) bench_generate; bench_solve; bench_check ;;
-  *) echo "bench.sh: unknown benchmark '$what' (generate, solve, check, all)" >&2; exit 2 ;;
+  puzzles) bench_puzzles ;;
+  all) bench_generate; bench_solve; bench_check; bench_puzzles ;;
+  *) echo "bench.sh: unknown benchmark '$what' (generate, solve, check, puzzles, all)" >&2; exit 2 ;;
 esac

@@ -291,8 +291,8 @@ fn dig(
         }
         puzzle.set(cell, 0);
         let unique = if size == 1 {
-            // A cell whose peers' givens hold the eight other digits is forced: no search needed.
-            is_forced(&puzzle, cell)
+            // A cell that the givens force needs no search.
+            is_forced(&puzzle, cell, solution.get(cell))
                 || !solver.has_solution_without(&puzzle, cell, solution.get(cell))
         } else {
             puzzle.set(mirror, 0);
@@ -332,12 +332,30 @@ const PEERS: [[u8; 20]; CELLS] = {
     table
 };
 
-/// Whether the empty `cell` of `puzzle` sees all digits but one among its peers' givens.
-fn is_forced(puzzle: &Grid, cell: usize) -> bool {
-    let seen = PEERS[cell]
-        .iter()
-        .fold(0u16, |acc, &peer| acc | 1 << puzzle.get(usize::from(peer)));
-    (seen >> 1).count_ones() == 8
+/// Whether the givens of `puzzle` force `digit` into its empty `cell`: the cell's peers hold the
+/// eight other digits (a naked single), or every other empty cell of one of its houses has `digit`
+/// among its peers (a hidden single).
+fn is_forced(puzzle: &Grid, cell: usize, digit: u8) -> bool {
+    let seen = |c: usize| {
+        PEERS[c]
+            .iter()
+            .fold(0u16, |acc, &peer| acc | 1 << puzzle.get(usize::from(peer)))
+    };
+    if seen(cell) | 1 | 1 << digit == 0x3ff {
+        return true;
+    }
+    let (row, column) = (cell / 9, cell % 9);
+    let corner = 27 * (row / 3) + 3 * (column / 3);
+    let houses = [
+        [0, 1, 2, 3, 4, 5, 6, 7, 8].map(|i| 9 * row + i),
+        [0, 1, 2, 3, 4, 5, 6, 7, 8].map(|i| 9 * i + column),
+        [0, 1, 2, 3, 4, 5, 6, 7, 8].map(|i| corner + 9 * (i / 3) + i % 3),
+    ];
+    houses.iter().any(|house| {
+        house
+            .iter()
+            .all(|&other| other == cell || puzzle.get(other) != 0 || seen(other) >> digit & 1 == 1)
+    })
 }
 
 /// Whether removing any single given of `puzzle` (whose one solution is `solution`) leaves more than

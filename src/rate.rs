@@ -372,19 +372,25 @@ fn bits(mask: u16) -> impl Iterator<Item = usize> {
     })
 }
 
-/// The subsets of `size` (2 or 3) bits of `mask`, as masks, in increasing order.
+/// The subsets of `size` (2 or 3) bits of `mask`, as masks, in increasing order (at most
+/// C(9, 3) = 84 of them, kept on the stack).
 fn subsets_of(mask: u16, size: usize) -> impl Iterator<Item = u16> {
-    bits(mask).flat_map(move |i| {
-        bits(mask & !((2 << i) - 1)).flat_map(move |j| {
-            let base = 1 << i | 1 << j;
-            let thirds: Box<dyn Iterator<Item = u16>> = if size == 2 {
-                Box::new(std::iter::once(base))
-            } else {
-                Box::new(bits(mask & !((2 << j) - 1)).map(move |k| base | 1 << k))
-            };
-            thirds
-        })
-    })
+    let mut found = [0u16; 84];
+    let mut count = 0;
+    for i in bits(mask) {
+        for j in bits(mask & !((2 << i) - 1)) {
+            if size == 2 {
+                found[count] = 1 << i | 1 << j;
+                count += 1;
+                continue;
+            }
+            for k in bits(mask & !((2 << j) - 1)) {
+                found[count] = 1 << i | 1 << j | 1 << k;
+                count += 1;
+            }
+        }
+    }
+    found.into_iter().take(count)
 }
 
 #[cfg(test)]
