@@ -119,8 +119,6 @@ pub struct Outcome {
 struct State {
     /// Per band and digit (index `9 * band + digit`), the cells that may take the digit.
     candidates: [u32; 27],
-    /// Per band and digit, the cells where the digit is placed.
-    placed: [u32; 27],
     /// Per band, the cells still empty.
     empty: [u32; 3],
     /// Band digits (bit `9 * band + digit`) to revisit.
@@ -160,7 +158,6 @@ impl State {
         if self.candidates[bd] & cells != cells || peers & cells != 0 {
             return false;
         }
-        self.placed[bd] |= cells;
         self.empty[band] &= !cells;
         // The cells leave the other digits; the digit leaves the cells' rows and boxes.
         let mut changed = 0;
@@ -210,7 +207,7 @@ impl State {
                 singles |= cells_of_box;
             }
         }
-        let fresh = singles & !self.placed[bd];
+        let fresh = singles & self.empty[bd / 9];
         fresh == 0 || self.place(bd % 9, bd / 9, fresh)
     }
 
@@ -288,7 +285,7 @@ impl State {
             let single_columns = column_cells(0) * (!two & 0x1ff);
             for band in 0..3 {
                 let bd = 9 * band + digit;
-                let cells = self.candidates[bd] & single_columns & !self.placed[bd];
+                let cells = self.candidates[bd] & single_columns & self.empty[band];
                 if cells != 0 {
                     if !self.place(digit, band, cells) {
                         return None;
@@ -384,8 +381,9 @@ impl State {
 
     fn grid(&self) -> Grid {
         let mut cells = [0; CELLS];
-        for (bd, &placed) in self.placed.iter().enumerate() {
-            let mut rest = placed;
+        for (bd, &candidates) in self.candidates.iter().enumerate() {
+            // A filled cell keeps only its own digit as a candidate.
+            let mut rest = candidates & !self.empty[bd / 9];
             while rest != 0 {
                 cells[27 * (bd / 9) + rest.trailing_zeros() as usize] = (bd % 9) as u8 + 1;
                 rest &= rest - 1;
@@ -398,7 +396,6 @@ impl State {
     fn from_puzzle(puzzle: &Grid) -> Option<State> {
         let mut state = State {
             candidates: [0; 27],
-            placed: [0; 27],
             empty: [0; 3],
             dirty: (1 << 27) - 1,
             stale_stacks: (1 << 27) - 1,
@@ -427,7 +424,6 @@ impl State {
                 }
                 let column_peers = column_cells(0) * digit_columns;
                 state.candidates[bd] = (state.empty[band] & !peers & !column_peers) | givens[bd];
-                state.placed[bd] = givens[bd];
             }
         }
         state.dirty = (1 << 27) - 1;
@@ -475,8 +471,9 @@ impl Solver {
             return outcome;
         };
         self.stack.clear();
-        self.stack.push(state);
-        while let Some(mut state) = self.stack.pop() {
+        // The state being worked on; the other branches of each guess wait on the stack.
+        let mut current = Some(state);
+        while let Some(mut state) = current.take().or_else(|| self.stack.pop()) {
             if !state.propagate() {
                 continue;
             }
@@ -492,13 +489,20 @@ impl Solver {
             }
             let (band, bit) = state.guess_cell();
             outcome.guesses += 1;
-            // Push the candidates in reverse so that the smallest digit is tried first.
+            // The smallest digit goes on at once; the others wait, largest deepest.
+            let mut first = None;
             for digit in (0..9).rev() {
                 if state.candidates[9 * band + digit] & bit != 0 {
-                    let mut branch = state;
-                    branch.place(digit, band, bit);
-                    self.stack.push(branch);
+                    if let Some(later) = first.replace(digit) {
+                        let mut branch = state;
+                        branch.place(later, band, bit);
+                        self.stack.push(branch);
+                    }
                 }
+            }
+            if let Some(digit) = first {
+                state.place(digit, band, bit);
+                current = Some(state);
             }
         }
         outcome
