@@ -491,13 +491,14 @@ impl Solver {
             outcome.guesses += 1;
             // The smallest digit goes on at once; the others wait, largest deepest.
             let mut first = None;
-            for digit in (0..9).rev() {
-                if state.candidates[9 * band + digit] & bit != 0 {
-                    if let Some(later) = first.replace(digit) {
-                        let mut branch = state;
-                        branch.place(later, band, bit);
-                        self.stack.push(branch);
-                    }
+            for digit in (0..9)
+                .rev()
+                .filter(|&d| state.candidates[9 * band + d] & bit != 0)
+            {
+                if let Some(later) = first.replace(digit) {
+                    let mut branch = state;
+                    branch.place(later, band, bit);
+                    self.stack.push(branch);
                 }
             }
             if let Some(digit) = first {
