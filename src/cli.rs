@@ -343,6 +343,7 @@ impl Cli {
             seed: self.seed.unwrap_or_else(rand::random),
             blanks: self.blanks.map(|(low, high)| low..=high),
             level: self.level.and_then(Level::from_number),
+            with_levels: self.format == Some(OutputFormat::Csv),
             minimal: self.minimal,
             symmetric: self.symmetric,
         };

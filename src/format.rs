@@ -10,6 +10,8 @@
 //! - **line**: 81 characters and `\n`, 82 bytes a grid.
 
 use std::io::Read;
+
+use rayon::prelude::*;
 use std::path::Path;
 
 use crate::error::Error;
@@ -159,21 +161,31 @@ pub fn parse_puzzles(text: &[u8]) -> Result<Puzzles, Vec<ParseError>> {
     let mut errors = Vec::new();
     match format {
         Format::Line => {
-            for (number, line) in lines() {
-                if line.is_empty() || line.starts_with(b"#") {
-                    continue;
-                }
-                if line == b"end" {
+            // Large inputs are read in parallel, in pieces that end at line ends; each piece
+            // counts its own lines, and the pieces are joined in order up to a line `end`.
+            let mut pieces = Vec::new();
+            let mut rest = text;
+            let mut first_line = 1;
+            while !rest.is_empty() {
+                let cut = match rest.get(LINE_PIECE..).and_then(|tail| memchr_newline(tail)) {
+                    Some(at) => LINE_PIECE + at + 1,
+                    None => rest.len(),
+                };
+                let (piece, tail) = rest.split_at(cut);
+                pieces.push((first_line, piece));
+                first_line += piece.iter().filter(|&&b| b == b'\n').count();
+                rest = tail;
+            }
+            let parsed: Vec<LinePiece> = pieces
+                .into_par_iter()
+                .map(|(first_line, piece)| parse_line_piece(piece, first_line))
+                .collect();
+            for piece in parsed {
+                puzzles.grids.extend(piece.grids);
+                puzzles.lines.extend(piece.lines);
+                errors.extend(piece.errors);
+                if piece.ended {
                     break;
-                }
-                let mut cells = [0; CELLS];
-                match read_cells(line, false, &mut cells) {
-                    Ok(()) => puzzles.push(grid_of(cells), number),
-                    Err((column, message)) => errors.push(ParseError {
-                        line: number,
-                        column,
-                        message,
-                    }),
                 }
             }
         }
@@ -232,6 +244,55 @@ impl Puzzles {
         self.grids.push(grid);
         self.lines.push(line);
     }
+}
+
+/// Bytes of line-format text read by one task.
+const LINE_PIECE: usize = 1 << 20;
+
+/// The puzzles and problems of a piece of line-format text.
+struct LinePiece {
+    grids: Vec<Grid>,
+    lines: Vec<usize>,
+    errors: Vec<ParseError>,
+    /// Whether the piece holds the line `end`, after which nothing is read.
+    ended: bool,
+}
+
+fn memchr_newline(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|&b| b == b'\n')
+}
+
+/// Reads a piece of line-format text whose first line is line `first_line` of the input.
+fn parse_line_piece(piece: &[u8], first_line: usize) -> LinePiece {
+    let mut parsed = LinePiece {
+        grids: Vec::new(),
+        lines: Vec::new(),
+        errors: Vec::new(),
+        ended: false,
+    };
+    for (i, raw) in piece.split(|&b| b == b'\n').enumerate() {
+        let (number, line) = (first_line + i, trim_line_end(raw));
+        if line.is_empty() || line.starts_with(b"#") {
+            continue;
+        }
+        if line == b"end" {
+            parsed.ended = true;
+            break;
+        }
+        let mut cells = [0; CELLS];
+        match read_cells(line, false, &mut cells) {
+            Ok(()) => {
+                parsed.grids.push(grid_of(cells));
+                parsed.lines.push(number);
+            }
+            Err((column, message)) => parsed.errors.push(ParseError {
+                line: number,
+                column,
+                message,
+            }),
+        }
+    }
+    parsed
 }
 
 fn grid_of(cells: [u8; CELLS]) -> Grid {
@@ -375,6 +436,34 @@ mod tests {
         assert_eq!(&text[..18], first_line.as_bytes());
         assert_eq!(&text[162..164], b"\n1");
         assert!(text.ends_with(b"8 9\n"));
+    }
+
+    #[test]
+    fn large_line_input_is_read_in_pieces_with_right_line_numbers() {
+        let puzzle =
+            "..3.7..4...6..23.1.89.........1.7.8.517.....6...4.....271..9..5.95..........2....\n";
+        let lines = 3 * LINE_PIECE / puzzle.len();
+        let mut text = puzzle.repeat(lines);
+        // A bad line deep in the second piece, then `end` in the third, then garbage.
+        let bad_line = LINE_PIECE / puzzle.len() + 1000;
+        let at = (bad_line - 1) * puzzle.len();
+        text.replace_range(at..at + 1, "x");
+        let end_line = 2 * LINE_PIECE / puzzle.len() + 500;
+        let at = (end_line - 1) * puzzle.len();
+        text.replace_range(
+            at..at + puzzle.len(),
+            &format!("end{}\n", " ".repeat(puzzle.len() - 4)),
+        );
+        let errors = parse_puzzles(text.as_bytes()).unwrap_err();
+        assert_eq!(errors.len(), 1);
+        assert_eq!((errors[0].line, errors[0].column), (bad_line, 1));
+        text.replace_range(
+            (bad_line - 1) * puzzle.len()..(bad_line - 1) * puzzle.len() + 1,
+            ".",
+        );
+        let puzzles = parse_puzzles(text.as_bytes()).unwrap();
+        assert_eq!(puzzles.grids.len(), end_line - 1);
+        assert_eq!(puzzles.lines[end_line - 2], end_line - 1);
     }
 
     #[test]

@@ -45,6 +45,8 @@ pub struct PuzzleRequest {
     pub blanks: Option<RangeInclusive<usize>>,
     /// The difficulty level, or any.
     pub level: Option<Level>,
+    /// Rate every puzzle (the csv format shows the level), even without a level asked for.
+    pub with_levels: bool,
     /// Removing any given must leave more than one solution.
     pub minimal: bool,
     /// The givens have 180° rotational symmetry.
@@ -58,8 +60,8 @@ pub struct Puzzle {
     pub puzzle: Grid,
     /// Its one solution.
     pub solution: Grid,
-    /// Its difficulty level.
-    pub level: Level,
+    /// Its difficulty level, if the request asked for one or for levels.
+    pub level: Option<Level>,
 }
 
 impl Puzzle {
@@ -170,16 +172,18 @@ fn attempt(
         _ => CELLS,
     };
     let mut puzzle = dig(&solution, target, request.symmetric, rng, solver);
-    let mut level = level_of_unique(&puzzle);
+    let mut level =
+        (request.level.is_some() || request.with_levels).then(|| level_of_unique(&puzzle));
     if let Some(wanted) = wanted {
-        if level < wanted {
+        let current = level.expect("rated when a level is asked for");
+        if current < wanted {
             return None;
         }
         let most_blanks = match &request.blanks {
             Some(range) if !request.minimal => rng.random_range(range.clone()),
             _ => CELLS,
         };
-        if level > wanted || CELLS - puzzle.given_count() > most_blanks {
+        if current > wanted || CELLS - puzzle.given_count() > most_blanks {
             puzzle = fill_back(
                 &puzzle,
                 &solution,
@@ -188,10 +192,10 @@ fn attempt(
                 request.symmetric,
                 rng,
             )?;
-            level = wanted;
+            level = Some(wanted);
         }
     }
-    if request.level.is_some_and(|wanted| wanted != level)
+    if request.level.is_some_and(|wanted| Some(wanted) != level)
         || request
             .blanks
             .as_ref()
@@ -369,7 +373,8 @@ fn is_minimal(puzzle: &Grid, solution: &Grid, solver: &mut Solver) -> bool {
 }
 
 /// Renders puzzles: `grid` (the `-c` layout, `0` for blanks), `line` (81 characters, `.` for blanks),
-/// or, with `csv`, the header `puzzle,solution,blanks,level` and one row per puzzle.
+/// or, with `csv`, the header `puzzle,solution,blanks,level` and one row per puzzle (the level empty
+/// if the puzzles were not rated).
 pub fn render_puzzles(puzzles: &[Puzzle], format: Option<Format>) -> Vec<u8> {
     match format {
         Some(format) => {
@@ -390,7 +395,9 @@ pub fn render_puzzles(puzzles: &[Puzzle], format: Option<Format>) -> Vec<u8> {
                 out.push(b',');
                 out.extend_from_slice(itoa::Buffer::new().format(p.blanks()).as_bytes());
                 out.push(b',');
-                out.extend_from_slice(itoa::Buffer::new().format(p.level.number()).as_bytes());
+                if let Some(level) = p.level {
+                    out.extend_from_slice(itoa::Buffer::new().format(level.number()).as_bytes());
+                }
                 out.push(b'\n');
             }
             out

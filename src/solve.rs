@@ -397,8 +397,8 @@ impl State {
         let mut state = State {
             candidates: [0; 27],
             empty: [0; 3],
-            dirty: (1 << 27) - 1,
-            stale_stacks: (1 << 27) - 1,
+            dirty: 0,
+            stale_stacks: 0,
         };
         // Per band and digit, the givens; per digit, the columns of its givens.
         let mut givens = [0u32; 27];
@@ -424,9 +424,13 @@ impl State {
                 }
                 let column_peers = column_cells(0) * digit_columns;
                 state.candidates[bd] = (state.empty[band] & !peers & !column_peers) | givens[bd];
+                // A digit given three times in a band has nothing left to reason about there.
+                if givens[bd].count_ones() < 3 {
+                    state.dirty |= 1 << bd;
+                }
             }
         }
-        state.dirty = (1 << 27) - 1;
+        state.stale_stacks = state.dirty;
         Some(state)
     }
 }
@@ -557,6 +561,7 @@ pub fn solve_batch(
         .par_chunks_mut(record_len)
         .zip(puzzles.par_iter())
         .enumerate()
+        .with_min_len(256)
         .map_init(Solver::new, |solver, (index, (record, puzzle))| {
             let outcome = solver.search(puzzle, limit);
             format.write_record(outcome.first.as_ref().unwrap_or(puzzle), blank, record);
