@@ -167,13 +167,16 @@ pub fn parse_puzzles(text: &[u8]) -> Result<Puzzles, Vec<ParseError>> {
             let mut rest = text;
             let mut first_line = 1;
             while !rest.is_empty() {
-                let cut = match rest.get(LINE_PIECE..).and_then(|tail| memchr_newline(tail)) {
+                let cut = match rest
+                    .get(LINE_PIECE..)
+                    .and_then(|tail| memchr::memchr(b'\n', tail))
+                {
                     Some(at) => LINE_PIECE + at + 1,
                     None => rest.len(),
                 };
                 let (piece, tail) = rest.split_at(cut);
                 pieces.push((first_line, piece));
-                first_line += piece.iter().filter(|&&b| b == b'\n').count();
+                first_line += memchr::memchr_iter(b'\n', piece).count();
                 rest = tail;
             }
             let parsed: Vec<LinePiece> = pieces
@@ -256,10 +259,6 @@ struct LinePiece {
     errors: Vec<ParseError>,
     /// Whether the piece holds the line `end`, after which nothing is read.
     ended: bool,
-}
-
-fn memchr_newline(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == b'\n')
 }
 
 /// Reads a piece of line-format text whose first line is line `first_line` of the input.
