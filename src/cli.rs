@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use sudoku_gen::Solver;
 use sudoku_gen::check::{self, GridRules};
-use sudoku_gen::format::{parse_puzzles, read_source, source_name};
+use sudoku_gen::format::{ParseError, Puzzles, parse_puzzles, read_source, source_name};
 use sudoku_gen::output::{Destination, write_output};
 use sudoku_gen::puzzle::{self, PuzzleRequest};
 use sudoku_gen::rate::{Level, Rating, rate_with};
@@ -162,6 +162,28 @@ fn parse_count(text: &str) -> Result<usize, String> {
     }
 }
 
+/// The puzzles of `path`; `None` once their problems are reported (`FILE:LINE:COLUMN: what`).
+fn read_puzzles(path: &Path) -> Result<Option<Puzzles>, Error> {
+    let text = read_source(path)?;
+    match parse_puzzles(&text) {
+        Ok(puzzles) => Ok(Some(puzzles)),
+        Err(errors) => {
+            report_parse_errors(path, &errors);
+            Ok(None)
+        }
+    }
+}
+
+/// Prints the problems of a puzzle file as `FILE:LINE:COLUMN: what`.
+fn report_parse_errors(path: &Path, errors: &[ParseError]) {
+    let name = source_name(path);
+    report(
+        errors
+            .iter()
+            .map(|e| format!("{name}:{}:{}: {}", e.line, e.column, e.message)),
+    );
+}
+
 /// Prints problems on stderr, at most [`LISTED_PROBLEMS`] of them, then how many more there were.
 fn report(problems: impl ExactSizeIterator<Item = String>) {
     let total = problems.len();
@@ -293,19 +315,9 @@ impl Cli {
 
     fn run_solve(&self, path: &Path) -> Result<ExitCode, Error> {
         let name = source_name(path);
-        let text = read_source(path)?;
-        let puzzles = match parse_puzzles(&text) {
-            Ok(puzzles) => puzzles,
-            Err(errors) => {
-                report(
-                    errors
-                        .iter()
-                        .map(|e| format!("{name}:{}:{}: {}", e.line, e.column, e.message)),
-                );
-                return Ok(ExitCode::FAILURE);
-            }
+        let Some(puzzles) = read_puzzles(path)? else {
+            return Ok(ExitCode::FAILURE);
         };
-        drop(text);
         let format = self
             .format
             .and_then(OutputFormat::text)
@@ -374,17 +386,8 @@ impl Cli {
 
     fn run_rate(&self, path: &Path) -> Result<ExitCode, Error> {
         let name = source_name(path);
-        let text = read_source(path)?;
-        let puzzles = match parse_puzzles(&text) {
-            Ok(puzzles) => puzzles,
-            Err(errors) => {
-                report(
-                    errors
-                        .iter()
-                        .map(|e| format!("{name}:{}:{}: {}", e.line, e.column, e.message)),
-                );
-                return Ok(ExitCode::FAILURE);
-            }
+        let Some(puzzles) = read_puzzles(path)? else {
+            return Ok(ExitCode::FAILURE);
         };
         let ratings: Vec<Option<Rating>> = puzzles
             .grids
@@ -446,10 +449,7 @@ impl Cli {
                         "solutions, all valid and keeping their puzzles' givens",
                     ),
                     Err(errors) => {
-                        let puzzles_name = source_name(puzzles_path);
-                        report(errors.iter().map(|e| {
-                            format!("{puzzles_name}:{}:{}: {}", e.line, e.column, e.message)
-                        }));
+                        report_parse_errors(puzzles_path, &errors);
                         return Ok(ExitCode::FAILURE);
                     }
                 }

@@ -361,6 +361,27 @@ fn shown(line: &[u8], i: usize) -> String {
     }
 }
 
+/// A grid from its line form: 81 cells, `1`–`9` for digits and `.` or `0` for empty cells.
+///
+/// ```
+/// let grid: sudoku_gen::Grid = format!("5{}", ".".repeat(80)).parse().unwrap();
+/// assert_eq!(grid.get(0), 5);
+/// ```
+impl std::str::FromStr for Grid {
+    type Err = ParseError;
+
+    fn from_str(line: &str) -> Result<Grid, ParseError> {
+        let mut cells = [0; CELLS];
+        read_cells(line.as_bytes(), false, &mut cells)
+            .map(|()| grid_of(cells))
+            .map_err(|(column, message)| ParseError {
+                line: 1,
+                column,
+                message,
+            })
+    }
+}
+
 /// How a source of text is named in messages: `-` is standard input.
 pub fn source_name(path: &Path) -> String {
     if path == Path::new("-") {

@@ -113,39 +113,30 @@ pub fn generate_grids(request: &GridRequest) -> Vec<Grid> {
         .collect()
 }
 
-/// Cells of a box allowed by a 3-bit mask of its free rows.
-const ROWS_TO_CELLS: [u16; 8] = {
+/// For each 3-bit mask of free lines of a box (rows with `by_row`, else columns), the box cells on
+/// those lines.
+const fn cells_on_lines(by_row: bool) -> [u16; 8] {
     let mut table = [0; 8];
-    let mut rows = 0;
-    while rows < 8 {
+    let mut lines = 0;
+    while lines < 8 {
         let mut i = 0;
         while i < 9 {
-            if rows >> (i / 3) & 1 == 1 {
-                table[rows] |= 1 << i;
+            let line = if by_row { i / 3 } else { i % 3 };
+            if lines >> line & 1 == 1 {
+                table[lines] |= 1 << i;
             }
             i += 1;
         }
-        rows += 1;
+        lines += 1;
     }
     table
-};
+}
+
+/// Cells of a box allowed by a 3-bit mask of its free rows.
+const ROWS_TO_CELLS: [u16; 8] = cells_on_lines(true);
 
 /// Cells of a box allowed by a 3-bit mask of its free columns.
-const COLUMNS_TO_CELLS: [u16; 8] = {
-    let mut table = [0; 8];
-    let mut columns = 0;
-    while columns < 8 {
-        let mut i = 0;
-        while i < 9 {
-            if columns >> (i % 3) & 1 == 1 {
-                table[columns] |= 1 << i;
-            }
-            i += 1;
-        }
-        columns += 1;
-    }
-    table
-};
+const COLUMNS_TO_CELLS: [u16; 8] = cells_on_lines(false);
 
 /// Which 8/9 patterns three boxes of one band (or stack) allow, given where their empty cells lie.
 ///

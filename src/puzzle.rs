@@ -155,9 +155,9 @@ fn make_puzzle(request: &PuzzleRequest, index: u64, series: u64, solver: &mut So
 
 /// One try at a puzzle that meets the request, from a new grid.
 ///
-/// Without a level, or for level 1 (most dug puzzles are level 1), the grid is dug to a blank count
-/// drawn from the range and the result is kept if it fits. Levels 2 and 3 are rare among dug
-/// puzzles, so they are made hard first and easy enough after: the grid is dug as far as it goes,
+/// Without a level, or for level 1 within a range (most puzzles dug to a blank count are level 1),
+/// the grid is dug to a blank count drawn from the range and the result is kept if it fits.
+/// Otherwise puzzles are made hard first and easy enough after: the grid is dug as far as it goes,
 /// and a puzzle at the level asked or above gets givens of its solution back, in random order, each
 /// only if the puzzle stays at that level or above, until it is at that level and within the range.
 fn attempt(
@@ -166,7 +166,10 @@ fn attempt(
     solver: &mut Solver,
 ) -> Option<Puzzle> {
     let solution = random_grid(rng, solver);
-    let wanted = request.level.filter(|&level| level > Level::Singles);
+    // Level 1 within a range is common among dug puzzles; otherwise dig deep and give back.
+    let wanted = request
+        .level
+        .filter(|&level| level > Level::Singles || request.blanks.is_none());
     let target = match (&request.blanks, request.minimal || wanted.is_some()) {
         (Some(range), false) => rng.random_range(range.clone()),
         _ => CELLS,

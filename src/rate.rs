@@ -492,11 +492,7 @@ mod tests {
     }
 
     fn grid(line: &str) -> Grid {
-        let mut cells = [0; CELLS];
-        for (cell, ch) in cells.iter_mut().zip(line.bytes()) {
-            *cell = if ch == b'.' { 0 } else { ch - b'0' };
-        }
-        Grid::from_cells(cells).unwrap()
+        line.parse().unwrap()
     }
 
     #[test]
