@@ -175,18 +175,19 @@ fn attempt(
         _ => CELLS,
     };
     let mut puzzle = dig(&solution, target, request.symmetric, rng, solver);
-    let mut level =
-        (request.level.is_some() || request.with_levels).then(|| level_of_unique(&puzzle));
-    if let Some(wanted) = wanted {
-        let current = level.expect("rated when a level is asked for");
-        if current < wanted {
-            return None;
-        }
-        let most_blanks = match &request.blanks {
-            Some(range) if !request.minimal => rng.random_range(range.clone()),
-            _ => CELLS,
-        };
-        if current > wanted || CELLS - puzzle.given_count() > most_blanks {
+    let level = match (wanted, request.level) {
+        (Some(wanted), _) => {
+            // Below the level asked: no giving back helps. Only the techniques up to it are run.
+            if wanted
+                .easier()
+                .is_some_and(|easier| solves_within(&puzzle, easier))
+            {
+                return None;
+            }
+            let most_blanks = match &request.blanks {
+                Some(range) if !request.minimal => rng.random_range(range.clone()),
+                _ => CELLS,
+            };
             puzzle = fill_back(
                 &puzzle,
                 &solution,
@@ -195,9 +196,13 @@ fn attempt(
                 request.symmetric,
                 rng,
             )?;
-            level = Some(wanted);
+            Some(wanted)
         }
-    }
+        (None, Some(Level::Singles)) => {
+            solves_within(&puzzle, Level::Singles).then_some(Level::Singles)
+        }
+        _ => request.with_levels.then(|| level_of_unique(&puzzle)),
+    };
     if request.level.is_some_and(|wanted| Some(wanted) != level)
         || request
             .blanks
@@ -225,11 +230,7 @@ fn fill_back(
     symmetric: bool,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Option<Grid> {
-    let easier = match level {
-        Level::Singles => None,
-        Level::Intermediate => Some(Level::Singles),
-        Level::Harder => Some(Level::Intermediate),
-    };
+    let easier = level.easier();
     let done = |p: &Grid| {
         CELLS - p.given_count() <= most_blanks
             && (level == Level::Harder || solves_within(p, level))
@@ -242,12 +243,39 @@ fn fill_back(
         .filter(|&c| filled.get(c) == 0 && (!symmetric || c <= CELLS / 2))
         .collect();
     order.shuffle(rng);
+    let give_back = |puzzle: &mut Grid, cell: usize| {
+        puzzle.set(cell, solution.get(cell));
+        if symmetric {
+            puzzle.set(CELLS - 1 - cell, solution.get(CELLS - 1 - cell));
+        }
+    };
+    // First a bisection over how many cells of the order to give back: `done` holds from some count
+    // on (all of them give back the solution itself), and the fewest that make it hold usually keep
+    // the level. Only when they do not are cells given back one at a time, skipping those that
+    // would make the puzzle too easy.
+    let with_first = |count: usize| {
+        let mut puzzle = filled;
+        order[..count]
+            .iter()
+            .for_each(|&cell| give_back(&mut puzzle, cell));
+        puzzle
+    };
+    let (mut not_done, mut is_done) = (0, order.len());
+    while not_done + 1 < is_done {
+        let middle = (not_done + is_done) / 2;
+        if done(&with_first(middle)) {
+            is_done = middle;
+        } else {
+            not_done = middle;
+        }
+    }
+    let bisected = with_first(is_done);
+    if !easier.is_some_and(|easier| solves_within(&bisected, easier)) {
+        return Some(bisected);
+    }
     for cell in order {
         let mut trial = filled;
-        trial.set(cell, solution.get(cell));
-        if symmetric {
-            trial.set(CELLS - 1 - cell, solution.get(CELLS - 1 - cell));
-        }
+        give_back(&mut trial, cell);
         if easier.is_some_and(|easier| solves_within(&trial, easier)) {
             continue;
         }

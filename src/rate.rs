@@ -52,6 +52,15 @@ impl Level {
     pub fn number(self) -> u8 {
         self as u8
     }
+
+    /// The level below, if any.
+    pub fn easier(self) -> Option<Level> {
+        match self {
+            Level::Singles => None,
+            Level::Intermediate => Some(Level::Singles),
+            Level::Harder => Some(Level::Intermediate),
+        }
+    }
 }
 
 impl fmt::Display for Level {
