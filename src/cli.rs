@@ -259,6 +259,7 @@ impl Cli {
             puzzle::check_reachable(
                 self.level.and_then(Level::from_number),
                 self.minimal,
+                self.symmetric,
                 blanks.as_ref(),
             )?;
         }
