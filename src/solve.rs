@@ -15,8 +15,8 @@
 //! one digit and one band at a time, with table look-ups:
 //! - **Band closure** (locked candidates, box/line, and hidden singles in the band's rows and boxes):
 //!   a digit sits once in each row and once in each box of a band, so the 3×3 pattern of which
-//!   (row, box) segments still hold a candidate must contain a permutation. [`SEGMENTS`] and
-//!   [`CLOSURE`] keep only the segments that lie on one; the others lose their candidates.
+//!   (row, box) segments still hold a candidate must contain a permutation. `SEGMENTS` and
+//!   `CLOSURE` keep only the segments that lie on one; the others lose their candidates.
 //! - **Placing** a digit clears its row and box in the band, its column in the other bands, and the
 //!   cell in the other digits.
 //! - **Naked singles** and **column hidden singles** are counted bit-sliced over 9 words at once.
