@@ -174,6 +174,21 @@ fn read_puzzles(path: &Path) -> Result<Option<Puzzles>, Error> {
     }
 }
 
+/// Prints problems of puzzles (index, what) as `FILE: puzzle K (line L): what`; exit code 1 if any.
+fn report_puzzles(name: &str, lines: &[usize], problems: Vec<(usize, String)>) -> ExitCode {
+    let failed = !problems.is_empty();
+    report(
+        problems
+            .into_iter()
+            .map(|(k, what)| format!("{name}: puzzle {} (line {}): {what}", k + 1, lines[k])),
+    );
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
 /// Prints the problems of a puzzle file as `FILE:LINE:COLUMN: what`.
 fn report_parse_errors(path: &Path, errors: &[ParseError]) {
     let name = source_name(path);
@@ -325,7 +340,7 @@ impl Cli {
             .unwrap_or(puzzles.format);
         let (bytes, failures) = solve_batch(&puzzles.grids, self.unique, format);
         write_output(&self.destination(), &bytes)?;
-        report(failures.iter().map(|&(index, failure)| {
+        let problems = failures.iter().map(|&(index, failure)| {
             let what = match failure {
                 Failure::NoSolution => match puzzles.grids[index].first_repeat() {
                     Some((digit, house)) => {
@@ -335,21 +350,11 @@ impl Cli {
                 },
                 Failure::MoreThanOneSolution => "more than one solution".to_owned(),
             };
-            format!(
-                "{name}: puzzle {} (line {}): {what}",
-                index + 1,
-                puzzles.lines[index]
-            )
-        }));
-        Ok(if failures.is_empty() {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::FAILURE
-        })
+            (index, what)
+        });
+        Ok(report_puzzles(&name, &puzzles.lines, problems.collect()))
     }
-}
 
-impl Cli {
     fn run_puzzles(&self, count: usize) -> Result<ExitCode, Error> {
         let request = PuzzleRequest {
             count,
@@ -418,24 +423,12 @@ impl Cli {
             out.push(b'\n');
         }
         write_output(&self.destination(), &out)?;
-        let invalid: Vec<usize> = ratings
+        let invalid = ratings
             .iter()
             .enumerate()
-            .filter(|(_, r)| r.is_none())
-            .map(|(k, _)| k)
-            .collect();
-        report(invalid.iter().map(|&k| {
-            format!(
-                "{name}: puzzle {} (line {}): not exactly one solution",
-                k + 1,
-                puzzles.lines[k]
-            )
-        }));
-        Ok(if invalid.is_empty() {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::FAILURE
-        })
+            .filter(|(_, rating)| rating.is_none())
+            .map(|(k, _)| (k, "not exactly one solution".to_owned()));
+        Ok(report_puzzles(&name, &puzzles.lines, invalid.collect()))
     }
 
     fn run_check(&self, path: &Path) -> Result<ExitCode, Error> {
