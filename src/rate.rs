@@ -166,8 +166,9 @@ fn solve_logically(puzzle: &Grid, solution: Option<&Grid>, allowed: Level) -> Ra
     };
     let intermediate = allowed >= Level::Intermediate;
     while board.empty != 0 {
-        if board.single() {
-            rating.singles += 1;
+        let singles = board.singles();
+        if singles > 0 {
+            rating.singles += singles;
         } else if intermediate && board.locked_candidates() {
             rating.locked += 1;
         } else if intermediate && board.subsets() {
@@ -240,8 +241,10 @@ impl Board {
         })
     }
 
-    /// Places one naked or hidden single; whether there was one.
-    fn single(&mut self) -> bool {
+    /// Places every naked single, or else every hidden single, that the board shows now; returns how
+    /// many. One scan serves many singles, and their count does not depend on the order.
+    fn singles(&mut self) -> u32 {
+        let mut placed = 0;
         let mut rest = self.empty;
         while rest != 0 {
             let cell = rest.trailing_zeros() as usize;
@@ -249,8 +252,11 @@ impl Board {
             let c = self.candidates[cell];
             if c.count_ones() == 1 {
                 self.place(cell, c.trailing_zeros() as u8);
-                return true;
+                placed += 1;
             }
+        }
+        if placed > 0 {
+            return placed;
         }
         for house in &HOUSES {
             let (mut once, mut twice) = (0u16, 0u16);
@@ -258,18 +264,15 @@ impl Board {
                 twice |= once & self.candidates[cell];
                 once |= self.candidates[cell];
             }
-            let hidden = once & !twice;
-            if hidden != 0 {
-                let digit = hidden.trailing_zeros() as u8;
-                let cell = *house
-                    .iter()
-                    .find(|&&c| self.candidates[c] >> digit & 1 == 1)
-                    .expect("a cell");
-                self.place(cell, digit);
-                return true;
+            for digit in bits(once & !twice) {
+                // Still there: an earlier single of this pass may have taken the digit's place.
+                if let Some(&cell) = house.iter().find(|&&c| self.candidates[c] >> digit & 1 == 1) {
+                    self.place(cell, digit as u8);
+                    placed += 1;
+                }
             }
         }
-        false
+        placed
     }
 
     /// Removes the candidates `digits` from the cells of `house` outside `keep` (bits of the house's
@@ -425,7 +428,7 @@ mod tests {
     #[test]
     fn naked_single() {
         let mut b = board(&[(40, &[7])]);
-        assert!(b.single());
+        assert_eq!(b.singles(), 1);
         assert_eq!(b.empty >> 40 & 1, 0);
         assert!(!has(&b, 41, 7) && !has(&b, 4, 7) && !has(&b, 30, 7));
     }
@@ -438,7 +441,7 @@ mod tests {
             .map(|c| (c, &[1u8, 2, 3, 4, 6, 7, 8, 9][..]))
             .collect();
         let mut b = board(&others);
-        assert!(b.single());
+        assert!(b.singles() >= 1);
         assert_eq!(b.empty >> 3 & 1, 0, "cell 3 takes the 5");
         assert!(!has(&b, 12, 5), "its box loses the 5");
     }
