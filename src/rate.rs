@@ -234,11 +234,15 @@ impl Board {
             .expect("an empty cell")
     }
 
-    /// Where `digit` may go in `house`: bit `i` for the house's `i`-th cell.
-    fn places(&self, house: usize, digit: u8) -> u16 {
-        HOUSES[house].iter().enumerate().fold(0, |acc, (i, &c)| {
-            acc | (self.candidates[c] >> digit & 1) << i
-        })
+    /// Where each digit may go in `house`: bit `i` of entry `digit` for the house's `i`-th cell.
+    fn places(&self, house: usize) -> [u16; 10] {
+        let mut places = [0u16; 10];
+        for (i, &cell) in HOUSES[house].iter().enumerate() {
+            for digit in bits(self.candidates[cell]) {
+                places[digit] |= 1 << i;
+            }
+        }
+        places
     }
 
     /// Places every naked single, or else every hidden single, that the board shows now; returns how
@@ -266,7 +270,10 @@ impl Board {
             }
             for digit in bits(once & !twice) {
                 // Still there: an earlier single of this pass may have taken the digit's place.
-                if let Some(&cell) = house.iter().find(|&&c| self.candidates[c] >> digit & 1 == 1) {
+                if let Some(&cell) = house
+                    .iter()
+                    .find(|&&c| self.candidates[c] >> digit & 1 == 1)
+                {
                     self.place(cell, digit as u8);
                     placed += 1;
                 }
@@ -295,28 +302,26 @@ impl Board {
 
     /// One locked-candidates step (pointing or claiming) that removes something; whether there was one.
     fn locked_candidates(&mut self) -> bool {
-        for digit in 1..=9u8 {
-            let bit = 1 << digit;
-            // Pointing: a box's places lie on one row or column. Claiming: a line's places lie in one
-            // box. Either way the places leave the other house.
-            for (house, cells) in HOUSES.iter().enumerate() {
-                let places = self.places(house, digit);
-                if places.count_ones() < 2 {
+        // Pointing: a box's places for a digit lie on one row or column. Claiming: a line's places lie
+        // in one box. Either way the digit leaves the rest of the other house.
+        for (house, cells) in HOUSES.iter().enumerate() {
+            let places = self.places(house);
+            for digit in 1..=9u8 {
+                let here = places[usize::from(digit)];
+                if here.count_ones() < 2 {
                     continue;
                 }
-                let first = cells[places.trailing_zeros() as usize];
+                let first = cells[here.trailing_zeros() as usize];
                 let others: &[usize] = if house >= 18 {
                     &houses_of(first)[..2]
                 } else {
                     &houses_of(first)[2..]
                 };
                 for &other in others {
-                    let inside = Board::shared(house, other);
-                    if places & !inside == 0 {
-                        let keep = Board::shared(other, house);
-                        if self.remove_outside(other, keep, bit) {
-                            return true;
-                        }
+                    if here & !Board::shared(house, other) == 0
+                        && self.remove_outside(other, Board::shared(other, house), 1 << digit)
+                    {
+                        return true;
                     }
                 }
             }
@@ -345,10 +350,7 @@ impl Board {
                     }
                 }
                 // Hidden: `size` digits whose places together are `size` cells.
-                let places: [u16; 10] = std::array::from_fn(|d| {
-                    let d = d as u16;
-                    (0..9).fold(0, |acc, i| acc | (candidates[i] >> d & 1) << i)
-                });
+                let places = self.places(house);
                 let digits = (1..=9).fold(0u16, |acc, d| acc | u16::from(places[d] != 0) << d);
                 for group in subsets_of(digits, size) {
                     let where_ = bits(group).fold(0, |acc, d| acc | places[d]);
