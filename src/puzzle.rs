@@ -9,7 +9,10 @@
 //!    never searched again. Digging stops at a blank count drawn from the asked range, or, without a
 //!    range, after one pass over all cells, which leaves a minimal puzzle: a given that could not be
 //!    removed earlier cannot be removed later, when the puzzle has fewer givens.
-//! 3. **Acceptance**: blanks in range, minimality and level as asked; otherwise the attempt starts again
+//! 3. **Levels**: a dug puzzle at or above the level asked gets givens of its solution back (how many:
+//!    bisected, since more givens never make a puzzle harder) until it is at that level and within the
+//!    range; see the comment of `attempt` for when this path is taken.
+//! 4. **Acceptance**: blanks in range, minimality and level as asked; otherwise the attempt starts again
 //!    from a new grid.
 //!
 //! Puzzle `k` of a request draws from its own random generator, seeded from the request's seed and
