@@ -184,6 +184,10 @@ impl State {
     /// left with a single cell; `false` on a contradiction.
     fn revisit(&mut self, bd: usize) -> bool {
         let cells = self.candidates[bd];
+        // Placed in all three rows of the band: nothing left to reason about.
+        if cells & self.empty[bd / 9] == 0 && cells.count_ones() == 3 {
+            return true;
+        }
         let pattern = SEGMENTS[(cells & 0x1ff) as usize] as usize
             | (SEGMENTS[(cells >> 9 & 0x1ff) as usize] as usize) << 3
             | (SEGMENTS[(cells >> 18 & 0x1ff) as usize] as usize) << 6;
