@@ -195,18 +195,25 @@ fn attempt(
             {
                 return None;
             }
-            let most_blanks = match &request.blanks {
-                Some(range) if !request.minimal => rng.random_range(range.clone()),
-                _ => CELLS,
-            };
-            puzzle = fill_back(
-                &puzzle,
-                &solution,
-                wanted,
-                most_blanks,
-                request.symmetric,
-                rng,
-            )?;
+            if request.minimal {
+                // Giving back givens would end minimality: the dug puzzle is at the level or not.
+                if wanted < Level::Harder && !solves_within(&puzzle, wanted) {
+                    return None;
+                }
+            } else {
+                let most_blanks = match &request.blanks {
+                    Some(range) => rng.random_range(range.clone()),
+                    None => CELLS,
+                };
+                puzzle = fill_back(
+                    &puzzle,
+                    &solution,
+                    wanted,
+                    most_blanks,
+                    request.symmetric,
+                    rng,
+                )?;
+            }
             Some(wanted)
         }
         (None, Some(Level::Singles)) => {

@@ -117,24 +117,28 @@ fn levels_are_met_and_agree_with_rate() {
 
 #[test]
 fn minimal_puzzles_are_minimal() {
-    let rows = csv_rows(&run(&[
-        "-n",
-        "20",
-        "--minimal",
-        "--seed",
-        "5",
-        "--format",
-        "csv",
-    ]));
-    assert_proper(&rows);
-    for (puzzle, ..) in &rows {
-        for cell in (0..81).filter(|&c| puzzle.get(c) != 0) {
-            let mut fewer = *puzzle;
-            fewer.set(cell, 0);
-            assert!(
-                count_solutions(&fewer, 2) >= 2,
-                "given {cell} of {puzzle:?} can go"
-            );
+    for extra in [
+        &[][..],
+        &["-m", "1"],
+        &["-m", "2"],
+        &["-m", "3", "-r", "50~58"],
+    ] {
+        let mut args = vec!["-n", "12", "--minimal", "--seed", "5", "--format", "csv"];
+        args.extend_from_slice(extra);
+        let rows = csv_rows(&run(&args));
+        assert_proper(&rows);
+        for (puzzle, _, _, level) in &rows {
+            if let [_, wanted, ..] = extra {
+                assert_eq!(&level.to_string(), wanted);
+            }
+            for cell in (0..81).filter(|&c| puzzle.get(c) != 0) {
+                let mut fewer = *puzzle;
+                fewer.set(cell, 0);
+                assert!(
+                    count_solutions(&fewer, 2) >= 2,
+                    "{extra:?}: given {cell} of {puzzle:?} can go"
+                );
+            }
         }
     }
 }
