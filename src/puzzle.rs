@@ -28,7 +28,7 @@ use rayon::prelude::*;
 
 use crate::format::Format;
 use crate::grid::{CELLS, Grid, box_cell};
-use crate::rate::{Level, level_of_unique, solves_within};
+use crate::rate::{Level, level_of_unique, level_within, solves_within};
 use crate::solve::Solver;
 
 /// The largest number of puzzles one request may ask for.
@@ -248,62 +248,75 @@ fn fill_back(
     symmetric: bool,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Option<Grid> {
-    let easier = level.easier();
-    let done = |p: &Grid| {
-        CELLS - p.given_count() <= most_blanks
-            && (level == Level::Harder || solves_within(p, level))
-    };
-    let mut filled = *puzzle;
-    if done(&filled) {
-        return Some(filled);
+    // Rated with the techniques up to `level` only: `Harder` then means "above `level`" too.
+    let rated = |p: &Grid| level_within(p, level);
+    let blanks_fit = |p: &Grid| CELLS - p.given_count() <= most_blanks;
+    if blanks_fit(puzzle) && rated(puzzle) == level {
+        return Some(*puzzle);
     }
     let mut order: Vec<usize> = (0..CELLS)
-        .filter(|&c| filled.get(c) == 0 && (!symmetric || c <= CELLS / 2))
+        .filter(|&c| puzzle.get(c) == 0 && (!symmetric || c <= CELLS / 2))
         .collect();
-    order.shuffle(rng);
     let give_back = |puzzle: &mut Grid, cell: usize| {
         puzzle.set(cell, solution.get(cell));
         if symmetric {
             puzzle.set(CELLS - 1 - cell, solution.get(CELLS - 1 - cell));
         }
     };
-    // First a bisection over how many cells of the order to give back: `done` holds from some count
-    // on (all of them give back the solution itself), and the fewest that make it hold usually keep
-    // the level. Only when they do not are cells given back one at a time, skipping those that
-    // would make the puzzle too easy.
-    let with_first = |count: usize| {
-        let mut puzzle = filled;
-        order[..count]
-            .iter()
-            .for_each(|&cell| give_back(&mut puzzle, cell));
-        puzzle
-    };
-    let (mut not_done, mut is_done) = (0, order.len());
-    while not_done + 1 < is_done {
-        let middle = (not_done + is_done) / 2;
-        if done(&with_first(middle)) {
-            is_done = middle;
-        } else {
-            not_done = middle;
+    // For a random order of the blanks, "few enough blanks and solved within the level" holds
+    // from some number of cells given back on (all of them give back the solution itself): a
+    // bisection finds the fewest, which usually keep the level. When they do not (the last cell
+    // made the puzzle too easy at once), another order is tried, and after a few orders, cells are
+    // given back one at a time, skipping those that would make the puzzle too easy: slower, but it
+    // finds the rare puzzles at a hard level with few blanks.
+    for _ in 0..FILL_BACK_ORDERS {
+        order.shuffle(rng);
+        let with_first = |count: usize| {
+            let mut puzzle = *puzzle;
+            order[..count]
+                .iter()
+                .for_each(|&cell| give_back(&mut puzzle, cell));
+            puzzle
+        };
+        let (mut not_done, mut is_done) = (0, order.len());
+        while not_done + 1 < is_done {
+            let middle = (not_done + is_done) / 2;
+            let candidate = with_first(middle);
+            if blanks_fit(&candidate)
+                && (level == Level::Harder || rated(&candidate) < Level::Harder)
+            {
+                is_done = middle;
+            } else {
+                not_done = middle;
+            }
+        }
+        let bisected = with_first(is_done);
+        if rated(&bisected) == level {
+            return Some(bisected);
+        }
+        // Where the blank count, not the level, set the point, other orders fare no better.
+        if is_done == 0 || !blanks_fit(&with_first(is_done - 1)) {
+            break;
         }
     }
-    let bisected = with_first(is_done);
-    if !easier.is_some_and(|easier| solves_within(&bisected, easier)) {
-        return Some(bisected);
-    }
-    for cell in order {
+    let easier = level.easier();
+    let mut filled = *puzzle;
+    for &cell in &order {
         let mut trial = filled;
         give_back(&mut trial, cell);
         if easier.is_some_and(|easier| solves_within(&trial, easier)) {
             continue;
         }
         filled = trial;
-        if done(&filled) {
+        if blanks_fit(&filled) && (level == Level::Harder || solves_within(&filled, level)) {
             return Some(filled);
         }
     }
     None
 }
+
+/// How many random orders of giving back `fill_back` bisects before it gives back one cell at a time.
+const FILL_BACK_ORDERS: usize = 8;
 
 /// A random complete grid: random boxes 1, 5 and 9, completed by the solver.
 fn random_grid(rng: &mut Xoshiro256PlusPlus, solver: &mut Solver) -> Grid {

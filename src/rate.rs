@@ -147,6 +147,12 @@ pub fn level_of_unique(puzzle: &Grid) -> Level {
     solve_logically(puzzle, None, Level::Harder).level
 }
 
+/// The level of `puzzle` (which must have exactly one solution) when it is `ceiling` or below, else
+/// [`Level::Harder`]: only the techniques up to `ceiling` are run.
+pub fn level_within(puzzle: &Grid, ceiling: Level) -> Level {
+    solve_logically(puzzle, None, ceiling).level
+}
+
 /// Whether the techniques of `level` and below solve `puzzle` (which must have exactly one solution).
 /// Cheaper than [`level_of_unique`]: it stops at the first step that needs more.
 pub fn solves_within(puzzle: &Grid, level: Level) -> bool {
@@ -537,6 +543,11 @@ mod tests {
         let expert_rating = rate(&expert).unwrap();
         assert_eq!(expert_rating.level, Level::Harder);
         assert!(expert_rating.locked > 0 && expert_rating.pairs_triples > 0);
+        // Rated up to a ceiling: the level when it is at most the ceiling, else Harder.
+        assert_eq!(level_within(&easy, Level::Singles), Level::Singles);
+        assert_eq!(level_within(&easy, Level::Harder), Level::Singles);
+        assert_eq!(level_within(&expert, Level::Singles), Level::Harder);
+        assert_eq!(level_within(&hard, Level::Intermediate), Level::Harder);
         assert_eq!(rate(&Grid::EMPTY), None, "not one solution");
     }
 
