@@ -161,8 +161,10 @@ pub fn parse_puzzles(text: &[u8]) -> Result<Puzzles, Vec<ParseError>> {
     let mut errors = Vec::new();
     match format {
         Format::Line => {
-            // Large inputs are read in parallel, in pieces that end at line ends; each piece
-            // counts its own lines, and the pieces are joined in order up to a line `end`.
+            // Large inputs are read in parallel, in pieces that end at line ends. Each piece writes
+            // its puzzles into its own stretch of the result, as long as its number of lines; the
+            // stretches are then closed up (nothing moves unless lines were skipped) and cut at a
+            // line `end`.
             let mut pieces = Vec::new();
             let mut rest = text;
             let mut first_line = 1;
@@ -175,22 +177,43 @@ pub fn parse_puzzles(text: &[u8]) -> Result<Puzzles, Vec<ParseError>> {
                     None => rest.len(),
                 };
                 let (piece, tail) = rest.split_at(cut);
-                pieces.push((first_line, piece));
-                first_line += memchr::memchr_iter(b'\n', piece).count();
+                let line_count = memchr::memchr_iter(b'\n', piece).count()
+                    + usize::from(!piece.ends_with(b"\n"));
+                pieces.push((first_line, piece, line_count));
+                first_line += line_count;
                 rest = tail;
+            }
+            let total = pieces.iter().map(|&(_, _, count)| count).sum();
+            puzzles.grids = vec![Grid::EMPTY; total];
+            puzzles.lines = vec![0; total];
+            let mut stretches = Vec::with_capacity(pieces.len());
+            let (mut grids, mut lines) = (&mut puzzles.grids[..], &mut puzzles.lines[..]);
+            for &(_, _, count) in &pieces {
+                let (piece_grids, other_grids) = std::mem::take(&mut grids).split_at_mut(count);
+                let (piece_lines, other_lines) = std::mem::take(&mut lines).split_at_mut(count);
+                stretches.push((piece_grids, piece_lines));
+                (grids, lines) = (other_grids, other_lines);
             }
             let parsed: Vec<LinePiece> = pieces
                 .into_par_iter()
-                .map(|(first_line, piece)| parse_line_piece(piece, first_line))
+                .zip(stretches)
+                .map(|((first_line, piece, _), (grids, lines))| {
+                    parse_line_piece(piece, first_line, grids, lines)
+                })
                 .collect();
+            let (mut kept, mut start) = (0, 0);
             for piece in parsed {
-                puzzles.grids.extend(piece.grids);
-                puzzles.lines.extend(piece.lines);
+                puzzles.grids.copy_within(start..start + piece.count, kept);
+                puzzles.lines.copy_within(start..start + piece.count, kept);
+                kept += piece.count;
+                start += piece.capacity;
                 errors.extend(piece.errors);
                 if piece.ended {
                     break;
                 }
             }
+            puzzles.grids.truncate(kept);
+            puzzles.lines.truncate(kept);
         }
         Format::Grid => {
             // Blocks of consecutive non-empty lines, each one grid.
@@ -252,20 +275,28 @@ impl Puzzles {
 /// Bytes of line-format text read by one task.
 const LINE_PIECE: usize = 1 << 20;
 
-/// The puzzles and problems of a piece of line-format text.
+/// What a piece of line-format text held.
 struct LinePiece {
-    grids: Vec<Grid>,
-    lines: Vec<usize>,
+    /// How many puzzles it wrote.
+    count: usize,
+    /// How many it had room for.
+    capacity: usize,
     errors: Vec<ParseError>,
     /// Whether the piece holds the line `end`, after which nothing is read.
     ended: bool,
 }
 
-/// Reads a piece of line-format text whose first line is line `first_line` of the input.
-fn parse_line_piece(piece: &[u8], first_line: usize) -> LinePiece {
+/// Reads a piece of line-format text whose first line is line `first_line` of the input, writing
+/// its puzzles and their line numbers to the starts of `grids` and `lines` (as long as its lines).
+fn parse_line_piece(
+    piece: &[u8],
+    first_line: usize,
+    grids: &mut [Grid],
+    lines: &mut [usize],
+) -> LinePiece {
     let mut parsed = LinePiece {
-        grids: Vec::new(),
-        lines: Vec::new(),
+        count: 0,
+        capacity: grids.len(),
         errors: Vec::new(),
         ended: false,
     };
@@ -284,8 +315,9 @@ fn parse_line_piece(piece: &[u8], first_line: usize) -> LinePiece {
         let mut cells = [0; CELLS];
         match read_cells(line, false, &mut cells) {
             Ok(()) => {
-                parsed.grids.push(grid_of(cells));
-                parsed.lines.push(number);
+                grids[parsed.count] = grid_of(cells);
+                lines[parsed.count] = number;
+                parsed.count += 1;
             }
             Err((column, message)) => parsed.errors.push(ParseError {
                 line: number,
@@ -504,6 +536,34 @@ mod tests {
         let puzzles = parse_puzzles(text.as_bytes()).unwrap();
         assert_eq!(puzzles.grids.len(), end_line - 1);
         assert_eq!(puzzles.lines[end_line - 2], end_line - 1);
+    }
+
+    #[test]
+    fn skipped_lines_in_every_piece_keep_puzzles_in_order() {
+        let tail = &"..3.7..4...6..23.1.89.........1.7.8.517.....6...4.....271..9..5.95..........2...."
+            [1..];
+        let line_count = 3 * LINE_PIECE / (tail.len() + 2);
+        let mut text = String::new();
+        let mut expected = Vec::new();
+        for line in 1..=line_count {
+            match line % 997 {
+                0 => text.push_str("# a comment\n"),
+                1 => text.push('\n'),
+                _ => {
+                    let digit = (line % 9 + 1) as u8;
+                    text.push_str(&format!("{digit}{tail}\n"));
+                    expected.push((line, digit));
+                }
+            }
+        }
+        let puzzles = parse_puzzles(text.as_bytes()).unwrap();
+        let found: Vec<(usize, u8)> = puzzles
+            .lines
+            .iter()
+            .zip(&puzzles.grids)
+            .map(|(&line, grid)| (line, grid.get(0)))
+            .collect();
+        assert_eq!(found, expected);
     }
 
     #[test]
