@@ -29,7 +29,7 @@ use rayon::prelude::*;
 use crate::format::Format;
 use crate::grid::{CELLS, Grid, box_cell};
 use crate::rate::{Level, level_of_unique, level_within, solves_within};
-use crate::solve::Solver;
+use crate::solve::{Givens, Solver};
 
 /// The largest number of puzzles one request may ask for.
 pub const MAX_PUZZLES: usize = 1_000_000;
@@ -342,6 +342,8 @@ fn dig(
     solver: &mut Solver,
 ) -> Grid {
     let mut puzzle = *solution;
+    // The same puzzle by band digit, for the solver.
+    let mut givens = Givens::of(solution).expect("a solution's digits do not clash");
     let mut blanks = 0;
     let mut order: Vec<usize> = if symmetric {
         (0..=CELLS / 2).collect()
@@ -355,21 +357,25 @@ fn dig(
         if blanks + size > target {
             continue;
         }
-        puzzle.set(cell, 0);
+        let pair = [cell, mirror];
+        let cells = &pair[..size];
+        for &c in cells {
+            puzzle.set(c, 0);
+            givens.empty(c, solution.get(c));
+        }
         let unique = if size == 1 {
             // A cell that the givens force needs no search.
             is_forced(&puzzle, cell, solution.get(cell))
-                || !solver.has_solution_without(&puzzle, cell, solution.get(cell))
+                || !solver.has_solution_avoiding(&givens, cell, solution.get(cell))
         } else {
-            puzzle.set(mirror, 0);
             solver.count_solutions(&puzzle, 2) == 1
         };
         if unique {
             blanks += size;
         } else {
-            puzzle.set(cell, solution.get(cell));
-            if size == 2 {
-                puzzle.set(mirror, solution.get(mirror));
+            for &c in cells {
+                puzzle.set(c, solution.get(c));
+                givens.fill(c, solution.get(c));
             }
         }
     }

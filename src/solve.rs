@@ -395,47 +395,96 @@ impl State {
         }
         Grid::from_cells(cells).expect("digits")
     }
+}
 
-    /// The state with the givens of `puzzle` placed, or `None` if two givens clash.
-    fn from_puzzle(puzzle: &Grid) -> Option<State> {
-        let mut state = State {
-            candidates: [0; 27],
-            empty: [0; 3],
-            dirty: 0,
-            stale_stacks: 0,
+/// The givens of a puzzle by band digit, kept up to date as cells are emptied and filled again: a
+/// search starts from them in a few operations a band digit, without reading the grid.
+#[derive(Clone, Copy)]
+pub(crate) struct Givens {
+    /// Per band digit, the cells given the digit.
+    cells: [u32; 27],
+    /// Per band digit, the cells of the band that share a row or a box with one of those.
+    peers: [u32; 27],
+    /// Per digit, the columns (bits 0..9) where it is given.
+    columns: [u32; 9],
+    /// Per band, the cells given any digit.
+    filled: [u32; 3],
+}
+
+impl Givens {
+    /// The givens of `puzzle`, or `None` if two of them clash.
+    pub(crate) fn of(puzzle: &Grid) -> Option<Givens> {
+        let mut givens = Givens {
+            cells: [0; 27],
+            peers: [0; 27],
+            columns: [0; 9],
+            filled: [0; 3],
         };
-        // Per band and digit, the givens; per digit, the columns of its givens.
-        let mut givens = [0u32; 27];
-        let mut columns = [0u32; 9];
         for (cell, &value) in puzzle.cells().iter().enumerate() {
             if value != 0 {
                 let digit = usize::from(value) - 1;
-                givens[9 * (cell / 27) + digit] |= 1 << (cell % 27);
-                if columns[digit] >> (cell % 9) & 1 == 1 {
+                givens.cells[9 * (cell / 27) + digit] |= 1 << (cell % 27);
+                if givens.columns[digit] >> (cell % 9) & 1 == 1 {
                     return None;
                 }
-                columns[digit] |= 1 << (cell % 9);
+                givens.columns[digit] |= 1 << (cell % 9);
+                givens.filled[cell / 27] |= 1 << (cell % 27);
             }
         }
-        for band in 0..3 {
-            let filled = (0..9).fold(0, |acc, d| acc | givens[9 * band + d]);
-            state.empty[band] = BAND & !filled;
-            for (digit, &digit_columns) in columns.iter().enumerate() {
-                let bd = 9 * band + digit;
-                let peers = peers_in_band(givens[bd]);
-                if peers & givens[bd] != 0 {
-                    return None;
-                }
-                let column_peers = column_cells(0) * digit_columns;
-                state.candidates[bd] = (state.empty[band] & !peers & !column_peers) | givens[bd];
-                // A digit given three times in a band has nothing left to reason about there.
-                if givens[bd].count_ones() < 3 {
-                    state.dirty |= 1 << bd;
-                }
+        for bd in 0..27 {
+            let peers = peers_in_band(givens.cells[bd]);
+            if peers & givens.cells[bd] != 0 {
+                return None;
             }
+            givens.peers[bd] = peers;
+        }
+        Some(givens)
+    }
+
+    /// Gives `digit` (1..=9) in the empty `cell`; the caller keeps the givens from clashing.
+    pub(crate) fn fill(&mut self, cell: usize, digit: u8) {
+        self.update(cell, digit, true);
+    }
+
+    /// Empties `cell`, which holds `digit` (1..=9).
+    pub(crate) fn empty(&mut self, cell: usize, digit: u8) {
+        self.update(cell, digit, false);
+    }
+
+    fn update(&mut self, cell: usize, digit: u8, given: bool) {
+        let (band, bit, digit) = (cell / 27, 1 << (cell % 27), usize::from(digit) - 1);
+        let bd = 9 * band + digit;
+        let column = 1 << (cell % 9);
+        if given {
+            self.cells[bd] |= bit;
+            self.filled[band] |= bit;
+            self.columns[digit] |= column;
+        } else {
+            self.cells[bd] &= !bit;
+            self.filled[band] &= !bit;
+            self.columns[digit] &= !column;
+        }
+        self.peers[bd] = peers_in_band(self.cells[bd]);
+    }
+
+    /// The search state before any reasoning: each digit can go wherever its givens allow.
+    fn state(&self) -> State {
+        let mut state = State {
+            candidates: [0; 27],
+            empty: self.filled.map(|filled| BAND & !filled),
+            dirty: 0,
+            stale_stacks: 0,
+        };
+        for bd in 0..27 {
+            let (band, digit) = (bd / 9, bd % 9);
+            let column_peers = column_cells(0) * self.columns[digit];
+            state.candidates[bd] =
+                (state.empty[band] & !self.peers[bd] & !column_peers) | self.cells[bd];
+            // A digit given three times in a band has nothing left to reason about there.
+            state.dirty |= u32::from(self.cells[bd].count_ones() < 3) << bd;
         }
         state.stale_stacks = state.dirty;
-        Some(state)
+        state
     }
 }
 
@@ -453,19 +502,27 @@ impl Solver {
 
     /// Searches `puzzle` until `limit` solutions are found (at least 1) or none remain.
     pub fn search(&mut self, puzzle: &Grid, limit: usize) -> Outcome {
-        self.search_from(State::from_puzzle(puzzle), limit)
+        self.search_from(Givens::of(puzzle).map(|givens| givens.state()), limit)
     }
 
     /// Whether `puzzle` has a solution in which `cell` does not hold `digit`. With `digit` the
     /// solution's own, this asks whether the puzzle's solution is unique at a cost below that of
     /// counting solutions: the known solution is never searched again.
     pub fn has_solution_without(&mut self, puzzle: &Grid, cell: usize, digit: u8) -> bool {
-        let state = State::from_puzzle(puzzle).map(|mut state| {
-            let bd = 9 * (cell / 27) + usize::from(digit) - 1;
-            state.candidates[bd] &= !(1 << (cell % 27));
-            state
-        });
-        self.search_from(state, 1).solutions > 0
+        Givens::of(puzzle).is_some_and(|givens| self.has_solution_avoiding(&givens, cell, digit))
+    }
+
+    /// [`Solver::has_solution_without`] for a puzzle given as its givens.
+    pub(crate) fn has_solution_avoiding(
+        &mut self,
+        givens: &Givens,
+        cell: usize,
+        digit: u8,
+    ) -> bool {
+        let mut state = givens.state();
+        let bd = 9 * (cell / 27) + usize::from(digit) - 1;
+        state.candidates[bd] &= !(1 << (cell % 27));
+        self.search_from(Some(state), 1).solutions > 0
     }
 
     fn search_from(&mut self, start: Option<State>, limit: usize) -> Outcome {
@@ -636,6 +693,31 @@ mod tests {
     #[test]
     fn a_zero_limit_counts_to_one() {
         assert_eq!(count_solutions(&Grid::EMPTY, 0), 1);
+    }
+
+    #[test]
+    fn givens_kept_up_to_date_match_givens_read_afresh() {
+        let solution = solve(&Grid::EMPTY).unwrap();
+        let mut puzzle = solution;
+        let mut givens = Givens::of(&puzzle).unwrap();
+        for step in 0..200 {
+            let cell = step * 37 % CELLS;
+            let digit = solution.get(cell);
+            if puzzle.get(cell) == 0 {
+                puzzle.set(cell, digit);
+                givens.fill(cell, digit);
+            } else {
+                puzzle.set(cell, 0);
+                givens.empty(cell, digit);
+            }
+            let (kept, fresh) = (givens.state(), Givens::of(&puzzle).unwrap().state());
+            assert_eq!(kept.candidates, fresh.candidates, "step {step}");
+            assert_eq!(
+                (kept.empty, kept.dirty),
+                (fresh.empty, fresh.dirty),
+                "step {step}"
+            );
+        }
     }
 
     #[test]
