@@ -6,7 +6,9 @@
 //! 2. **Digging**: the cells (or, with `--symmetric`, the pairs of cells opposite through the centre)
 //!    are visited in random order; each is emptied if the puzzle keeps exactly one solution. The test
 //!    asks the solver for a solution in which the cell holds another digit, so the known solution is
-//!    never searched again. Digging stops at a blank count drawn from the asked range, or, without a
+//!    never searched again; two cheap looks come first: a cell that the givens force (a single) keeps
+//!    the solution unique, and a cell whose removal leaves a swap set of the grid without a given
+//!    (see `swap_sets`) does not. Digging stops at a blank count drawn from the asked range, or, without a
 //!    range, after one pass over all cells, which leaves a minimal puzzle: a given that could not be
 //!    removed earlier cannot be removed later, when the puzzle has fewer givens.
 //! 3. **Levels**: a dug puzzle at or above the level asked gets givens of its solution back (how many:
@@ -344,6 +346,8 @@ fn dig(
     let mut puzzle = *solution;
     // The same puzzle by band digit, for the solver.
     let mut givens = Givens::of(solution).expect("a solution's digits do not clash");
+    let swaps = swap_sets(solution);
+    let mut given_cells = (1u128 << CELLS) - 1;
     let mut blanks = 0;
     let mut order: Vec<usize> = if symmetric {
         (0..=CELLS / 2).collect()
@@ -362,8 +366,15 @@ fn dig(
         for &c in cells {
             puzzle.set(c, 0);
             givens.empty(c, solution.get(c));
+            given_cells &= !(1 << c);
         }
-        let unique = if size == 1 {
+        // A swap set left without a given lets its digits swap: no search needed to see that.
+        let unique = if cells
+            .iter()
+            .any(|&c| swaps[c].iter().any(|&set| set & given_cells == 0))
+        {
+            false
+        } else if size == 1 {
             // A cell that the givens force needs no search.
             is_forced(&puzzle, cell, solution.get(cell))
                 || !solver.has_solution_avoiding(&givens, cell, solution.get(cell))
@@ -376,10 +387,63 @@ fn dig(
             for &c in cells {
                 puzzle.set(c, solution.get(c));
                 givens.fill(c, solution.get(c));
+                given_cells |= 1 << c;
             }
         }
     }
     puzzle
+}
+
+/// For each cell, the four swap sets of `solution` that hold it. A swap set is a set of cells of which
+/// every puzzle with that one solution keeps a given: two rows of a band pair up their digits column
+/// by column, and each cycle of that pairing (`1 2 4` over `2 4 1` in three columns: 1 pairs with 2,
+/// 2 with 4, 4 with 1) can change places between the rows and leave another complete grid. The same
+/// holds for two columns of a stack. A cell lies in one cycle with each of the other two rows of its
+/// band and each of the other two columns of its stack.
+fn swap_sets(solution: &Grid) -> [[u128; 4]; CELLS] {
+    let mut sets = [[0; 4]; CELLS];
+    // The cells of a row or a column.
+    let row = |r: usize| std::array::from_fn::<usize, 9, _>(|i| 9 * r + i);
+    let column = |c: usize| std::array::from_fn::<usize, 9, _>(|i| 9 * i + c);
+    for third in 0..3 {
+        for (a, b) in [(0, 1), (0, 2), (1, 2)] {
+            let lines = [
+                (row(3 * third + a), row(3 * third + b)),
+                (column(3 * third + a), column(3 * third + b)),
+            ];
+            for (kind, (first, second)) in lines.into_iter().enumerate() {
+                // Where each digit sits on the first line.
+                let mut position = [0; 10];
+                for (i, &cell) in first.iter().enumerate() {
+                    position[usize::from(solution.get(cell))] = i;
+                }
+                let mut seen = 0u16;
+                for start in 0..9 {
+                    let (mut set, mut i) = (0u128, start);
+                    while seen >> i & 1 == 0 {
+                        seen |= 1 << i;
+                        set |= 1 << first[i] | 1 << second[i];
+                        i = position[usize::from(solution.get(second[i]))];
+                    }
+                    // Slots: 0 and 1 for the row partners, 2 and 3 for the column partners; a
+                    // line's partner with the smaller index goes first.
+                    let mut rest = set;
+                    while rest != 0 {
+                        let cell = rest.trailing_zeros() as usize;
+                        rest &= rest - 1;
+                        let on_first = if kind == 0 {
+                            cell / 9 == 3 * third + a
+                        } else {
+                            cell % 9 == 3 * third + a
+                        };
+                        let partner_slot = usize::from(if on_first { b == 2 } else { a == 1 });
+                        sets[cell][2 * kind + partner_slot] = set;
+                    }
+                }
+            }
+        }
+    }
+    sets
 }
 
 /// The 20 peers of each cell.
@@ -469,6 +533,55 @@ pub fn render_puzzles(puzzles: &[Puzzle], format: Option<Format>) -> Vec<u8> {
                 out.push(b'\n');
             }
             out
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `grid` with the digits of `set` swapped in pairs: along rows when the set lies in two rows,
+    /// else along columns.
+    fn swapped(grid: &Grid, set: u128) -> Grid {
+        let cells: Vec<usize> = (0..CELLS).filter(|&c| set >> c & 1 == 1).collect();
+        let rows: Vec<usize> = cells.iter().map(|&c| c / 9).collect();
+        let in_two_rows = rows
+            .iter()
+            .all(|&r| r == rows[0] || r == *rows.iter().max().unwrap());
+        let mut result = *grid;
+        for &a in &cells {
+            for &b in &cells {
+                let pair = if in_two_rows {
+                    a % 9 == b % 9 && a < b
+                } else {
+                    a / 9 == b / 9 && a < b
+                };
+                if pair {
+                    result.set(a, grid.get(b));
+                    result.set(b, grid.get(a));
+                }
+            }
+        }
+        result
+    }
+
+    #[test]
+    fn swap_sets_give_other_grids() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        let mut solver = Solver::new();
+        for _ in 0..20 {
+            let solution = random_grid(&mut rng, &mut solver);
+            let sets = swap_sets(&solution);
+            for (cell, cell_sets) in sets.iter().enumerate() {
+                for &set in cell_sets {
+                    assert!(set >> cell & 1 == 1, "cell {cell} in its set");
+                    let other = swapped(&solution, set);
+                    assert!(other.is_filled() && other.first_repeat().is_none());
+                    let changed = (0..CELLS).filter(|&c| other.get(c) != solution.get(c));
+                    assert_eq!(changed.fold(0u128, |acc, c| acc | 1 << c), set);
+                }
+            }
         }
     }
 }
