@@ -376,7 +376,7 @@ fn dig(
             false
         } else if size == 1 {
             // A cell that the givens force needs no search.
-            is_forced(&puzzle, cell, solution.get(cell))
+            givens.force(cell, solution.get(cell))
                 || !solver.has_solution_avoiding(&givens, cell, solution.get(cell))
         } else {
             solver.count_solutions(&puzzle, 2) == 1
@@ -444,54 +444,6 @@ fn swap_sets(solution: &Grid) -> [[u128; 4]; CELLS] {
         }
     }
     sets
-}
-
-/// The 20 peers of each cell.
-const PEERS: [[u8; 20]; CELLS] = {
-    let mut table = [[0; 20]; CELLS];
-    let mut cell = 0;
-    while cell < CELLS {
-        let mut count = 0;
-        let mut other = 0;
-        while other < CELLS {
-            let same_row = other / 9 == cell / 9;
-            let same_column = other % 9 == cell % 9;
-            let same_box = other / 27 == cell / 27 && other % 9 / 3 == cell % 9 / 3;
-            if other != cell && (same_row || same_column || same_box) {
-                table[cell][count] = other as u8;
-                count += 1;
-            }
-            other += 1;
-        }
-        cell += 1;
-    }
-    table
-};
-
-/// Whether the givens of `puzzle` force `digit` into its empty `cell`: the cell's peers hold the
-/// eight other digits (a naked single), or every other empty cell of one of its houses has `digit`
-/// among its peers (a hidden single).
-fn is_forced(puzzle: &Grid, cell: usize, digit: u8) -> bool {
-    let seen = |c: usize| {
-        PEERS[c]
-            .iter()
-            .fold(0u16, |acc, &peer| acc | 1 << puzzle.get(usize::from(peer)))
-    };
-    if seen(cell) | 1 | 1 << digit == 0x3ff {
-        return true;
-    }
-    let (row, column) = (cell / 9, cell % 9);
-    let corner = 27 * (row / 3) + 3 * (column / 3);
-    let houses = [
-        [0, 1, 2, 3, 4, 5, 6, 7, 8].map(|i| 9 * row + i),
-        [0, 1, 2, 3, 4, 5, 6, 7, 8].map(|i| 9 * i + column),
-        [0, 1, 2, 3, 4, 5, 6, 7, 8].map(|i| corner + 9 * (i / 3) + i % 3),
-    ];
-    houses.iter().any(|house| {
-        house
-            .iter()
-            .all(|&other| other == cell || puzzle.get(other) != 0 || seen(other) >> digit & 1 == 1)
-    })
 }
 
 /// Whether removing any single given of `puzzle` (whose one solution is `solution`) leaves more than

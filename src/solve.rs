@@ -467,19 +467,40 @@ impl Givens {
         self.peers[bd] = peers_in_band(self.cells[bd]);
     }
 
+    /// For band digit `bd`, the cells the givens leave it: its givens, and the empty cells that see
+    /// none of them.
+    fn candidates(&self, bd: usize) -> u32 {
+        let column_peers = column_cells(0) * self.columns[bd % 9];
+        (BAND & !self.filled[bd / 9] & !self.peers[bd] & !column_peers) | self.cells[bd]
+    }
+
+    /// Whether the givens force `digit` (1..=9) into the empty `cell`: no other digit can go there
+    /// (a naked single), or no other cell of its row, column or box can take the digit (a hidden
+    /// single). Then emptying the cell keeps a puzzle's solution unique, with no search.
+    pub(crate) fn force(&self, cell: usize, digit: u8) -> bool {
+        let (band, bit, digit) = (cell / 27, 1 << (cell % 27), usize::from(digit) - 1);
+        let naked = (0..9).all(|d| d == digit || self.candidates(9 * band + d) & bit == 0);
+        let own = self.candidates(9 * band + digit);
+        let column = column_cells(cell % 9);
+        let hidden_in_band = [ROW_CELLS[cell % 27 / 9], box_cells(cell % 9 / 3)]
+            .iter()
+            .any(|&house| own & house == bit);
+        let hidden_in_column = own & column == bit
+            && [1, 2]
+                .iter()
+                .all(|&shift| self.candidates(9 * ((band + shift) % 3) + digit) & column == 0);
+        naked || hidden_in_band || hidden_in_column
+    }
+
     /// The search state before any reasoning: each digit can go wherever its givens allow.
     fn state(&self) -> State {
         let mut state = State {
-            candidates: [0; 27],
+            candidates: std::array::from_fn(|bd| self.candidates(bd)),
             empty: self.filled.map(|filled| BAND & !filled),
             dirty: 0,
             stale_stacks: 0,
         };
         for bd in 0..27 {
-            let (band, digit) = (bd / 9, bd % 9);
-            let column_peers = column_cells(0) * self.columns[digit];
-            state.candidates[bd] =
-                (state.empty[band] & !self.peers[bd] & !column_peers) | self.cells[bd];
             // A digit given three times in a band has nothing left to reason about there.
             state.dirty |= u32::from(self.cells[bd].count_ones() < 3) << bd;
         }
@@ -717,6 +738,47 @@ mod tests {
                 (fresh.empty, fresh.dirty),
                 "step {step}"
             );
+        }
+    }
+
+    /// Whether `digit` may go into the empty `cell` of `puzzle`: no peer holds it.
+    fn allowed(puzzle: &Grid, cell: usize, digit: u8) -> bool {
+        (0..CELLS).all(|other| {
+            let peer = other / 9 == cell / 9
+                || other % 9 == cell % 9
+                || (other / 27 == cell / 27 && other % 9 / 3 == cell % 9 / 3);
+            other == cell || !peer || puzzle.get(other) != digit
+        })
+    }
+
+    #[test]
+    fn givens_force_exactly_the_singles() {
+        let solution = solve(&Grid::EMPTY).unwrap();
+        let mut puzzle = solution;
+        for step in 0..60 {
+            puzzle.set(step * 43 % CELLS, 0);
+            let givens = Givens::of(&puzzle).unwrap();
+            for cell in (0..CELLS).filter(|&c| puzzle.get(c) == 0) {
+                let digit = solution.get(cell);
+                let naked = (1..=9).filter(|&d| allowed(&puzzle, cell, d)).count() == 1;
+                let (row, column) = (cell / 9, cell % 9);
+                let corner = 27 * (row / 3) + 3 * (column / 3);
+                let houses = [
+                    std::array::from_fn::<usize, 9, _>(|i| 9 * row + i),
+                    std::array::from_fn(|i| 9 * i + column),
+                    std::array::from_fn(|i| corner + 9 * (i / 3) + i % 3),
+                ];
+                let hidden = houses.iter().any(|house| {
+                    house.iter().all(|&other| {
+                        other == cell || puzzle.get(other) != 0 || !allowed(&puzzle, other, digit)
+                    })
+                });
+                assert_eq!(
+                    givens.force(cell, digit),
+                    naked || hidden,
+                    "step {step} cell {cell}"
+                );
+            }
         }
     }
 
