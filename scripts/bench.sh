@@ -128,7 +128,7 @@ bench_check() {
 # rate_line NAME COUNT SECONDS REFERENCE_RATE TARGET: one line of a rate against a reference rate.
 rate_line() {
   awk -v n="$1" -v c="$2" -v s="$3" -v b="$4" -v t="$5" -v r="$runs" \
-    'BEGIN { printf "%-50s %9.0f/s  reference %9.0f/s  ratio %6.1f  (target >= %s, median of %d)\n", n, c / s, b, c / s / b, t, r }'
+    'BEGIN { printf "%-50s %9.0f/s  reference %9.0f/s  ratio %6.2f  (target >= %s, median of %d)\n", n, c / s, b, c / s / b, t, r }'
 }
 
 bench_puzzles() {
