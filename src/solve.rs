@@ -302,7 +302,7 @@ impl State {
     }
 
     /// Reasons until nothing more follows; `false` on a contradiction.
-    fn propagate(&mut self) -> bool {
+    fn propagate(&mut self, reasoning: Reasoning) -> bool {
         loop {
             // Sweeps: each band digit changed since the last sweep is revisited once per sweep, so
             // that the changes of many placements are taken in at once.
@@ -320,7 +320,7 @@ impl State {
                 }
             }
             let progress = match self.naked_singles() {
-                Some(false) => self.stacks(),
+                Some(false) if reasoning == Reasoning::Full => self.stacks(),
                 other => other,
             };
             match progress {
@@ -509,6 +509,15 @@ impl Givens {
     }
 }
 
+/// How much a search reasons between guesses.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reasoning {
+    /// Bands and stacks (columns): the fewest guesses, what hard and unique puzzles need.
+    Full,
+    /// Bands only: cheaper nodes, for puzzles with many solutions of which any will do.
+    Bands,
+}
+
 /// A reusable solver: it keeps its guess stack between puzzles.
 #[derive(Default)]
 pub struct Solver {
@@ -523,7 +532,8 @@ impl Solver {
 
     /// Searches `puzzle` until `limit` solutions are found (at least 1) or none remain.
     pub fn search(&mut self, puzzle: &Grid, limit: usize) -> Outcome {
-        self.search_from(Givens::of(puzzle).map(|givens| givens.state()), limit)
+        let start = Givens::of(puzzle).map(|givens| givens.state());
+        self.search_from(start, limit, Reasoning::Full)
     }
 
     /// Whether `puzzle` has a solution in which `cell` does not hold `digit`. With `digit` the
@@ -543,10 +553,11 @@ impl Solver {
         let mut state = givens.state();
         let bd = 9 * (cell / 27) + usize::from(digit) - 1;
         state.candidates[bd] &= !(1 << (cell % 27));
-        self.search_from(Some(state), 1).solutions > 0
+        // Another solution, when there is one, is one of many: cheaper nodes find it sooner.
+        self.search_from(Some(state), 1, Reasoning::Bands).solutions > 0
     }
 
-    fn search_from(&mut self, start: Option<State>, limit: usize) -> Outcome {
+    fn search_from(&mut self, start: Option<State>, limit: usize, reasoning: Reasoning) -> Outcome {
         let limit = limit.max(1);
         let mut outcome = Outcome {
             solutions: 0,
@@ -560,7 +571,7 @@ impl Solver {
         // The state being worked on; the other branches of each guess wait on the stack.
         let mut current = Some(state);
         while let Some(mut state) = current.take().or_else(|| self.stack.pop()) {
-            if !state.propagate() {
+            if !state.propagate(reasoning) {
                 continue;
             }
             if state.is_solved() {
