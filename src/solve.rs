@@ -337,13 +337,18 @@ impl State {
 
     /// The empty cell to guess on: among the cells with two candidates, the one whose two digits
     /// have the most candidates left in the grid (measured to need a fifth fewer guesses on hard
-    /// puzzles than the first such cell); with none, a cell with the fewest candidates.
-    fn guess_cell(&self) -> (usize, u32) {
-        let spread: [u32; 9] = std::array::from_fn(|digit| {
-            (0..3)
-                .map(|band| self.candidates[9 * band + digit].count_ones())
-                .sum()
-        });
+    /// puzzles than the first such cell), or with `Bands` reasoning, where any solution will do, the
+    /// first such cell, which costs less to find and serves as well; with none, a cell with the
+    /// fewest candidates.
+    fn guess_cell(&self, reasoning: Reasoning) -> (usize, u32) {
+        let spread: [u32; 9] = match reasoning {
+            Reasoning::Full => std::array::from_fn(|digit| {
+                (0..3)
+                    .map(|band| self.candidates[9 * band + digit].count_ones())
+                    .sum()
+            }),
+            Reasoning::Bands => [0; 9],
+        };
         // (score, band, bit) of the best cell with two candidates, and of the cell with the fewest.
         let mut best_pair: Option<(u32, usize, u32)> = None;
         let mut fewest = (u32::MAX, 0, 0);
@@ -356,6 +361,9 @@ impl State {
                 one |= cells;
             }
             let mut pairs = self.empty[band] & two & !three;
+            if pairs != 0 && reasoning == Reasoning::Bands {
+                return (band, pairs & pairs.wrapping_neg());
+            }
             while pairs != 0 {
                 let bit = pairs & pairs.wrapping_neg();
                 pairs &= pairs - 1;
@@ -584,7 +592,7 @@ impl Solver {
                 }
                 continue;
             }
-            let (band, bit) = state.guess_cell();
+            let (band, bit) = state.guess_cell(reasoning);
             outcome.guesses += 1;
             // The smallest digit goes on at once; the others wait, largest deepest.
             let mut first = None;
