@@ -15,7 +15,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = args.next().ok_or("usage: solve_stats FILE [LIMIT]")?;
     let limit: usize = args.next().map_or(Ok(1), |s| s.parse())?;
     let text = std::fs::read(&path)?;
-    let puzzles = parse_puzzles(&text).map_err(|e| format!("{path}: {} problems", e.len()))?;
+    let puzzles = parse_puzzles(&text).map_err(|e| format!("{path}: {} problems", e.count))?;
     let mut solver = Solver::new();
     let (mut solved, mut unique, mut no_guess, mut guesses) = (0, 0, 0, 0);
     let start = Instant::now();

@@ -19,7 +19,7 @@ use std::hash::BuildHasher;
 use foldhash::fast::FixedState;
 use rayon::prelude::*;
 
-use crate::format::{ParseError, parse_puzzles};
+use crate::format::{ParseErrors, parse_puzzles};
 use crate::grid::Grid;
 
 /// How many problems a report lists; the rest are only counted.
@@ -613,19 +613,21 @@ fn repeats(
 /// Checks a file of solutions against the file of their puzzles (either in either `-s` input
 /// format): as many solutions as puzzles, each complete, valid and keeping its puzzle's givens. An
 /// unreadable puzzle file is an error of its own, with its problems.
-pub fn check_solutions(solutions: &[u8], puzzles: &[u8]) -> Result<Report, Vec<ParseError>> {
+pub fn check_solutions(solutions: &[u8], puzzles: &[u8]) -> Result<Report, ParseErrors> {
     let puzzles = parse_puzzles(puzzles)?;
     let mut report = Report::default();
     let solutions = match parse_puzzles(solutions) {
         Ok(parsed) => parsed,
         Err(errors) => {
-            for e in errors {
+            let listed = errors.listed.len();
+            for e in errors.listed {
                 report.add(Problem {
                     line: e.line,
                     grid: None,
                     message: format!("column {}: {}", e.column, e.message),
                 });
             }
+            report.problems += errors.count - listed;
             return Ok(report);
         }
     };

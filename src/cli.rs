@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use sudoku_gen::Solver;
 use sudoku_gen::check::{self, GridRules};
-use sudoku_gen::format::{ParseError, Puzzles, parse_puzzles, read_source, source_name};
+use sudoku_gen::format::{ParseErrors, Puzzles, parse_puzzles, read_source, source_name};
 use sudoku_gen::output::{Destination, write_output};
 use sudoku_gen::puzzle::{self, PuzzleRequest};
 use sudoku_gen::rate::{Level, Rating, rate_with};
@@ -190,13 +190,15 @@ fn report_puzzles(name: &str, lines: &[usize], problems: Vec<(usize, String)>) -
 }
 
 /// Prints the problems of a puzzle file as `FILE:LINE:COLUMN: what`.
-fn report_parse_errors(path: &Path, errors: &[ParseError]) {
+fn report_parse_errors(path: &Path, errors: &ParseErrors) {
     let name = source_name(path);
-    report(
-        errors
-            .iter()
-            .map(|e| format!("{name}:{}:{}: {}", e.line, e.column, e.message)),
-    );
+    for e in errors.listed.iter().take(LISTED_PROBLEMS) {
+        eprintln!("{name}:{}:{}: {}", e.line, e.column, e.message);
+    }
+    let listed = errors.listed.len().min(LISTED_PROBLEMS);
+    if errors.count > listed {
+        eprintln!("... and {} more", errors.count - listed);
+    }
 }
 
 /// Prints problems on stderr, at most [`LISTED_PROBLEMS`] of them, then how many more there were.

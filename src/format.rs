@@ -127,6 +127,43 @@ pub struct ParseError {
     pub message: String,
 }
 
+/// The problems of a puzzle text: the first [`LISTED_PARSE_ERRORS`] of them, in text order, and how
+/// many there are in all. A hostile text may hold a problem on every line: listing them all could
+/// take many times the text's own size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseErrors {
+    /// The first problems, in text order.
+    pub listed: Vec<ParseError>,
+    /// How many problems the text holds.
+    pub count: usize,
+}
+
+/// How many problems [`ParseErrors`] lists.
+pub const LISTED_PARSE_ERRORS: usize = 20;
+
+impl ParseErrors {
+    fn new() -> ParseErrors {
+        ParseErrors {
+            listed: Vec::new(),
+            count: 0,
+        }
+    }
+
+    fn push(&mut self, error: ParseError) {
+        if self.listed.len() < LISTED_PARSE_ERRORS {
+            self.listed.push(error);
+        }
+        self.count += 1;
+    }
+
+    /// Adds the problems of text that comes after this one's.
+    fn append(&mut self, later: ParseErrors) {
+        let room = LISTED_PARSE_ERRORS.saturating_sub(self.listed.len());
+        self.listed.extend(later.listed.into_iter().take(room));
+        self.count += later.count;
+    }
+}
+
 /// Reads puzzles in either input format, detected from the content:
 ///
 /// - **line**: one puzzle per line, 81 cells, `1`–`9` for givens and `.` or `0` for blanks; empty lines
@@ -138,8 +175,8 @@ pub struct ParseError {
 /// grid format, anything else the line format. Everywhere a UTF-8 byte-order
 /// mark, CRLF line ends, trailing spaces or tabs and a missing final newline are accepted.
 ///
-/// All problems of the text are returned, in order, instead of any puzzle.
-pub fn parse_puzzles(text: &[u8]) -> Result<Puzzles, Vec<ParseError>> {
+/// The problems of the text are returned instead of any puzzle.
+pub fn parse_puzzles(text: &[u8]) -> Result<Puzzles, ParseErrors> {
     let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
     let lines = || {
         text.split(|&b| b == b'\n')
@@ -158,13 +195,13 @@ pub fn parse_puzzles(text: &[u8]) -> Result<Puzzles, Vec<ParseError>> {
         grids: Vec::new(),
         lines: Vec::new(),
     };
-    let mut errors = Vec::new();
+    let mut errors = ParseErrors::new();
     match format {
         Format::Line => {
             // Large inputs are read in parallel, in pieces that end at line ends. Each piece writes
-            // its puzzles into its own stretch of the result, as long as its number of lines; the
-            // stretches are then closed up (nothing moves unless lines were skipped) and cut at a
-            // line `end`.
+            // its puzzles into its own stretch of the result, with room for as many as it could
+            // hold; the stretches are then closed up (nothing moves unless lines were skipped) and
+            // cut at a line `end`.
             let mut pieces = Vec::new();
             let mut rest = text;
             let mut first_line = 1;
@@ -179,18 +216,20 @@ pub fn parse_puzzles(text: &[u8]) -> Result<Puzzles, Vec<ParseError>> {
                 let (piece, tail) = rest.split_at(cut);
                 let line_count = memchr::memchr_iter(b'\n', piece).count()
                     + usize::from(!piece.ends_with(b"\n"));
-                pieces.push((first_line, piece, line_count));
+                // A puzzle takes a line of at least 81 bytes: a text of empty lines gets no room.
+                let room = line_count.min(piece.len() / CELLS + 1);
+                pieces.push((first_line, piece, room));
                 first_line += line_count;
                 rest = tail;
             }
-            let total = pieces.iter().map(|&(_, _, count)| count).sum();
+            let total = pieces.iter().map(|&(_, _, room)| room).sum();
             puzzles.grids = vec![Grid::EMPTY; total];
             puzzles.lines = vec![0; total];
             let mut stretches = Vec::with_capacity(pieces.len());
             let (mut grids, mut lines) = (&mut puzzles.grids[..], &mut puzzles.lines[..]);
-            for &(_, _, count) in &pieces {
-                let (piece_grids, other_grids) = std::mem::take(&mut grids).split_at_mut(count);
-                let (piece_lines, other_lines) = std::mem::take(&mut lines).split_at_mut(count);
+            for &(_, _, room) in &pieces {
+                let (piece_grids, other_grids) = std::mem::take(&mut grids).split_at_mut(room);
+                let (piece_lines, other_lines) = std::mem::take(&mut lines).split_at_mut(room);
                 stretches.push((piece_grids, piece_lines));
                 (grids, lines) = (other_grids, other_lines);
             }
@@ -207,7 +246,7 @@ pub fn parse_puzzles(text: &[u8]) -> Result<Puzzles, Vec<ParseError>> {
                 puzzles.lines.copy_within(start..start + piece.count, kept);
                 kept += piece.count;
                 start += piece.capacity;
-                errors.extend(piece.errors);
+                errors.append(piece.errors);
                 if piece.ended {
                     break;
                 }
@@ -216,15 +255,25 @@ pub fn parse_puzzles(text: &[u8]) -> Result<Puzzles, Vec<ParseError>> {
             puzzles.lines.truncate(kept);
         }
         Format::Grid => {
-            // Blocks of consecutive non-empty lines, each one grid.
-            let all: Vec<(usize, &[u8])> = lines().collect();
-            for block in all
-                .split(|(_, line)| line.is_empty())
-                .filter(|b| !b.is_empty())
-            {
+            // Blocks of consecutive non-empty lines, each one grid, read as they come: a block keeps
+            // its first ten lines (nine rows, and one too many) and counts the others. An empty
+            // line after the text closes the last block.
+            let mut block: Vec<(usize, &[u8])> = Vec::with_capacity(10);
+            let (mut block_len, mut block_end) = (0, 0);
+            for (number, line) in lines().chain(std::iter::once((0, &b""[..]))) {
+                if !line.is_empty() {
+                    if block.len() < 10 {
+                        block.push((number, line));
+                    }
+                    (block_len, block_end) = (block_len + 1, number);
+                    continue;
+                }
+                if block_len == 0 {
+                    continue;
+                }
                 let start = block[0].0;
                 let mut cells = [0; CELLS];
-                let mut clean = block.len() == 9;
+                let mut clean = block_len == 9;
                 for (row, &(number, line)) in block.iter().take(9).enumerate() {
                     let cells_of_row = &mut cells[9 * row..9 * row + 9];
                     if let Err((column, message)) = read_cells(line, true, cells_of_row) {
@@ -236,13 +285,12 @@ pub fn parse_puzzles(text: &[u8]) -> Result<Puzzles, Vec<ParseError>> {
                         clean = false;
                     }
                 }
-                if block.len() < 9 {
+                if block_len < 9 {
                     errors.push(ParseError {
-                        line: block[block.len() - 1].0 + 1,
+                        line: block_end + 1,
                         column: 1,
                         message: format!(
-                            "unfinished grid: the grid starting on line {start} has {} of 9 lines",
-                            block.len()
+                            "unfinished grid: the grid starting on line {start} has {block_len} of 9 lines"
                         ),
                     });
                 }
@@ -255,10 +303,12 @@ pub fn parse_puzzles(text: &[u8]) -> Result<Puzzles, Vec<ParseError>> {
                 } else if clean {
                     puzzles.push(grid_of(cells), start);
                 }
+                block.clear();
+                block_len = 0;
             }
         }
     }
-    if errors.is_empty() {
+    if errors.count == 0 {
         Ok(puzzles)
     } else {
         Err(errors)
@@ -281,7 +331,7 @@ struct LinePiece {
     count: usize,
     /// How many it had room for.
     capacity: usize,
-    errors: Vec<ParseError>,
+    errors: ParseErrors,
     /// Whether the piece holds the line `end`, after which nothing is read.
     ended: bool,
 }
@@ -297,7 +347,7 @@ fn parse_line_piece(
     let mut parsed = LinePiece {
         count: 0,
         capacity: grids.len(),
-        errors: Vec::new(),
+        errors: ParseErrors::new(),
         ended: false,
     };
     let mut start = 0;
@@ -527,8 +577,11 @@ mod tests {
             &format!("end{}\n", " ".repeat(puzzle.len() - 4)),
         );
         let errors = parse_puzzles(text.as_bytes()).unwrap_err();
-        assert_eq!(errors.len(), 1);
-        assert_eq!((errors[0].line, errors[0].column), (bad_line, 1));
+        assert_eq!(errors.count, 1);
+        assert_eq!(
+            (errors.listed[0].line, errors.listed[0].column),
+            (bad_line, 1)
+        );
         text.replace_range(
             (bad_line - 1) * puzzle.len()..(bad_line - 1) * puzzle.len() + 1,
             ".",
@@ -564,6 +617,31 @@ mod tests {
             .map(|(&line, grid)| (line, grid.get(0)))
             .collect();
         assert_eq!(found, expected);
+    }
+
+    #[test]
+    fn problems_on_every_line_are_counted_and_the_first_listed() {
+        // Over several pieces, so that the pieces' lists are joined in order.
+        let line_count = 3 * LINE_PIECE / 2;
+        let errors = parse_puzzles("x\n".repeat(line_count).as_bytes()).unwrap_err();
+        assert_eq!(errors.count, line_count);
+        let listed: Vec<usize> = errors.listed.iter().map(|e| e.line).collect();
+        assert_eq!(listed, (1..=LISTED_PARSE_ERRORS).collect::<Vec<_>>());
+        // The grid format, block by block.
+        let errors =
+            parse_puzzles("1 2 3 4 5 6 7 8 9\n\nx\n\n".repeat(100).as_bytes()).unwrap_err();
+        assert_eq!(errors.count, 300);
+        assert_eq!(errors.listed.len(), LISTED_PARSE_ERRORS);
+        assert_eq!((errors.listed[0].line, errors.listed[1].line), (2, 3));
+    }
+
+    #[test]
+    fn room_for_puzzles_is_bounded_by_the_bytes_not_the_lines() {
+        let text = "\n".repeat(3 * LINE_PIECE);
+        let puzzles = parse_puzzles(text.as_bytes()).unwrap();
+        assert!(puzzles.grids.is_empty());
+        assert!(puzzles.grids.capacity() <= text.len() / CELLS + 4);
+        assert!(puzzles.lines.capacity() <= text.len() / CELLS + 4);
     }
 
     #[test]

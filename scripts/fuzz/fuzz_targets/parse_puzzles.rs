@@ -17,6 +17,10 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
         }
-        Err(errors) => assert!(!errors.is_empty() && errors.iter().all(|e| e.line >= 1 && e.column >= 1)),
+        Err(errors) => assert!(
+            !errors.listed.is_empty()
+                && errors.count >= errors.listed.len()
+                && errors.listed.iter().all(|e| e.line >= 1 && e.column >= 1)
+        ),
     }
 });
