@@ -19,11 +19,9 @@ use std::hash::BuildHasher;
 use foldhash::fast::FixedState;
 use rayon::prelude::*;
 
+use crate::error::LISTED_PROBLEMS;
 use crate::format::{ParseErrors, parse_puzzles};
 use crate::grid::Grid;
-
-/// How many problems a report lists; the rest are only counted.
-pub const LISTED: usize = 20;
 
 /// What the grids of a file must satisfy beyond being valid and distinct.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -52,7 +50,7 @@ pub struct Report {
     pub grids: usize,
     /// How many problems were found.
     pub problems: usize,
-    /// The first [`LISTED`] problems, by line.
+    /// The first [`LISTED_PROBLEMS`] problems, by line.
     pub listed: Vec<Problem>,
     /// Whether the file's lines end in CRLF.
     pub crlf: bool,
@@ -61,7 +59,7 @@ pub struct Report {
 impl Report {
     fn add(&mut self, problem: Problem) {
         self.problems += 1;
-        if self.listed.len() < LISTED
+        if self.listed.len() < LISTED_PROBLEMS
             || self
                 .listed
                 .last()
@@ -69,7 +67,7 @@ impl Report {
         {
             let at = self.listed.partition_point(|p| p.line <= problem.line);
             self.listed.insert(at, problem);
-            self.listed.truncate(LISTED);
+            self.listed.truncate(LISTED_PROBLEMS);
         }
     }
 

@@ -12,14 +12,12 @@ use rayon::prelude::*;
 
 use sudoku_gen::Solver;
 use sudoku_gen::check::{self, GridRules};
+use sudoku_gen::error::LISTED_PROBLEMS;
 use sudoku_gen::format::{ParseErrors, Puzzles, parse_puzzles, read_source, source_name};
 use sudoku_gen::output::{Destination, write_output};
 use sudoku_gen::puzzle::{self, PuzzleRequest};
 use sudoku_gen::rate::{Level, Rating, rate_with};
 use sudoku_gen::{Error, Failure, Format, GridRequest, generate, solve_batch};
-
-/// How many problems of one kind are listed before the rest are only counted.
-const LISTED_PROBLEMS: usize = 20;
 
 /// Bulk Sudoku: distinct complete grids and puzzle solving, fast.
 #[derive(Debug, Parser)]
@@ -177,10 +175,12 @@ fn read_puzzles(path: &Path) -> Result<Option<Puzzles>, Error> {
 /// Prints problems of puzzles (index, what) as `FILE: puzzle K (line L): what`; exit code 1 if any.
 fn report_puzzles(name: &str, lines: &[usize], problems: Vec<(usize, String)>) -> ExitCode {
     let failed = !problems.is_empty();
+    let total = problems.len();
     report(
         problems
             .into_iter()
             .map(|(k, what)| format!("{name}: puzzle {} (line {}): {what}", k + 1, lines[k])),
+        total,
     );
     if failed {
         ExitCode::FAILURE
@@ -192,23 +192,25 @@ fn report_puzzles(name: &str, lines: &[usize], problems: Vec<(usize, String)>) -
 /// Prints the problems of a puzzle file as `FILE:LINE:COLUMN: what`.
 fn report_parse_errors(path: &Path, errors: &ParseErrors) {
     let name = source_name(path);
-    for e in errors.listed.iter().take(LISTED_PROBLEMS) {
-        eprintln!("{name}:{}:{}: {}", e.line, e.column, e.message);
-    }
-    let listed = errors.listed.len().min(LISTED_PROBLEMS);
-    if errors.count > listed {
-        eprintln!("... and {} more", errors.count - listed);
-    }
+    report(
+        errors
+            .listed
+            .iter()
+            .map(|e| format!("{name}:{}:{}: {}", e.line, e.column, e.message)),
+        errors.count,
+    );
 }
 
-/// Prints problems on stderr, at most [`LISTED_PROBLEMS`] of them, then how many more there were.
-fn report(problems: impl ExactSizeIterator<Item = String>) {
-    let total = problems.len();
+/// Prints problems on stderr, at most [`LISTED_PROBLEMS`] of them, then how many more of `total`
+/// there were.
+fn report(problems: impl Iterator<Item = String>, total: usize) {
+    let mut listed = 0;
     for problem in problems.take(LISTED_PROBLEMS) {
         eprintln!("{problem}");
+        listed += 1;
     }
-    if total > LISTED_PROBLEMS {
-        eprintln!("... and {} more", total - LISTED_PROBLEMS);
+    if total > listed {
+        eprintln!("... and {} more", total - listed);
     }
 }
 

@@ -14,7 +14,7 @@ use std::io::Read;
 use rayon::prelude::*;
 use std::path::Path;
 
-use crate::error::Error;
+use crate::error::{Error, LISTED_PROBLEMS};
 use crate::grid::{CELLS, Grid};
 
 /// The text form of a grid.
@@ -127,7 +127,7 @@ pub struct ParseError {
     pub message: String,
 }
 
-/// The problems of a puzzle text: the first [`LISTED_PARSE_ERRORS`] of them, in text order, and how
+/// The problems of a puzzle text: the first [`LISTED_PROBLEMS`] of them, in text order, and how
 /// many there are in all. A hostile text may hold a problem on every line: listing them all could
 /// take many times the text's own size.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -138,9 +138,6 @@ pub struct ParseErrors {
     pub count: usize,
 }
 
-/// How many problems [`ParseErrors`] lists.
-pub const LISTED_PARSE_ERRORS: usize = 20;
-
 impl ParseErrors {
     fn new() -> ParseErrors {
         ParseErrors {
@@ -150,7 +147,7 @@ impl ParseErrors {
     }
 
     fn push(&mut self, error: ParseError) {
-        if self.listed.len() < LISTED_PARSE_ERRORS {
+        if self.listed.len() < LISTED_PROBLEMS {
             self.listed.push(error);
         }
         self.count += 1;
@@ -158,7 +155,7 @@ impl ParseErrors {
 
     /// Adds the problems of text that comes after this one's.
     fn append(&mut self, later: ParseErrors) {
-        let room = LISTED_PARSE_ERRORS.saturating_sub(self.listed.len());
+        let room = LISTED_PROBLEMS.saturating_sub(self.listed.len());
         self.listed.extend(later.listed.into_iter().take(room));
         self.count += later.count;
     }
@@ -626,12 +623,12 @@ mod tests {
         let errors = parse_puzzles("x\n".repeat(line_count).as_bytes()).unwrap_err();
         assert_eq!(errors.count, line_count);
         let listed: Vec<usize> = errors.listed.iter().map(|e| e.line).collect();
-        assert_eq!(listed, (1..=LISTED_PARSE_ERRORS).collect::<Vec<_>>());
+        assert_eq!(listed, (1..=LISTED_PROBLEMS).collect::<Vec<_>>());
         // The grid format, block by block.
         let errors =
             parse_puzzles("1 2 3 4 5 6 7 8 9\n\nx\n\n".repeat(100).as_bytes()).unwrap_err();
         assert_eq!(errors.count, 300);
-        assert_eq!(errors.listed.len(), LISTED_PARSE_ERRORS);
+        assert_eq!(errors.listed.len(), LISTED_PROBLEMS);
         assert_eq!((errors.listed[0].line, errors.listed[1].line), (2, 3));
     }
 
