@@ -46,6 +46,28 @@ pub const fn box_cell(box_index: usize, index: usize) -> usize {
     9 * row + column
 }
 
+/// The cells of the 27 houses: rows, then columns, then boxes.
+pub const HOUSES: [[usize; 9]; 27] = {
+    let mut houses = [[0; 9]; 27];
+    let mut n = 0;
+    while n < 9 {
+        let mut i = 0;
+        while i < 9 {
+            houses[n][i] = 9 * n + i;
+            houses[9 + n][i] = 9 * i + n;
+            houses[18 + n][i] = box_cell(n, i);
+            i += 1;
+        }
+        n += 1;
+    }
+    houses
+};
+
+/// The house of each kind (row, column, box) that holds `cell`, as indices into [`HOUSES`].
+pub const fn houses_of(cell: usize) -> [usize; 3] {
+    [cell / 9, 9 + cell % 9, 18 + 3 * (cell / 27) + cell % 9 / 3]
+}
+
 /// A 9×9 grid: a puzzle (with empty cells) or a complete grid. Cells hold 0 (empty) or a digit 1–9.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Grid([u8; CELLS]);
@@ -122,31 +144,17 @@ impl fmt::Display for House {
 impl Grid {
     /// The first digit found twice in one house (rows first, then columns, then boxes), if any.
     pub fn first_repeat(&self) -> Option<(u8, House)> {
-        let houses = (0..9)
-            .map(|i| {
-                (
-                    House::Row(i + 1),
-                    [0, 1, 2, 3, 4, 5, 6, 7, 8].map(|j| 9 * i + j),
-                )
-            })
-            .chain((0..9).map(|i| {
-                (
-                    House::Column(i + 1),
-                    [0, 1, 2, 3, 4, 5, 6, 7, 8].map(|j| 9 * j + i),
-                )
-            }))
-            .chain((0..9).map(|i| {
-                (
-                    House::Box(i + 1),
-                    [0, 1, 2, 3, 4, 5, 6, 7, 8].map(|j| box_cell(i, j)),
-                )
-            }));
-        for (house, cells) in houses {
+        for (index, cells) in HOUSES.iter().enumerate() {
             let mut seen = 0u16;
-            for cell in cells {
+            for &cell in cells {
                 let digit = self.0[cell];
                 if digit != 0 {
                     if seen >> digit & 1 == 1 {
+                        let house = match index {
+                            0..9 => House::Row(index + 1),
+                            9..18 => House::Column(index - 8),
+                            _ => House::Box(index - 17),
+                        };
                         return Some((digit, house));
                     }
                     seen |= 1 << digit;

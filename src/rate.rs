@@ -23,7 +23,7 @@
 
 use std::fmt;
 
-use crate::grid::{CELLS, Grid, box_cell};
+use crate::grid::{CELLS, Grid, HOUSES, houses_of};
 use crate::solve::Solver;
 
 /// The difficulty level of a puzzle.
@@ -83,23 +83,6 @@ pub struct Rating {
     /// Cells that needed something harder.
     pub harder: u32,
 }
-
-/// The cells of the 27 houses: rows, then columns, then boxes.
-const HOUSES: [[usize; 9]; 27] = {
-    let mut houses = [[0; 9]; 27];
-    let mut n = 0;
-    while n < 9 {
-        let mut i = 0;
-        while i < 9 {
-            houses[n][i] = 9 * n + i;
-            houses[9 + n][i] = 9 * i + n;
-            houses[18 + n][i] = box_cell(n, i);
-            i += 1;
-        }
-        n += 1;
-    }
-    houses
-};
 
 /// For two houses, the cells of the first (bit `i` for its `i`-th cell) that lie in the second.
 const SHARED: [[u16; 27]; 27] = {
@@ -201,11 +184,6 @@ struct Board {
     candidates: [u16; CELLS],
     /// The empty cells, bit `cell`.
     empty: u128,
-}
-
-/// The house of each kind (row, column, box) that holds `cell`, as indices into [`HOUSES`].
-const fn houses_of(cell: usize) -> [usize; 3] {
-    [cell / 9, 9 + cell % 9, 18 + 3 * (cell / 27) + cell % 9 / 3]
 }
 
 impl Board {

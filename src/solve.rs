@@ -687,6 +687,7 @@ pub fn solve_batch(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::{HOUSES, houses_of};
 
     fn puzzle(line: &str) -> Grid {
         line.parse().unwrap()
@@ -768,12 +769,10 @@ mod tests {
 
     /// Whether `digit` may go into the empty `cell` of `puzzle`: no peer holds it.
     fn allowed(puzzle: &Grid, cell: usize, digit: u8) -> bool {
-        (0..CELLS).all(|other| {
-            let peer = other / 9 == cell / 9
-                || other % 9 == cell % 9
-                || (other / 27 == cell / 27 && other % 9 / 3 == cell % 9 / 3);
-            other == cell || !peer || puzzle.get(other) != digit
-        })
+        houses_of(cell)
+            .iter()
+            .flat_map(|&house| HOUSES[house])
+            .all(|other| other == cell || puzzle.get(other) != digit)
     }
 
     #[test]
@@ -786,15 +785,8 @@ mod tests {
             for cell in (0..CELLS).filter(|&c| puzzle.get(c) == 0) {
                 let digit = solution.get(cell);
                 let naked = (1..=9).filter(|&d| allowed(&puzzle, cell, d)).count() == 1;
-                let (row, column) = (cell / 9, cell % 9);
-                let corner = 27 * (row / 3) + 3 * (column / 3);
-                let houses = [
-                    std::array::from_fn::<usize, 9, _>(|i| 9 * row + i),
-                    std::array::from_fn(|i| 9 * i + column),
-                    std::array::from_fn(|i| corner + 9 * (i / 3) + i % 3),
-                ];
-                let hidden = houses.iter().any(|house| {
-                    house.iter().all(|&other| {
+                let hidden = houses_of(cell).iter().any(|&house| {
+                    HOUSES[house].iter().all(|&other| {
                         other == cell || puzzle.get(other) != 0 || !allowed(&puzzle, other, digit)
                     })
                 });
