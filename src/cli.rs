@@ -13,7 +13,9 @@ use rayon::prelude::*;
 use sudoku_gen::Solver;
 use sudoku_gen::check::{self, GridRules};
 use sudoku_gen::error::LISTED_PROBLEMS;
-use sudoku_gen::format::{ParseErrors, Puzzles, parse_puzzles, read_source, source_name};
+use sudoku_gen::format::{
+    ParseErrors, Puzzles, parse_puzzles, push_line, read_source, source_name,
+};
 use sudoku_gen::output::{Destination, write_output};
 use sudoku_gen::puzzle::{self, PuzzleRequest};
 use sudoku_gen::rate::{Level, Rating, rate_with};
@@ -405,10 +407,8 @@ impl Cli {
             .map_init(Solver::new, rate_with)
             .collect();
         let mut out = b"puzzle,level,singles,locked,pairs_triples,harder\n".to_vec();
-        let mut record = [0u8; 82];
         for (grid, rating) in puzzles.grids.iter().zip(&ratings) {
-            Format::Line.write_record(grid, b'.', &mut record);
-            out.extend_from_slice(&record[..81]);
+            push_line(&mut out, grid);
             match rating {
                 Some(r) => {
                     for n in [

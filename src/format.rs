@@ -94,6 +94,14 @@ impl Format {
     }
 }
 
+/// Appends the line form of `grid` (81 characters, `.` for empty cells) to `out`, without a line
+/// end: a field of a CSV row.
+pub fn push_line(out: &mut Vec<u8>, grid: &Grid) {
+    let mut record = [0; Format::Line.record_len()];
+    Format::Line.write_record(grid, b'.', &mut record);
+    out.extend_from_slice(&record[..CELLS]);
+}
+
 /// Renders grids in `format`, empty cells as `blank`, exactly as the generator lays them out.
 pub fn render(grids: &[Grid], format: Format, blank: u8) -> Vec<u8> {
     let mut out = vec![0; format.record_len() * grids.len()];
@@ -231,18 +239,18 @@ pub fn parse_puzzles(text: &[u8]) -> Result<Puzzles, ParseErrors> {
                 (grids, lines) = (other_grids, other_lines);
             }
             let parsed: Vec<LinePiece> = pieces
-                .into_par_iter()
+                .par_iter()
                 .zip(stretches)
-                .map(|((first_line, piece, _), (grids, lines))| {
+                .map(|(&(first_line, piece, _), (grids, lines))| {
                     parse_line_piece(piece, first_line, grids, lines)
                 })
                 .collect();
             let (mut kept, mut start) = (0, 0);
-            for piece in parsed {
+            for (piece, &(_, _, room)) in parsed.into_iter().zip(&pieces) {
                 puzzles.grids.copy_within(start..start + piece.count, kept);
                 puzzles.lines.copy_within(start..start + piece.count, kept);
                 kept += piece.count;
-                start += piece.capacity;
+                start += room;
                 errors.append(piece.errors);
                 if piece.ended {
                     break;
@@ -326,15 +334,13 @@ const LINE_PIECE: usize = 1 << 20;
 struct LinePiece {
     /// How many puzzles it wrote.
     count: usize,
-    /// How many it had room for.
-    capacity: usize,
     errors: ParseErrors,
     /// Whether the piece holds the line `end`, after which nothing is read.
     ended: bool,
 }
 
 /// Reads a piece of line-format text whose first line is line `first_line` of the input, writing
-/// its puzzles and their line numbers to the starts of `grids` and `lines` (as long as its lines).
+/// its puzzles and their line numbers to the starts of `grids` and `lines` (room enough for them).
 fn parse_line_piece(
     piece: &[u8],
     first_line: usize,
@@ -343,7 +349,6 @@ fn parse_line_piece(
 ) -> LinePiece {
     let mut parsed = LinePiece {
         count: 0,
-        capacity: grids.len(),
         errors: ParseErrors::new(),
         ended: false,
     };

@@ -28,7 +28,7 @@ use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
-use crate::format::Format;
+use crate::format::{Format, push_line};
 use crate::grid::{CELLS, Grid, box_cell};
 use crate::rate::{Level, level_of_unique, level_within, solves_within};
 use crate::solve::{Givens, Solver};
@@ -469,13 +469,10 @@ pub fn render_puzzles(puzzles: &[Puzzle], format: Option<Format>) -> Vec<u8> {
         None => {
             let mut out = Vec::with_capacity(32 + 170 * puzzles.len());
             out.extend_from_slice(b"puzzle,solution,blanks,level\n");
-            let mut record = [0u8; 82];
             for p in puzzles {
-                Format::Line.write_record(&p.puzzle, b'.', &mut record);
-                out.extend_from_slice(&record[..81]);
+                push_line(&mut out, &p.puzzle);
                 out.push(b',');
-                Format::Line.write_record(&p.solution, b'.', &mut record);
-                out.extend_from_slice(&record[..81]);
+                push_line(&mut out, &p.solution);
                 out.push(b',');
                 out.extend_from_slice(itoa::Buffer::new().format(p.blanks()).as_bytes());
                 out.push(b',');
