@@ -253,6 +253,8 @@ fn fill_back(
     // Rated with the techniques up to `level` only: `Harder` then means "above `level`" too.
     let rated = |p: &Grid| level_within(p, level);
     let blanks_fit = |p: &Grid| CELLS - p.given_count() <= most_blanks;
+    // Few enough blanks, and no harder than `level`: true of the solution itself.
+    let done = |p: &Grid| blanks_fit(p) && (level == Level::Harder || solves_within(p, level));
     if blanks_fit(puzzle) && rated(puzzle) == level {
         return Some(*puzzle);
     }
@@ -283,10 +285,7 @@ fn fill_back(
         let (mut not_done, mut is_done) = (0, order.len());
         while not_done + 1 < is_done {
             let middle = (not_done + is_done) / 2;
-            let candidate = with_first(middle);
-            if blanks_fit(&candidate)
-                && (level == Level::Harder || rated(&candidate) < Level::Harder)
-            {
+            if done(&with_first(middle)) {
                 is_done = middle;
             } else {
                 not_done = middle;
@@ -310,7 +309,7 @@ fn fill_back(
             continue;
         }
         filled = trial;
-        if blanks_fit(&filled) && (level == Level::Harder || solves_within(&filled, level)) {
+        if done(&filled) {
             return Some(filled);
         }
     }
@@ -347,7 +346,6 @@ fn dig(
     // The same puzzle by band digit, for the solver.
     let mut givens = Givens::of(solution).expect("a solution's digits do not clash");
     let swaps = swap_sets(solution);
-    let mut given_cells = (1u128 << CELLS) - 1;
     let mut blanks = 0;
     let mut order: Vec<usize> = if symmetric {
         (0..=CELLS / 2).collect()
@@ -366,8 +364,8 @@ fn dig(
         for &c in cells {
             puzzle.set(c, 0);
             givens.empty(c, solution.get(c));
-            given_cells &= !(1 << c);
         }
+        let given_cells = givens.given_cells();
         // A swap set left without a given lets its digits swap: no search needed to see that.
         let unique = if cells
             .iter()
@@ -387,7 +385,6 @@ fn dig(
             for &c in cells {
                 puzzle.set(c, solution.get(c));
                 givens.fill(c, solution.get(c));
-                given_cells |= 1 << c;
             }
         }
     }
@@ -427,17 +424,11 @@ fn swap_sets(solution: &Grid) -> [[u128; 4]; CELLS] {
                     }
                     // Slots: 0 and 1 for the row partners, 2 and 3 for the column partners; a
                     // line's partner with the smaller index goes first.
-                    let mut rest = set;
-                    while rest != 0 {
-                        let cell = rest.trailing_zeros() as usize;
-                        rest &= rest - 1;
-                        let on_first = if kind == 0 {
-                            cell / 9 == 3 * third + a
-                        } else {
-                            cell % 9 == 3 * third + a
-                        };
-                        let partner_slot = usize::from(if on_first { b == 2 } else { a == 1 });
-                        sets[cell][2 * kind + partner_slot] = set;
+                    for (&on_first, &on_second) in first.iter().zip(&second) {
+                        if set >> on_first & 1 == 1 {
+                            sets[on_first][2 * kind + usize::from(b == 2)] = set;
+                            sets[on_second][2 * kind + usize::from(a == 1)] = set;
+                        }
                     }
                 }
             }

@@ -455,6 +455,14 @@ impl Givens {
         Some(givens)
     }
 
+    /// The cells given a digit, bit `cell`.
+    pub(crate) fn given_cells(&self) -> u128 {
+        self.filled
+            .iter()
+            .rev()
+            .fold(0, |acc, &band| acc << 27 | u128::from(band))
+    }
+
     /// Gives `digit` (1..=9) in the empty `cell`; the caller keeps the givens from clashing.
     pub(crate) fn fill(&mut self, cell: usize, digit: u8) {
         self.update(cell, digit, true);
@@ -757,6 +765,8 @@ mod tests {
                 puzzle.set(cell, 0);
                 givens.empty(cell, digit);
             }
+            let given = (0..CELLS).filter(|&c| puzzle.get(c) != 0);
+            assert_eq!(givens.given_cells(), given.fold(0, |acc, c| acc | 1 << c));
             let (kept, fresh) = (givens.state(), Givens::of(&puzzle).unwrap().state());
             assert_eq!(kept.candidates, fresh.candidates, "step {step}");
             assert_eq!(
