@@ -50,10 +50,9 @@ peak_mib() {
   awk '{ printf "%.1f", $1 / 1024 }' "$work/rss"
 }
 
-# compare NAME TARGET -- A... -- B...: A against B, median of $runs runs each after one warm-up.
-compare() {
-  local name=$1 target=$2
-  shift 3
+# alternate A... -- B...: the median wall times of A and of B over $runs runs each, after one
+# warm-up each, run A B A B ... so that a slow spell of the machine weighs on both alike.
+alternate() {
   local a=() b=()
   while [[ $1 != -- ]]; do a+=("$1"); shift; done
   shift
@@ -64,9 +63,15 @@ compare() {
     ta+=("$(wall "${a[@]}")")
     tb+=("$(wall "${b[@]}")")
   done
+  echo "$(printf '%s\n' "${ta[@]}" | median) $(printf '%s\n' "${tb[@]}" | median)"
+}
+
+# compare NAME TARGET -- A... -- B...: A against B, medians of $runs alternating runs.
+compare() {
+  local name=$1 target=$2
+  shift 3
   local ma mb
-  ma=$(printf '%s\n' "${ta[@]}" | median)
-  mb=$(printf '%s\n' "${tb[@]}" | median)
+  read -r ma mb < <(alternate "$@")
   awk -v n="$name" -v a="$ma" -v b="$mb" -v t="$target" -v r="$runs" \
     'BEGIN { printf "%-22s %8.4f s  reference %8.4f s  ratio %5.2f  (target %s, median of %d)\n", n, a, b, a / b, t, r }'
 }
@@ -110,15 +115,8 @@ bench_solve() {
         'BEGIN { printf "%-50s %9d/s  reference %9d/s  ratio %5.2f  (target >= %s, median of %d)\n", n, a, b, a / b, t, r }'
     done
   done
-  # -j 1 and -j 2 alternate, so that a slow spell of the machine weighs on both alike.
-  local one two file=$data/puzzles2_17_clue.txt times1=() times2=()
-  wall "$bin" -j 1 -s "$file" > /dev/null; wall "$bin" -j 2 -s "$file" > /dev/null
-  for ((i = 0; i < runs; i++)); do
-    times1+=("$(wall "$bin" -j 1 -s "$file")")
-    times2+=("$(wall "$bin" -j 2 -s "$file")")
-  done
-  one=$(printf '%s\n' "${times1[@]}" | median)
-  two=$(printf '%s\n' "${times2[@]}" | median)
+  local one two file=$data/puzzles2_17_clue.txt
+  read -r one two < <(alternate "$bin" -j 1 -s "$file" -- "$bin" -j 2 -s "$file")
   awk -v a="$one" -v b="$two" -v r="$runs" \
     'BEGIN { printf "%-50s %8.4f s  -j 1 %8.4f s  speed-up %5.2f  (target >= 1.8, median of %d)\n", "solve -j 2 puzzles2_17_clue", b, a, a / b, r }'
 }
