@@ -178,10 +178,9 @@ impl State {
         let mut changed = 0;
         let digits = &mut self.candidates[9 * band..9 * band + 9];
         for (d, candidates) in digits.iter_mut().enumerate() {
-            if d != digit {
-                changed |= u32::from(*candidates & cells != 0) << d;
-                *candidates &= !cells;
-            }
+            let cleared = if d == digit { 0 } else { cells };
+            changed |= u32::from(*candidates & cleared != 0) << d;
+            *candidates &= !cleared;
         }
         self.dirty |= changed << (9 * band);
         let columns = column_cells(0) * ((cells | cells >> 9 | cells >> 18) & 0x1ff);
@@ -216,13 +215,11 @@ impl State {
                 | SEGMENT_CELLS[closure >> 3 & 7] << 9
                 | SEGMENT_CELLS[closure >> 6 & 7] << 18);
         self.candidates[bd] = kept;
-        let mut singles = 0;
-        for row_cells in ROW_CELLS {
+        let singles = ROW_CELLS.iter().fold(0, |singles, &row_cells| {
             let row = kept & row_cells;
-            if row & row.wrapping_sub(1) == 0 {
-                singles |= row;
-            }
-        }
+            // Which rows are down to one cell is data, not a pattern a branch predictor can learn.
+            singles | std::hint::select_unpredictable(row & row.wrapping_sub(1) == 0, row, 0)
+        });
         let fresh = singles & self.empty[band];
         if fresh != 0 {
             self.fill(bd % 9, band, fresh);
