@@ -373,25 +373,29 @@ impl State {
                 return cell;
             }
         } else if pairs != [0; 3] {
-            let spread: [u32; 9] = std::array::from_fn(|digit| {
-                (0..3)
+            // A digit's rank: its candidates left in the grid, then the smaller digit first.
+            let ranks: [u32; 9] = std::array::from_fn(|digit| {
+                let spread: u32 = (0..3)
                     .map(|band| self.candidates[9 * band + digit].count_ones())
-                    .sum()
+                    .sum();
+                spread << 4 | (15 - digit as u32)
             });
-            let mut order: [usize; 9] = std::array::from_fn(|digit| digit);
-            order.sort_unstable_by_key(|&digit| std::cmp::Reverse(spread[digit]));
             let with = |cells: [u32; 3], digit: usize| -> [u32; 3] {
                 std::array::from_fn(|band| cells[band] & self.candidates[9 * band + digit])
             };
-            // A partner that comes earlier in the order would have been chosen first.
-            for (i, &first) in order.iter().enumerate() {
-                let cells = with(pairs, first);
-                if let Some(cell) = order[i + 1..]
-                    .iter()
-                    .find_map(|&second| first_in(with(cells, second)))
-                {
-                    return cell;
-                }
+            // The highest ranked digit other than `except` with a candidate in `cells`, found
+            // without a branch on the data.
+            let best_in = |cells: [u32; 3], except: usize| {
+                let best = (0..9).fold(0, |best, digit| {
+                    let present = digit != except && with(cells, digit) != [0; 3];
+                    best.max(ranks[digit] * u32::from(present))
+                });
+                15 - (best & 15) as usize
+            };
+            let first = best_in(pairs, 9);
+            let cells = with(pairs, first);
+            if let Some(cell) = first_in(with(cells, best_in(cells, first))) {
+                return cell;
             }
         }
         let mut fewest = (u32::MAX, 0, 0);
