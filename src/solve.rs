@@ -483,31 +483,29 @@ pub(crate) struct Givens {
 impl Givens {
     /// The givens of `puzzle`, or `None` if two of them clash.
     pub(crate) fn of(puzzle: &Grid) -> Option<Givens> {
-        let mut givens = Givens {
-            cells: [0; 27],
-            peers: [0; 27],
-            columns: [0; 9],
-            filled: [0; 3],
-        };
-        for (cell, &value) in puzzle.cells().iter().enumerate() {
-            if value != 0 {
-                let digit = usize::from(value) - 1;
-                givens.cells[9 * (cell / 27) + digit] |= 1 << (cell % 27);
-                if givens.columns[digit] >> (cell % 9) & 1 == 1 {
-                    return None;
-                }
-                givens.columns[digit] |= 1 << (cell % 9);
-                givens.filled[cell / 27] |= 1 << (cell % 27);
+        // Indexed by value, 0 for a blank: no branch on which cells are given, which a branch
+        // predictor cannot learn.
+        let mut by_value = [[0u32; 10]; 3];
+        let mut columns = [0u32; 10];
+        let mut clashes = 0;
+        for (band, rows) in puzzle.cells().chunks_exact(27).enumerate() {
+            for (i, &value) in rows.iter().enumerate() {
+                let value = usize::from(value);
+                let column = u32::from(value != 0) << (i % 9);
+                clashes |= columns[value] & column;
+                columns[value] |= column;
+                by_value[band][value] |= 1 << i;
             }
         }
-        for bd in 0..27 {
-            let peers = peers_in_band(givens.cells[bd]);
-            if peers & givens.cells[bd] != 0 {
-                return None;
-            }
-            givens.peers[bd] = peers;
-        }
-        Some(givens)
+        let cells: [u32; 27] = std::array::from_fn(|bd| by_value[bd / 9][bd % 9 + 1]);
+        let peers = cells.map(peers_in_band);
+        let clashes = clashes | (0..27).fold(0, |acc, bd| acc | peers[bd] & cells[bd]);
+        (clashes == 0).then(|| Givens {
+            cells,
+            peers,
+            columns: std::array::from_fn(|digit| columns[digit + 1]),
+            filled: by_value.map(|values| BAND & !values[0]),
+        })
     }
 
     /// The cells given a digit, bit `cell`.
