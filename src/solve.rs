@@ -171,6 +171,37 @@ fn houses_in_band(cells: u32) -> (u32, bool) {
     (covered_rows | covered_boxes, doubled != 0)
 }
 
+/// For each byte value, its eight bits spread to the low bits of eight bytes.
+const SPREAD: [u64; 256] = {
+    let mut table = [0; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut bit = 0;
+        while bit < 8 {
+            table[byte] |= ((byte as u64 >> bit) & 1) << (8 * bit);
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
+/// The grid whose value planes (see [`value_planes`]) are `planes`.
+fn grid_of_planes(planes: &[[u32; 4]; 3]) -> Grid {
+    let mut cells = [0; CELLS];
+    for (band, band_planes) in planes.iter().enumerate() {
+        let mut bytes = [0u8; 32];
+        for (eighth, chunk) in bytes.chunks_exact_mut(8).enumerate() {
+            let word = band_planes.iter().enumerate().fold(0, |word, (k, plane)| {
+                word | SPREAD[(plane >> (8 * eighth) & 0xff) as usize] << k
+            });
+            chunk.copy_from_slice(&word.to_le_bytes());
+        }
+        cells[27 * band..27 * band + 27].copy_from_slice(&bytes[..27]);
+    }
+    Grid::from_cells(cells).expect("a filled cell keeps one digit")
+}
+
 /// Per band, bit plane `k` of the cell values: the cells (bit `i` = cell `i` of the band) whose
 /// value has bit `k` set. Read eight cells at a time; each digit's cells follow in four steps.
 fn value_planes(grid: &Grid) -> [[u32; 4]; 3] {
@@ -490,16 +521,17 @@ impl State {
     }
 
     fn grid(&self) -> Grid {
-        let mut cells = [0; CELLS];
-        for (bd, &candidates) in self.candidates.iter().enumerate() {
-            // A filled cell keeps only its own digit as a candidate.
-            let mut rest = candidates & !self.empty[bd / 9];
-            while rest != 0 {
-                cells[27 * (bd / 9) + rest.trailing_zeros() as usize] = (bd % 9) as u8 + 1;
-                rest &= rest - 1;
-            }
-        }
-        Grid::from_cells(cells).expect("digits")
+        // A filled cell keeps only its own digit as a candidate.
+        let planes = std::array::from_fn(|band| {
+            let filled = BAND & !self.empty[band];
+            let words = &self.candidates[9 * band..9 * band + 9];
+            std::array::from_fn(|k| {
+                (0..9)
+                    .filter(|digit| (digit + 1) >> k & 1 == 1)
+                    .fold(0, |plane, digit| plane | words[digit] & filled)
+            })
+        });
+        grid_of_planes(&planes)
     }
 }
 
@@ -919,6 +951,20 @@ mod tests {
                 clear_cells_one_by_one(&mut plain, cells, except)
             );
             assert_eq!(fast, plain);
+        }
+    }
+
+    #[test]
+    fn value_planes_give_back_their_grid() {
+        let solution = solve(&Grid::EMPTY).unwrap();
+        let mut puzzle = solution;
+        for step in 0..81 {
+            puzzle.set(step * 29 % CELLS, 0);
+            assert_eq!(
+                grid_of_planes(&value_planes(&puzzle)),
+                puzzle,
+                "step {step}"
+            );
         }
     }
 
