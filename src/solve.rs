@@ -480,10 +480,9 @@ impl State {
             }
         } else if pairs != [0; 3] {
             // A digit's rank: its candidates left in the grid, then the smaller digit first.
+            let counts = self.candidates.map(u32::count_ones);
             let ranks: [u32; 9] = std::array::from_fn(|digit| {
-                let spread: u32 = (0..3)
-                    .map(|band| self.candidates[9 * band + digit].count_ones())
-                    .sum();
+                let spread = counts[digit] + counts[9 + digit] + counts[18 + digit];
                 spread << 4 | (15 - digit as u32)
             });
             let with = |cells: [u32; 3], digit: usize| -> [u32; 3] {
