@@ -290,11 +290,12 @@ impl State {
             .expect("nine digits");
         self.dirty |= clear_cells(words, cells, digit) << (9 * band);
         let columns = column_cells(0) * ((cells | cells >> 9 | cells >> 18) & 0x1ff);
-        for other in [(band + 1) % 3, (band + 2) % 3] {
+        for other in 0..3 {
+            let cleared = if other == band { 0 } else { columns };
             let od = 9 * other + digit;
             let old = self.candidates[od];
-            self.candidates[od] = old & !columns;
-            self.dirty |= u32::from(old & columns != 0) << od;
+            self.candidates[od] = old & !cleared;
+            self.dirty |= u32::from(old & cleared != 0) << od;
         }
     }
 
