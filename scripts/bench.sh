@@ -25,20 +25,22 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${SHARED:-$root/../shared}
 what=${1:-all}
 runs=${2:-7}
+[[ -n ${EPOCHREALTIME:-} ]] || { echo "bench.sh: needs bash 5 or later (EPOCHREALTIME)" >&2; exit 1; }
 [[ -d $shared/bench ]] || { echo "bench.sh: $shared/bench not found (the reference programs)" >&2; exit 1; }
 cargo build --release --quiet --manifest-path "$root/Cargo.toml"
 bin=$root/target/release/sudoku-gen
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Wall time of one run of "$@" in seconds, its output into $work/out.
+# Wall time of one run of "$@" in seconds, its output into $work/out. The clock is bash's own
+# (microseconds, whatever the locale's decimal point), so that no clock process is timed with it.
 wall() {
   rm -f "$work/out"
   local start end
-  start=$(date +%s%N)
+  start=${EPOCHREALTIME/[.,]/}
   "$@" > "$work/out"
-  end=$(date +%s%N)
-  echo "$(( (end - start) / 1000 ))" | awk '{ printf "%.4f", $1 / 1e6 }'
+  end=${EPOCHREALTIME/[.,]/}
+  awk -v us="$(( end - start ))" 'BEGIN { printf "%.4f", us / 1e6 }'
 }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }

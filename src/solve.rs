@@ -159,16 +159,17 @@ fn peers_in_band(cells: u32) -> u32 {
 /// share one; without a branch on the data, for reading many givens at once.
 fn houses_in_band(cells: u32) -> (u32, bool) {
     let rows = [0, 1, 2].map(|row| cells >> (9 * row) & 0x1ff);
-    let boxes = [0, 1, 2].map(|k| cells & box_cells(k));
-    let held_rows = rows.map(|row| (row + 0x1ff) >> 9);
-    let held_boxes = SEGMENTS[(rows[0] | rows[1] | rows[2]) as usize];
-    let covered_rows = 0x1ff * (held_rows[0] | held_rows[1] << 9 | held_rows[2] << 18);
-    let covered_boxes = column_cells(0) * SEGMENT_CELLS[held_boxes as usize];
-    let doubled = rows
-        .iter()
-        .chain(&boxes)
-        .fold(0, |doubled, &held| doubled | held & held.wrapping_sub(1));
-    (covered_rows | covered_boxes, doubled != 0)
+    let columns = rows[0] | rows[1] | rows[2];
+    let (mut covered, mut doubled) = (0, 0);
+    for i in 0..3 {
+        // 1 when the row (or the box) holds one of `cells`, else 0.
+        let held_row = (rows[i] + 0x1ff) >> 9;
+        let held_box = ((columns >> (3 * i) & 7) + 7) >> 3;
+        covered |= ROW_CELLS[i] & held_row.wrapping_neg() | box_cells(i) & held_box.wrapping_neg();
+        let boxed = cells & box_cells(i);
+        doubled |= rows[i] & rows[i].wrapping_sub(1) | boxed & boxed.wrapping_sub(1);
+    }
+    (covered, doubled != 0)
 }
 
 /// For each byte value, its eight bits spread to the low bits of eight bytes.
@@ -556,10 +557,10 @@ impl Givens {
         // Per band, the cells by the low two and the high two bits of their value.
         let low = planes.map(|[p0, p1, _, _]| [!p0 & !p1, p0 & !p1, !p0 & p1, p0 & p1]);
         let high = planes.map(|[_, _, p2, p3]| [!p2 & !p3, p2 & !p3, !p2 & p3]);
-        let cells: [u32; 27] = std::array::from_fn(|bd| {
-            let (band, value) = (bd / 9, bd % 9 + 1);
-            low[band][value & 3] & high[band][value >> 2]
+        let by_band: [[u32; 9]; 3] = std::array::from_fn(|band| {
+            std::array::from_fn(|digit| low[band][(digit + 1) & 3] & high[band][(digit + 1) >> 2])
         });
+        let cells: [u32; 27] = by_band.as_flattened().try_into().expect("27 band digits");
         let houses = cells.map(houses_in_band);
         let band_columns = |cells: u32| (cells | cells >> 9 | cells >> 18) & 0x1ff;
         let mut clash = houses.iter().any(|&(_, clash)| clash);
