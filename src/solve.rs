@@ -155,21 +155,30 @@ fn peers_in_band(cells: u32) -> u32 {
     peers
 }
 
-/// The rows and boxes of a band that hold one of `cells`, as cells, and whether two of `cells`
-/// share one; without a branch on the data, for reading many givens at once.
-fn houses_in_band(cells: u32) -> (u32, bool) {
-    let rows = [0, 1, 2].map(|row| cells >> (9 * row) & 0x1ff);
-    let columns = rows[0] | rows[1] | rows[2];
-    let (mut covered, mut doubled) = (0, 0);
-    for i in 0..3 {
-        // 1 when the row (or the box) holds one of `cells`, else 0.
-        let held_row = (rows[i] + 0x1ff) >> 9;
-        let held_box = ((columns >> (3 * i) & 7) + 7) >> 3;
-        covered |= ROW_CELLS[i] & held_row.wrapping_neg() | box_cells(i) & held_box.wrapping_neg();
-        let boxed = cells & box_cells(i);
-        doubled |= rows[i] & rows[i].wrapping_sub(1) | boxed & boxed.wrapping_sub(1);
+/// For each cell of a band, the cells of its row and its box (itself included); index 32, the
+/// trailing zeros of no cell at all, has none.
+const HOUSES_OF_CELL: [u32; 33] = {
+    let mut table = [0; 33];
+    let mut i = 0;
+    while i < 27 {
+        table[i] = ROW_AND_BOX[i] | 1 << i;
+        i += 1;
     }
-    (covered, doubled != 0)
+    table
+};
+
+/// The rows and boxes of a band that hold one of `cells`, as cells, and whether two of `cells`
+/// share one (or there are more than three, which also makes two share a row); without a branch
+/// on the data, for reading many givens at once.
+fn houses_in_band(cells: u32) -> (u32, bool) {
+    let first = cells & cells.wrapping_neg();
+    let rest = cells ^ first;
+    let second = rest & rest.wrapping_neg();
+    let third = rest ^ second;
+    let [a, b, c] =
+        [first, second, third].map(|cell| HOUSES_OF_CELL[cell.trailing_zeros() as usize]);
+    let clash = a & rest | b & third | third & third.wrapping_sub(1);
+    (a | b | c, clash != 0)
 }
 
 /// For each byte value, its eight bits spread to the low bits of eight bytes.
@@ -953,6 +962,27 @@ mod tests {
             );
             assert_eq!(fast, plain);
         }
+    }
+
+    #[test]
+    fn houses_in_band_match_their_definition() {
+        let house_of = |i: usize| [ROW_CELLS[i / 9], box_cells(i % 9 / 3)];
+        for first in 0..27 {
+            for second in first..27 {
+                for third in [first, second, (first * 7 + second) % 27, 26 - second] {
+                    let cells: u32 = 1 << first | 1 << second | 1 << third;
+                    let bits: Vec<usize> = (0..27).filter(|&i| cells >> i & 1 == 1).collect();
+                    let covered = bits.iter().flat_map(|&i| house_of(i)).fold(0, |a, h| a | h);
+                    let clash = bits.iter().any(|&i| {
+                        bits.iter()
+                            .any(|&j| j != i && house_of(i).iter().any(|h| h >> j & 1 == 1))
+                    });
+                    assert_eq!(houses_in_band(cells), (covered, clash), "{cells:#x}");
+                }
+            }
+        }
+        assert!(houses_in_band(0b1001001001).1, "four cells are a clash");
+        assert_eq!(houses_in_band(0), (0, false));
     }
 
     #[test]
