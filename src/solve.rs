@@ -17,13 +17,20 @@
 //!   a digit sits once in each row and once in each box of a band, so the 3×3 pattern of which
 //!   (row, box) segments still hold a candidate must contain a permutation. `SEGMENTS` and
 //!   `CLOSURE` keep only the segments that lie on one; the others lose their candidates.
+//!   A row left with one cell is filled; so is a box left with one cell, since the closure leaves
+//!   its row with that cell alone.
+//! - **Stack closure**: the same for the (band, column) pattern of each stack. A column left with
+//!   one cell leaves it alone in its box, so hidden singles of columns follow too.
 //! - **Placing** a digit clears its row and box in the band, its column in the other bands, and the
-//!   cell in the other digits.
-//! - **Naked singles** and **column hidden singles** are counted bit-sliced over 9 words at once.
+//!   cell in the other digits (SSE2 takes eight digits at once on x86-64).
+//! - **Naked singles** are counted bit-sliced over the 9 digit words of a band at once.
+//!
+//! Which rows hold a single cell, which digits lose a candidate, which cell to guess: these are
+//! data a branch predictor cannot learn, so they are computed without branches.
 //!
 //! A guess takes a cell with two candidates (the fewest, when there is none) and tries each
-//! candidate on a copy of the state: for solving and proving uniqueness, the cell whose digits are
-//! most spread over the grid, after reasoning on bands and stacks; for digging's "is there another
+//! candidate on a copy of the state: for solving and proving uniqueness, a cell whose digits have
+//! the most candidates left in the grid, after reasoning on bands and stacks; for digging's "is there another
 //! solution", where solutions are many and any will do, the first such cell after reasoning on bands
 //! only, which makes nodes cheaper.
 //!
@@ -373,8 +380,9 @@ impl State {
     }
 
     /// Per digit, applies the closure to each stack (where in the stack's columns and boxes the digit
-    /// can go) and places the hidden singles of columns; `None` on a contradiction, else whether
-    /// anything changed.
+    /// can go); `None` on a contradiction, else whether anything changed. A column left with one
+    /// cell leaves that cell alone in its box, which the band's closure then fills: hidden singles
+    /// of columns need no step of their own.
     fn stacks(&mut self) -> Option<bool> {
         let mut progress = false;
         let stale = self.stale_stacks | self.stale_stacks >> 9 | self.stale_stacks >> 18;
@@ -403,27 +411,6 @@ impl State {
                         self.dirty |= 1 << bd;
                         progress = true;
                     }
-                }
-            }
-            // Hidden singles of columns: count the digit's candidates per column over the nine rows.
-            let (mut one, mut two) = (0u32, 0u32);
-            for band in 0..3 {
-                let cells = self.candidates[9 * band + digit];
-                for line in 0..3 {
-                    let row = cells >> (9 * line) & 0x1ff;
-                    two |= one & row;
-                    one |= row;
-                }
-            }
-            let single_columns = column_cells(0) * (!two & 0x1ff);
-            for band in 0..3 {
-                let bd = 9 * band + digit;
-                let cells = self.candidates[bd] & single_columns & self.empty[band];
-                if cells != 0 {
-                    if !self.place(digit, band, cells) {
-                        return None;
-                    }
-                    progress = true;
                 }
             }
         }
