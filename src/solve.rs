@@ -30,9 +30,9 @@
 //!
 //! A guess takes a cell with two candidates (the fewest, when there is none) and tries each
 //! candidate on a copy of the state: for solving and proving uniqueness, a cell whose digits have
-//! the most candidates left in the grid, after reasoning on bands and stacks; for digging's "is there another
-//! solution", where solutions are many and any will do, the first such cell after reasoning on bands
-//! only, which makes nodes cheaper.
+//! the most candidates left in the grid, after reasoning on bands and stacks; for digging's "is
+//! there another solution", where solutions are many and any will do, the first such cell after
+//! reasoning on bands only, which makes nodes cheaper.
 //!
 //! A search starts from the givens as band-digit words (`Givens`); digging keeps those words up to
 //! date as it empties and refills cells, instead of reading the grid for every test.
