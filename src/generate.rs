@@ -43,7 +43,7 @@ use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
 use crate::format::{Format, MAX_RECORD_LEN};
-use crate::grid::{CELLS, Grid, box_cell};
+use crate::grid::{BYTE_MASKS, CELLS, Grid, box_cell};
 
 /// The largest number of grids one request may ask for.
 pub const MAX_GRIDS: usize = 1_000_000;
@@ -593,23 +593,6 @@ impl<'a, const RECORD: usize> Search<'a, RECORD> {
         false
     }
 }
-
-/// A set of 8 patterns as the byte mask of a word: byte `v` all ones when pattern `v` is in the set.
-static BYTE_MASKS: [u64; 256] = {
-    let mut table = [0; 256];
-    let mut set = 0;
-    while set < 256 {
-        let mut v = 0;
-        while v < 8 {
-            if set >> v & 1 == 1 {
-                table[set] |= 0xff << (8 * v);
-            }
-            v += 1;
-        }
-        set += 1;
-    }
-    table
-};
 
 /// A 3-bit pattern (position 0 the high bit) as a mask with position `i` at bit `i`.
 const REVERSED: [u16; 8] = [0, 4, 2, 6, 1, 5, 3, 7];

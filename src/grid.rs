@@ -68,6 +68,24 @@ pub const fn houses_of(cell: usize) -> [usize; 3] {
     [cell / 9, 9 + cell % 9, 18 + 3 * (cell / 27) + cell % 9 / 3]
 }
 
+/// For each byte, its eight bits spread to the eight bytes of a word: byte `i` all ones when bit
+/// `i` is set. Serves sets of eight patterns (the generator) and eight cells at a time (the solver).
+pub(crate) static BYTE_MASKS: [u64; 256] = {
+    let mut table = [0; 256];
+    let mut set = 0;
+    while set < 256 {
+        let mut v = 0;
+        while v < 8 {
+            if set >> v & 1 == 1 {
+                table[set] |= 0xff << (8 * v);
+            }
+            v += 1;
+        }
+        set += 1;
+    }
+    table
+};
+
 /// A 9×9 grid: a puzzle (with empty cells) or a complete grid. Cells hold 0 (empty) or a digit 1–9.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Grid([u8; CELLS]);

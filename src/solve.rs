@@ -40,7 +40,7 @@
 use rayon::prelude::*;
 
 use crate::format::Format;
-use crate::grid::{CELLS, Grid};
+use crate::grid::{BYTE_MASKS, CELLS, Grid};
 
 /// The 27 cells of one band.
 const BAND: u32 = (1 << 27) - 1;
@@ -188,21 +188,6 @@ fn houses_in_band(cells: u32) -> (u32, bool) {
     (a | b | c, clash != 0)
 }
 
-/// For each byte value, its eight bits spread to the low bits of eight bytes.
-const SPREAD: [u64; 256] = {
-    let mut table = [0; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let mut bit = 0;
-        while bit < 8 {
-            table[byte] |= ((byte as u64 >> bit) & 1) << (8 * bit);
-            bit += 1;
-        }
-        byte += 1;
-    }
-    table
-};
-
 /// The grid whose value planes (see [`value_planes`]) are `planes`.
 fn grid_of_planes(planes: &[[u32; 4]; 3]) -> Grid {
     let mut cells = [0; CELLS];
@@ -210,7 +195,9 @@ fn grid_of_planes(planes: &[[u32; 4]; 3]) -> Grid {
         let mut bytes = [0u8; 32];
         for (eighth, chunk) in bytes.chunks_exact_mut(8).enumerate() {
             let word = band_planes.iter().enumerate().fold(0, |word, (k, plane)| {
-                word | SPREAD[(plane >> (8 * eighth) & 0xff) as usize] << k
+                let spread =
+                    BYTE_MASKS[(plane >> (8 * eighth) & 0xff) as usize] & 0x0101_0101_0101_0101;
+                word | spread << k
             });
             chunk.copy_from_slice(&word.to_le_bytes());
         }
@@ -914,12 +901,23 @@ mod tests {
             .all(|other| other == cell || puzzle.get(other) != digit)
     }
 
-    #[test]
-    fn givens_force_exactly_the_singles() {
+    /// A solved grid, and the puzzles made by emptying its cells one at a time, `stride` apart.
+    fn emptied_one_by_one(steps: usize, stride: usize) -> (Grid, Vec<Grid>) {
         let solution = solve(&Grid::EMPTY).unwrap();
         let mut puzzle = solution;
-        for step in 0..60 {
-            puzzle.set(step * 43 % CELLS, 0);
+        let puzzles = (0..steps)
+            .map(|step| {
+                puzzle.set(step * stride % CELLS, 0);
+                puzzle
+            })
+            .collect();
+        (solution, puzzles)
+    }
+
+    #[test]
+    fn givens_force_exactly_the_singles() {
+        let (solution, puzzles) = emptied_one_by_one(60, 43);
+        for (step, puzzle) in puzzles.into_iter().enumerate() {
             let givens = Givens::of(&puzzle).unwrap();
             for cell in (0..CELLS).filter(|&c| puzzle.get(c) == 0) {
                 let digit = solution.get(cell);
@@ -983,15 +981,8 @@ mod tests {
 
     #[test]
     fn value_planes_give_back_their_grid() {
-        let solution = solve(&Grid::EMPTY).unwrap();
-        let mut puzzle = solution;
-        for step in 0..81 {
-            puzzle.set(step * 29 % CELLS, 0);
-            assert_eq!(
-                grid_of_planes(&value_planes(&puzzle)),
-                puzzle,
-                "step {step}"
-            );
+        for puzzle in emptied_one_by_one(81, 29).1 {
+            assert_eq!(grid_of_planes(&value_planes(&puzzle)), puzzle);
         }
     }
 
