@@ -140,35 +140,13 @@ struct State {
     stale_stacks: u32,
 }
 
-/// For each cell of a band, the other cells of its row and its box.
-const ROW_AND_BOX: [u32; 27] = {
-    let mut table = [0; 27];
-    let mut i = 0;
-    while i < 27 {
-        table[i] = (ROW_CELLS[i / 9] | box_cells(i % 9 / 3)) & !(1 << i);
-        i += 1;
-    }
-    table
-};
-
-/// The cells of a band that share a row or a box with one of `cells` (other than itself).
-fn peers_in_band(cells: u32) -> u32 {
-    let mut peers = 0;
-    let mut rest = cells;
-    while rest != 0 {
-        peers |= ROW_AND_BOX[rest.trailing_zeros() as usize];
-        rest &= rest - 1;
-    }
-    peers
-}
-
 /// For each cell of a band, the cells of its row and its box (itself included); index 32, the
 /// trailing zeros of no cell at all, has none.
 const HOUSES_OF_CELL: [u32; 33] = {
     let mut table = [0; 33];
     let mut i = 0;
     while i < 27 {
-        table[i] = ROW_AND_BOX[i] | 1 << i;
+        table[i] = ROW_CELLS[i / 9] | box_cells(i % 9 / 3);
         i += 1;
     }
     table
@@ -176,7 +154,7 @@ const HOUSES_OF_CELL: [u32; 33] = {
 
 /// The rows and boxes of a band that hold one of `cells`, as cells, and whether two of `cells`
 /// share one (or there are more than three, which also makes two share a row); without a branch
-/// on the data, for reading many givens at once.
+/// on the data.
 fn houses_in_band(cells: u32) -> (u32, bool) {
     let first = cells & cells.wrapping_neg();
     let rest = cells ^ first;
@@ -255,6 +233,7 @@ fn clear_cells(words: &mut [u32; 9], cells: u32, except: usize) -> u32 {
     (changed | u32::from(last & cells != 0) << 8) & !(1 << except)
 }
 
+/// [`clear_cells`] one word at a time.
 #[cfg(any(test, not(target_arch = "x86_64")))]
 fn clear_cells_one_by_one(words: &mut [u32; 9], cells: u32, except: usize) -> u32 {
     let mut changed = 0;
@@ -274,11 +253,12 @@ impl State {
     /// it or two of them share a row or a box.
     fn place(&mut self, digit: usize, band: usize, cells: u32) -> bool {
         let bd = 9 * band + digit;
-        let peers = peers_in_band(cells);
+        let (houses, clash) = houses_in_band(cells);
         let old = self.candidates[bd];
-        if old & cells != cells || peers & cells != 0 {
+        if old & cells != cells || clash {
             return false;
         }
+        let peers = houses & !cells;
         self.candidates[bd] = old & !peers;
         self.dirty |= u32::from(old & peers != 0) << bd;
         self.fill(digit, band, cells);
