@@ -283,15 +283,15 @@ impl State {
         }
     }
 
-    /// Applies the band closure to one band digit and fills the rows of the band left with a single
-    /// cell (a box with a single cell leaves its row with a single cell after the closure); `false`
-    /// on a contradiction.
-    fn revisit(&mut self, bd: usize) -> bool {
+    /// Applies the band closure to one band digit; returns the empty cells it leaves alone in their
+    /// row, to be filled (a box with a single cell leaves its row with a single cell after the
+    /// closure), or `None` on a contradiction.
+    fn revisit(&mut self, bd: usize) -> Option<u32> {
         let cells = self.candidates[bd];
         let band = bd / 9;
         // Placed in all three rows of the band: nothing left to reason about.
         if cells & self.empty[band] == 0 && cells.count_ones() == 3 {
-            return true;
+            return Some(0);
         }
         let pattern = SEGMENTS[(cells & 0x1ff) as usize] as usize
             | (SEGMENTS[(cells >> 9 & 0x1ff) as usize] as usize) << 3
@@ -300,7 +300,7 @@ impl State {
         // check, which measured 6% on the whole solver.
         let closure = CLOSURE[pattern & 0x1ff] as usize;
         if closure == 0 {
-            return false;
+            return None;
         }
         // The closure also takes the digit out of the rows and boxes of the rows it has filled.
         let kept = cells
@@ -313,11 +313,7 @@ impl State {
             // Which rows are down to one cell is data, not a pattern a branch predictor can learn.
             singles | std::hint::select_unpredictable(row & row.wrapping_sub(1) == 0, row, 0)
         });
-        let fresh = singles & self.empty[band];
-        if fresh != 0 {
-            self.fill(bd % 9, band, fresh);
-        }
-        true
+        Some(singles & self.empty[band])
     }
 
     /// Places the naked singles; `None` on a contradiction (an empty cell without candidates), else
@@ -390,18 +386,33 @@ impl State {
     fn propagate(&mut self, reasoning: Reasoning) -> bool {
         loop {
             // Sweeps: each band digit changed since the last sweep is revisited once per sweep, so
-            // that the changes of many placements are taken in at once.
+            // that the changes of many placements are taken in at once. The cells a sweep finds are
+            // filled after it: whether a revisit finds one is data a branch predictor cannot learn,
+            // and one loop over the finds mispredicts less than a branch after every revisit
+            // (measured 4-6% faster, for 15% more instructions).
             while self.dirty != 0 {
                 let mut sweep = self.dirty;
                 self.stale_stacks |= sweep;
                 self.dirty = 0;
+                let mut fresh = [0u32; 27];
+                let mut filling = 0u32;
                 while sweep != 0 {
                     let bd = sweep.trailing_zeros() as usize;
                     sweep &= sweep - 1;
-                    self.dirty &= !(1 << bd);
-                    if !self.revisit(bd) {
+                    let Some(cells) = self.revisit(bd) else {
+                        return false;
+                    };
+                    fresh[bd] = cells;
+                    filling |= u32::from(cells != 0) << bd;
+                }
+                while filling != 0 {
+                    let bd = filling.trailing_zeros() as usize;
+                    filling &= filling - 1;
+                    // Another fill of this sweep may have taken one of the cells.
+                    if self.candidates[bd] & fresh[bd] != fresh[bd] {
                         return false;
                     }
+                    self.fill(bd % 9, bd / 9, fresh[bd]);
                 }
             }
             let progress = match self.naked_singles() {
