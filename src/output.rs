@@ -62,6 +62,25 @@ pub fn write_output(destination: &Destination, bytes: &[u8]) -> Result<(), Error
 
 fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     let shown = path.display().to_string();
+    let failed = |e| Error::io(&shown, e);
+    let target = match std::fs::metadata(path) {
+        // A device or a pipe (`-o /dev/null`) is written to: renaming a file over it would put a
+        // plain file in its place.
+        Ok(metadata) if !metadata.is_file() && !metadata.is_dir() => {
+            let written = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .and_then(|mut file| file.write_all(bytes));
+            return match written {
+                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(failed(e)),
+                _ => Ok(()),
+            };
+        }
+        // Through a symbolic link, the file it leads to is replaced, and the link stays.
+        Ok(_) => std::fs::canonicalize(path).map_err(failed)?,
+        Err(_) => path.to_path_buf(),
+    };
+    let path = target.as_path();
     let folder = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
@@ -74,14 +93,10 @@ fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<(), Error> {
         // What a plain create gives: 0666 less the umask, not the temporary file's private 0600.
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
-    let mut file = builder
-        .tempfile_in(folder)
-        .map_err(|e| Error::io(&shown, e))?;
-    file.write_all(bytes).map_err(|e| Error::io(&shown, e))?;
-    file.as_file()
-        .sync_data()
-        .map_err(|e| Error::io(&shown, e))?;
-    file.persist(path).map_err(|e| Error::io(&shown, e.error))?;
+    let mut file = builder.tempfile_in(folder).map_err(failed)?;
+    file.write_all(bytes).map_err(failed)?;
+    file.as_file().sync_data().map_err(failed)?;
+    file.persist(path).map_err(|e| failed(e.error))?;
     Ok(())
 }
 
@@ -94,6 +109,42 @@ mod tests {
         let buffer = zeroed_buffer(5 << 20);
         assert_eq!(buffer.len(), 5 << 20);
         assert!(buffer.iter().all(|&b| b == 0));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_pipe_is_written_to_not_replaced() {
+        use std::io::Read;
+        use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pipe");
+        let name = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+        // SAFETY: a valid, NUL-terminated path; mkfifo only creates the pipe.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        // Opened for reading first, without waiting for a writer: the write then finds a reader,
+        // and a replaced pipe shows as nothing read rather than as a hang.
+        let mut reader = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&path)
+            .unwrap();
+        write_output(&Destination::File(path.clone()), b"through the pipe").unwrap();
+        let mut read = Vec::new();
+        reader.read_to_end(&mut read).unwrap();
+        assert_eq!(read, b"through the pipe");
+        assert!(std::fs::metadata(&path).unwrap().file_type().is_fifo());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_keeps_leading_to_the_new_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let (file, link) = (dir.path().join("out.txt"), dir.path().join("link.txt"));
+        std::fs::write(&file, b"old").unwrap();
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        write_output(&Destination::File(link.clone()), b"new").unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert_eq!(std::fs::read(&file).unwrap(), b"new");
     }
 
     #[test]
