@@ -53,6 +53,11 @@ const fn column_cells(c: usize) -> u32 {
     0x40201 << c
 }
 
+/// The columns (bits 0..9) that hold one of `cells` of a band.
+const fn columns_of(cells: u32) -> u32 {
+    (cells | cells >> 9 | cells >> 18) & 0x1ff
+}
+
 /// The cells of box `k` (0..3) in a band.
 const fn box_cells(k: usize) -> u32 {
     0x1c0e07 << (3 * k)
@@ -273,7 +278,7 @@ impl State {
             .try_into()
             .expect("nine digits");
         self.dirty |= clear_cells(words, cells, digit) << (9 * band);
-        let columns = column_cells(0) * ((cells | cells >> 9 | cells >> 18) & 0x1ff);
+        let columns = column_cells(0) * columns_of(cells);
         for other in 0..3 {
             let cleared = if other == band { 0 } else { columns };
             let od = 9 * other + digit;
@@ -354,10 +359,7 @@ impl State {
         self.stale_stacks = 0;
         for digit in (0..9).filter(|&d| stale >> d & 1 == 1) {
             // Per band, the columns where the digit has a candidate.
-            let columns = [0, 1, 2].map(|band| {
-                let cells = self.candidates[9 * band + digit];
-                (cells | cells >> 9 | cells >> 18) & 0x1ff
-            });
+            let columns = [0, 1, 2].map(|band| columns_of(self.candidates[9 * band + digit]));
             for stack in 0..3 {
                 let pattern = (0..3).fold(0, |acc, band| {
                     acc | (columns[band] >> (3 * stack) & 7) << (3 * band)
@@ -548,10 +550,9 @@ impl Givens {
         });
         let cells: [u32; 27] = by_band.as_flattened().try_into().expect("27 band digits");
         let houses = cells.map(houses_in_band);
-        let band_columns = |cells: u32| (cells | cells >> 9 | cells >> 18) & 0x1ff;
         let mut clash = houses.iter().any(|&(_, clash)| clash);
         let columns = std::array::from_fn(|digit| {
-            let [a, b, c] = [0, 1, 2].map(|band| band_columns(cells[9 * band + digit]));
+            let [a, b, c] = [0, 1, 2].map(|band| columns_of(cells[9 * band + digit]));
             clash |= a & b | a & c | b & c != 0;
             a | b | c
         });
