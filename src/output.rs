@@ -52,11 +52,17 @@ fn advise_huge_pages(_buffer: &[u8]) {}
 /// Writes `bytes` to `destination` with one `write_all`.
 pub fn write_output(destination: &Destination, bytes: &[u8]) -> Result<(), Error> {
     match destination {
-        Destination::Stdout => match io::stdout().lock().write_all(bytes) {
-            Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Error::io("standard output", e)),
-            _ => Ok(()),
-        },
+        Destination::Stdout => write_stream("standard output", io::stdout().lock(), bytes),
         Destination::File(path) => write_file_atomically(path, bytes),
+    }
+}
+
+/// Writes `bytes` to a stream (standard output, a device, a pipe). A reader that has gone away
+/// (`| head`) ends the job quietly, as a success.
+fn write_stream(name: &str, mut stream: impl Write, bytes: &[u8]) -> Result<(), Error> {
+    match stream.write_all(bytes) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Error::io(name, e)),
+        _ => Ok(()),
     }
 }
 
@@ -67,14 +73,11 @@ fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<(), Error> {
         // A device or a pipe (`-o /dev/null`) is written to: renaming a file over it would put a
         // plain file in its place.
         Ok(metadata) if !metadata.is_file() && !metadata.is_dir() => {
-            let written = std::fs::OpenOptions::new()
+            let file = std::fs::OpenOptions::new()
                 .write(true)
                 .open(path)
-                .and_then(|mut file| file.write_all(bytes));
-            return match written {
-                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(failed(e)),
-                _ => Ok(()),
-            };
+                .map_err(failed)?;
+            return write_stream(&shown, file, bytes);
         }
         // Through a symbolic link, the file it leads to is replaced, and the link stays.
         Ok(_) => std::fs::canonicalize(path).map_err(failed)?,
