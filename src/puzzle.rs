@@ -29,7 +29,7 @@ use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
 use crate::format::{Format, push_line};
-use crate::grid::{CELLS, Grid, box_cell};
+use crate::grid::{CELLS, Grid, HOUSES, box_cell};
 use crate::rate::{Level, level_of_unique, level_within, solves_within};
 use crate::solve::{Givens, Solver};
 
@@ -399,15 +399,11 @@ fn dig(
 /// band and each of the other two columns of its stack.
 fn swap_sets(solution: &Grid) -> [[u128; 4]; CELLS] {
     let mut sets = [[0; 4]; CELLS];
-    // The cells of a row or a column.
-    let row = |r: usize| std::array::from_fn::<usize, 9, _>(|i| 9 * r + i);
-    let column = |c: usize| std::array::from_fn::<usize, 9, _>(|i| 9 * i + c);
     for third in 0..3 {
         for (a, b) in [(0, 1), (0, 2), (1, 2)] {
-            let lines = [
-                (row(3 * third + a), row(3 * third + b)),
-                (column(3 * third + a), column(3 * third + b)),
-            ];
+            // Two rows of a band, then two columns of a stack (houses 0..9 are rows, 9..18 columns).
+            let lines =
+                [0, 9].map(|lines| (HOUSES[lines + 3 * third + a], HOUSES[lines + 3 * third + b]));
             for (kind, (first, second)) in lines.into_iter().enumerate() {
                 // Where each digit sits on the first line.
                 let mut position = [0; 10];
