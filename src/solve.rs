@@ -34,6 +34,10 @@
 //! there another solution", where solutions are many and any will do, the first such cell after
 //! reasoning on bands only, which makes nodes cheaper.
 //!
+//! The search, from reading the givens to the last guess, is compiled twice on x86-64: once for
+//! any processor and once with x86-64-v3's bit and vector instructions (`popcnt`, BMI, AVX2), which
+//! it takes when the processor has them (checked at run time).
+//!
 //! A search starts from the givens as band-digit words (`Givens`); digging keeps those words up to
 //! date as it empties and refills cells, instead of reading the grid for every test.
 
@@ -160,6 +164,7 @@ const HOUSES_OF_CELL: [u32; 33] = {
 /// The rows and boxes of a band that hold one of `cells`, as cells, and whether two of `cells`
 /// share one (or there are more than three, which also makes two share a row); without a branch
 /// on the data.
+#[inline(always)]
 fn houses_in_band(cells: u32) -> (u32, bool) {
     let first = cells & cells.wrapping_neg();
     let rest = cells ^ first;
@@ -215,6 +220,7 @@ fn value_planes(grid: &Grid) -> [[u32; 4]; 3] {
 /// solver does, so on x86-64 it takes eight words at once (SSE2, always there), which measured 7%
 /// faster on hard puzzles than the plain loop, the one other targets use.
 #[cfg(target_arch = "x86_64")]
+#[inline(always)]
 fn clear_cells(words: &mut [u32; 9], cells: u32, except: usize) -> u32 {
     use std::arch::x86_64::*;
     let own = words[except];
@@ -256,6 +262,7 @@ use clear_cells_one_by_one as clear_cells;
 impl State {
     /// Places `digit` (0..9) in the cells `cells` of `band` at once; `false` if one of them cannot take
     /// it or two of them share a row or a box.
+    #[inline(always)]
     fn place(&mut self, digit: usize, band: usize, cells: u32) -> bool {
         let bd = 9 * band + digit;
         let (houses, clash) = houses_in_band(cells);
@@ -272,6 +279,7 @@ impl State {
 
     /// Fills `cells` of `band` with `digit`, which has already left their rows and boxes there: the
     /// cells leave the other digits, and the digit leaves the cells' columns in the other bands.
+    #[inline(always)]
     fn fill(&mut self, digit: usize, band: usize, cells: u32) {
         self.empty[band] &= !cells;
         let words: &mut [u32; 9] = (&mut self.candidates[9 * band..9 * band + 9])
@@ -291,6 +299,7 @@ impl State {
     /// Applies the band closure to one band digit; returns the empty cells it leaves alone in their
     /// row, to be filled (a box with a single cell leaves its row with a single cell after the
     /// closure), or `None` on a contradiction.
+    #[inline(always)]
     fn revisit(&mut self, bd: usize) -> Option<u32> {
         let cells = self.candidates[bd];
         let band = bd / 9;
@@ -323,6 +332,7 @@ impl State {
 
     /// Places the naked singles; `None` on a contradiction (an empty cell without candidates), else
     /// whether anything was placed.
+    #[inline(always)]
     fn naked_singles(&mut self) -> Option<bool> {
         let mut progress = false;
         for band in 0..3 {
@@ -353,6 +363,7 @@ impl State {
     /// can go); `None` on a contradiction, else whether anything changed. A column left with one
     /// cell leaves that cell alone in its box, which the band's closure then fills: hidden singles
     /// of columns need no step of their own.
+    #[inline(always)]
     fn stacks(&mut self) -> Option<bool> {
         let mut progress = false;
         let stale = self.stale_stacks | self.stale_stacks >> 9 | self.stale_stacks >> 18;
@@ -385,6 +396,7 @@ impl State {
     }
 
     /// Reasons until nothing more follows; `false` on a contradiction.
+    #[inline(always)]
     fn propagate(&mut self, reasoning: Reasoning) -> bool {
         loop {
             // Sweeps: each band digit changed since the last sweep is revisited once per sweep, so
@@ -440,6 +452,7 @@ impl State {
     /// which costs less to find and serves as well; with none, a cell with the fewest candidates.
     /// Returns its band, its bit and the digit to try first: the one with the most candidates left
     /// (3% fewer guesses than the smaller digit on the hardest set), or else the smallest.
+    #[inline(always)]
     fn guess_cell(&self, reasoning: Reasoning) -> (usize, u32, usize) {
         let lowest = |cells: u32| cells & cells.wrapping_neg();
         let pairs: [u32; 3] = std::array::from_fn(|band| {
@@ -503,12 +516,14 @@ impl State {
     }
 
     /// The smallest digit (0..9) that the cell `bit` of `band` can take, 9 if none.
+    #[inline(always)]
     fn smallest_digit(&self, band: usize, bit: u32) -> usize {
         (0..9)
             .find(|&digit| self.candidates[9 * band + digit] & bit != 0)
             .unwrap_or(9)
     }
 
+    #[inline(always)]
     fn grid(&self) -> Grid {
         // A filled cell keeps only its own digit as a candidate.
         let planes = std::array::from_fn(|band| {
@@ -540,6 +555,7 @@ pub(crate) struct Givens {
 
 impl Givens {
     /// The givens of `puzzle`, or `None` if two of them clash.
+    #[inline(always)]
     pub(crate) fn of(puzzle: &Grid) -> Option<Givens> {
         let planes = value_planes(puzzle);
         // Per band, the cells by the low two and the high two bits of their value.
@@ -624,6 +640,7 @@ impl Givens {
     }
 
     /// The search state before any reasoning: each digit can go wherever its givens allow.
+    #[inline(always)]
     fn state(&self) -> State {
         let mut state = State {
             candidates: std::array::from_fn(|bd| self.candidates(bd)),
@@ -642,6 +659,16 @@ impl Givens {
     }
 }
 
+/// Whether the processor has the extensions of x86-64-v3 the search uses (the answer is cached).
+#[cfg(target_arch = "x86_64")]
+fn has_v3_extensions() -> bool {
+    is_x86_feature_detected!("avx2")
+        && is_x86_feature_detected!("bmi1")
+        && is_x86_feature_detected!("bmi2")
+        && is_x86_feature_detected!("lzcnt")
+        && is_x86_feature_detected!("popcnt")
+}
+
 /// How much a search reasons between guesses.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Reasoning {
@@ -649,6 +676,13 @@ enum Reasoning {
     Full,
     /// Bands only: cheaper nodes, for puzzles with many solutions of which any will do.
     Bands,
+}
+
+/// Where a search starts.
+enum Start<'a> {
+    /// From the givens of a puzzle, read in the search so that reading them is compiled with it.
+    Puzzle(&'a Grid),
+    State(State),
 }
 
 /// A reusable solver: it keeps its guess stack between puzzles.
@@ -665,8 +699,7 @@ impl Solver {
 
     /// Searches `puzzle` until `limit` solutions are found (at least 1) or none remain.
     pub fn search(&mut self, puzzle: &Grid, limit: usize) -> Outcome {
-        let start = Givens::of(puzzle).map(|givens| givens.state());
-        self.search_from(start, limit, Reasoning::Full)
+        self.search_from(Start::Puzzle(puzzle), limit, Reasoning::Full)
     }
 
     /// Whether `puzzle` has a solution in which `cell` does not hold `digit`. With `digit` the
@@ -687,15 +720,41 @@ impl Solver {
         let bd = 9 * (cell / 27) + usize::from(digit) - 1;
         state.candidates[bd] &= !(1 << (cell % 27));
         // Another solution, when there is one, is one of many: cheaper nodes find it sooner.
-        self.search_from(Some(state), 1, Reasoning::Bands).solutions > 0
+        self.search_from(Start::State(state), 1, Reasoning::Bands)
+            .solutions
+            > 0
     }
 
-    fn search_from(&mut self, start: Option<State>, limit: usize, reasoning: Reasoning) -> Outcome {
+    /// Searches from `start`, compiled for the processor's bit-manipulation and
+    /// vector instructions where it has them (x86-64-v3: `popcnt`, BMI, AVX2), checked at run
+    /// time so that the binary still runs on any x86-64: 6% faster on easy puzzles, 3% on hard ones.
+    fn search_from(&mut self, start: Start, limit: usize, reasoning: Reasoning) -> Outcome {
+        #[cfg(target_arch = "x86_64")]
+        if has_v3_extensions() {
+            // SAFETY: the processor has the extensions `search_with_v3` is compiled for.
+            return unsafe { self.search_with_v3(start, limit, reasoning) };
+        }
+        self.search_here(start, limit, reasoning)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    fn search_with_v3(&mut self, start: Start, limit: usize, reasoning: Reasoning) -> Outcome {
+        self.search_here(start, limit, reasoning)
+    }
+
+    /// The search itself, inlined into each of its two compilations.
+    #[inline(always)]
+    fn search_here(&mut self, start: Start, limit: usize, reasoning: Reasoning) -> Outcome {
         let limit = limit.max(1);
         let mut outcome = Outcome {
             solutions: 0,
             first: None,
             guesses: 0,
+        };
+        let start = match start {
+            Start::Puzzle(puzzle) => Givens::of(puzzle).map(|givens| givens.state()),
+            Start::State(state) => Some(state),
         };
         let Some(state) = start else {
             return outcome;
@@ -843,6 +902,20 @@ mod tests {
                 assert!(solution.is_filled() && solution.keeps_givens_of(&p));
                 assert_eq!(solution.first_repeat(), None);
             }
+        }
+    }
+
+    #[test]
+    fn both_compilations_of_the_search_agree() {
+        let sets = [
+            include_str!("../tests/data/sample_forum_hardest.txt"),
+            include_str!("../tests/data/sample_serg.txt"),
+        ];
+        let mut solver = Solver::new();
+        for line in sets.iter().flat_map(|set| set.lines()) {
+            let p = puzzle(line);
+            let plain = solver.search_here(Start::Puzzle(&p), 2, Reasoning::Full);
+            assert_eq!(solver.search(&p, 2), plain, "{line}");
         }
     }
 
