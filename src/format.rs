@@ -352,11 +352,24 @@ fn parse_line_piece(
         errors: ParseErrors::new(),
         ended: false,
     };
-    let mut start = 0;
-    let line_ends = memchr::memchr_iter(b'\n', piece).chain(std::iter::once(piece.len()));
-    for (i, end) in line_ends.enumerate() {
-        let (number, line) = (first_line + i, trim_line_end(&piece[start..end]));
-        start = end + 1;
+    let mut rest = piece;
+    for number in first_line.. {
+        if rest.is_empty() {
+            break;
+        }
+        // Most lines are 81 cells and a line feed: a check without branches (it vectorizes)
+        // that there is no line feed before costs less than a search for the line's end.
+        let cells_then_end = rest.get(CELLS) == Some(&b'\n')
+            && rest[..CELLS]
+                .iter()
+                .fold(true, |clear, &b| clear & (b != b'\n'));
+        let len = if cells_then_end {
+            CELLS
+        } else {
+            memchr::memchr(b'\n', rest).unwrap_or(rest.len())
+        };
+        let line = trim_line_end(&rest[..len]);
+        rest = rest.get(len + 1..).unwrap_or_default();
         if line.is_empty() || line.starts_with(b"#") {
             continue;
         }
