@@ -914,7 +914,9 @@ pub fn solve_batch(
         .par_chunks_mut(record_len)
         .zip(puzzles.par_iter())
         .enumerate()
+        // Pieces of 256 puzzles: rayon would otherwise leave a thread finishing a long piece alone.
         .with_min_len(256)
+        .with_max_len(256)
         .map_init(Solver::new, |solver, (index, (record, puzzle))| {
             let outcome = solver.search(puzzle, limit);
             format.write_record(outcome.first.as_ref().unwrap_or(puzzle), blank, record);
