@@ -78,7 +78,7 @@ pub fn render_grids(request: &GridRequest, format: Format) -> Vec<u8> {
         "first must be a digit"
     );
     let record_len = format.record_len();
-    let mut out = crate::output::zeroed_buffer(record_len * request.count);
+    let mut out = vec![0; record_len * request.count];
     let plan = Plan::new(request, format);
     let mut parts = Vec::with_capacity(PARTS);
     let mut rest = out.as_mut_slice();

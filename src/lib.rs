@@ -2,7 +2,9 @@
 //! unique solution, and checking all of them.
 //!
 //! The boundary type is [`Grid`], a plain 81-cell value. Each job builds its whole output as bytes in
-//! one buffer; [`output`] writes it with a single `write_all`.
+//! one buffer; [`output`] writes it with a single `write_all`. On Linux, `memory::HugePageAllocator`
+//! backs such buffers with huge pages when a program registers it as its global allocator, as the
+//! `sudoku-gen` binary does.
 //!
 //! ```
 //! use sudoku_gen::{GridRequest, generate_grids};
@@ -17,6 +19,8 @@ pub mod error;
 pub mod format;
 pub mod generate;
 pub mod grid;
+#[cfg(target_os = "linux")]
+pub mod memory;
 pub mod output;
 pub mod puzzle;
 pub mod rate;

@@ -5,6 +5,10 @@ mod cli;
 
 use std::process::ExitCode;
 
+#[cfg(target_os = "linux")]
+#[global_allocator]
+static ALLOCATOR: sudoku_gen::memory::HugePageAllocator = sudoku_gen::memory::HugePageAllocator;
+
 fn main() -> ExitCode {
     match cli::Cli::parse_checked().run() {
         Ok(code) => code,

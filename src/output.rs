@@ -18,37 +18,6 @@ pub enum Destination {
     File(PathBuf),
 }
 
-/// A zero-filled buffer of `len` bytes whose pages the kernel backs with huge pages where it can:
-/// most of the cost of a fresh buffer of hundreds of megabytes is the kernel zeroing it, 4 KiB at a
-/// time otherwise.
-pub fn zeroed_buffer(len: usize) -> Vec<u8> {
-    let buffer = vec![0u8; len];
-    advise_huge_pages(&buffer);
-    buffer
-}
-
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(buffer: &[u8]) {
-    const HUGE_PAGE: usize = 2 << 20;
-    let start = buffer.as_ptr() as usize;
-    let aligned = start.next_multiple_of(HUGE_PAGE);
-    let end = (start + buffer.len()) & !(HUGE_PAGE - 1);
-    if end > aligned {
-        // SAFETY: the range lies inside `buffer`'s allocation; MADV_HUGEPAGE changes how the kernel
-        // backs it, never its contents. A refusal only costs speed, so the result is not needed.
-        unsafe {
-            libc::madvise(
-                aligned as *mut libc::c_void,
-                end - aligned,
-                libc::MADV_HUGEPAGE,
-            );
-        }
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_buffer: &[u8]) {}
-
 /// Writes `bytes` to `destination` with one `write_all`.
 pub fn write_output(destination: &Destination, bytes: &[u8]) -> Result<(), Error> {
     match destination {
@@ -106,13 +75,6 @@ fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn zeroed_buffer_is_zero_and_sized() {
-        let buffer = zeroed_buffer(5 << 20);
-        assert_eq!(buffer.len(), 5 << 20);
-        assert!(buffer.iter().all(|&b| b == 0));
-    }
 
     #[cfg(unix)]
     #[test]

@@ -908,7 +908,7 @@ pub fn solve_batch(
 ) -> (Vec<u8>, Vec<(usize, Failure)>) {
     let record_len = format.record_len();
     let blank = if format == Format::Grid { b'0' } else { b'.' };
-    let mut out = crate::output::zeroed_buffer(record_len * puzzles.len());
+    let mut out = vec![0; record_len * puzzles.len()];
     let limit = if unique { 2 } else { 1 };
     let failures = out
         .par_chunks_mut(record_len)
