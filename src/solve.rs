@@ -37,7 +37,8 @@
 //! The search, from reading the givens to the last guess, is compiled twice on x86-64: once for
 //! any processor and once with x86-64-v3's bit and vector instructions (`popcnt`, BMI, AVX2), which
 //! it takes when the processor has them (checked at run time); there the band closure reads and
-//! spreads segments with `pext` and `pdep` instead of tables.
+//! spreads segments with `pext` and `pdep` instead of tables. The functions the search calls are
+//! `#[inline(always)]` so that each copy holds all of them, compiled for its own instructions.
 //!
 //! A search starts from the givens as band-digit words (`Givens`); digging keeps those words up to
 //! date as it empties and refills cells, instead of reading the grid for every test.
@@ -738,6 +739,7 @@ enum Reasoning {
 enum Start<'a> {
     /// From the givens of a puzzle, read in the search so that reading them is compiled with it.
     Puzzle(&'a Grid),
+    /// From a state the caller built (digging, from givens it keeps up to date).
     State(State),
 }
 
