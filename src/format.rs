@@ -357,28 +357,28 @@ fn parse_line_piece(
         if rest.is_empty() {
             break;
         }
-        // Most lines are 81 cells and a line feed: a check without branches (it vectorizes)
-        // that there is no line feed before costs less than a search for the line's end.
-        let cells_then_end = rest.get(CELLS) == Some(&b'\n')
-            && rest[..CELLS]
-                .iter()
-                .fold(true, |clear, &b| clear & (b != b'\n'));
-        let len = if cells_then_end {
+        let mut cells = [0; CELLS];
+        // Most lines are 81 cells and a line feed: one pass reads the cells and, as a line feed is
+        // no cell, finds none before the end, with no search for the line's end.
+        let plain = rest.get(CELLS) == Some(&b'\n') && read_plain_cells(&rest[..CELLS], &mut cells);
+        let len = if plain {
             CELLS
         } else {
             memchr::memchr(b'\n', rest).unwrap_or(rest.len())
         };
         let line = trim_line_end(&rest[..len]);
         rest = rest.get(len + 1..).unwrap_or_default();
-        if line.is_empty() || line.starts_with(b"#") {
+        let read = if plain {
+            Ok(())
+        } else if line.is_empty() || line.starts_with(b"#") {
             continue;
-        }
-        if line == b"end" {
+        } else if line == b"end" {
             parsed.ended = true;
             break;
-        }
-        let mut cells = [0; CELLS];
-        match read_cells(line, false, &mut cells) {
+        } else {
+            read_cells(line, false, &mut cells)
+        };
+        match read {
             Ok(()) => {
                 grids[parsed.count] = grid_of(cells);
                 lines[parsed.count] = number;
@@ -407,22 +407,25 @@ fn trim_line_end(line: &[u8]) -> &[u8] {
     &line[..end]
 }
 
+/// Reads `line`, one byte a cell (`1`-`9`, `0` or `.`), into `cells` of the same length, in a loop
+/// without branches; `false` if a byte is no cell.
+fn read_plain_cells(line: &[u8], cells: &mut [u8]) -> bool {
+    let mut valid = true;
+    for (cell, &byte) in cells.iter_mut().zip(line) {
+        let digit = byte.wrapping_sub(b'0');
+        valid &= digit <= 9 || byte == b'.';
+        *cell = if byte == b'.' { 0 } else { digit };
+    }
+    valid
+}
+
 /// Reads the cells of one line into `cells` (which sets how many are expected). With `spaced`, a line
 /// holding a space has its cells separated by single spaces. The error is a column and a message.
 fn read_cells(line: &[u8], spaced: bool, cells: &mut [u8]) -> Result<(), (usize, String)> {
     let expected = cells.len();
-    // The common case, one byte a cell and nothing wrong, in a loop without branches; anything
-    // else takes the loop below, which finds the problem.
-    if line.len() == expected {
-        let mut valid = true;
-        for (cell, &byte) in cells.iter_mut().zip(line) {
-            let digit = byte.wrapping_sub(b'0');
-            valid &= digit <= 9 || byte == b'.';
-            *cell = if byte == b'.' { 0 } else { digit };
-        }
-        if valid {
-            return Ok(());
-        }
+    // The common case takes one pass; anything else the loop below, which finds the problem.
+    if line.len() == expected && read_plain_cells(line, cells) {
+        return Ok(());
     }
     let spaced = spaced && line.contains(&b' ');
     let mut count = 0;
