@@ -1,11 +1,17 @@
-//! Any bytes given to the puzzle parser: no panic, and every puzzle it returns is solved or reported
-//! without panicking either.
+//! Any bytes given to the puzzle parser: no panic, the same result with CRLF line ends, and every
+//! puzzle it returns is solved or reported without panicking either.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use sudoku_gen::format::parse_puzzles;
 
 fuzz_target!(|data: &[u8]| {
+    // CRLF line ends are read as LF ones: the same puzzles, lines and problems either way.
+    let crlf: Vec<u8> = data
+        .iter()
+        .flat_map(|&b| if b == b'\n' { vec![b'\r', b'\n'] } else { vec![b] })
+        .collect();
+    assert_eq!(parse_puzzles(data), parse_puzzles(&crlf));
     match parse_puzzles(data) {
         Ok(puzzles) => {
             assert_eq!(puzzles.grids.len(), puzzles.lines.len());
