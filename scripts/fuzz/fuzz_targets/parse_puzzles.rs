@@ -7,12 +7,16 @@ use sudoku_gen::format::parse_puzzles;
 
 fuzz_target!(|data: &[u8]| {
     // CRLF line ends are read as LF ones: the same puzzles, lines and problems either way.
-    let crlf: Vec<u8> = data
-        .iter()
-        .flat_map(|&b| if b == b'\n' { vec![b'\r', b'\n'] } else { vec![b] })
-        .collect();
-    assert_eq!(parse_puzzles(data), parse_puzzles(&crlf));
-    match parse_puzzles(data) {
+    let mut crlf = Vec::with_capacity(2 * data.len());
+    for &b in data {
+        if b == b'\n' {
+            crlf.push(b'\r');
+        }
+        crlf.push(b);
+    }
+    let parsed = parse_puzzles(data);
+    assert_eq!(parsed, parse_puzzles(&crlf));
+    match parsed {
         Ok(puzzles) => {
             assert_eq!(puzzles.grids.len(), puzzles.lines.len());
             let mut solver = sudoku_gen::Solver::new();
