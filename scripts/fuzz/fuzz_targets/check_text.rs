@@ -7,7 +7,13 @@ use sudoku_gen::check::{GridRules, check_grids, check_solutions};
 use sudoku_gen::error::LISTED_PROBLEMS;
 
 fuzz_target!(|data: &[u8]| {
-    let report = check_grids(data, GridRules { count: Some(2), first: Some(5) });
+    let report = check_grids(
+        data,
+        GridRules {
+            count: Some(2),
+            first: Some(5),
+        },
+    );
     assert!(report.listed.len() <= LISTED_PROBLEMS && report.listed.len() <= report.problems);
     assert!(report.listed.windows(2).all(|w| w[0].line <= w[1].line));
     if let Ok(report) = check_solutions(data, data) {
