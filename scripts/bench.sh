@@ -7,7 +7,8 @@
 #           same size and one write, no sudoku work), in both formats; target ratio <= 1.5.
 # solve:    `-j 1 -s SET` (and `--unique`) on each set of ../shared/data/puzzles, in puzzles per second
 #           of the whole process, against the Rust `sudoku` crate's own timing of its solving loop
-#           alone (../shared/bench/peer-sudoku-crate), so the comparison favours the reference.
+#           alone (../shared/bench/peer-sudoku-crate), so the comparison favours the reference; the
+#           two run in turn.
 #           Ratio = our rate / its rate; targets >= 1.0 (easy sets) and >= 1.5 (hardest). Then -j 2
 #           against -j 1 on the 17-clue set (target >= 1.8).
 # check:    `--check` of 1,000,000 grids made by `-c`, against making them (`-c 1000000` into a fresh
@@ -93,6 +94,23 @@ peer_rate() {
   done | median
 }
 
+# against_peer A... -- B...: the median wall time of A and the median rate that B prints, over $runs
+# runs each after one warm-up each, run A B A B ... (as `alternate` does) so that a slow spell of the
+# machine weighs on both alike.
+against_peer() {
+  local a=() b=()
+  while [[ $1 != -- ]]; do a+=("$1"); shift; done
+  shift
+  b=("$@")
+  wall "${a[@]}" > /dev/null; "${b[@]}" > /dev/null 2>&1
+  local ta=() rb=()
+  for ((i = 0; i < runs; i++)); do
+    ta+=("$(wall "${a[@]}")")
+    rb+=("$("${b[@]}" 2>/dev/null | sed -n 's/.*= \([0-9.]*\)\/s.*/\1/p')")
+  done
+  echo "$(printf '%s\n' "${ta[@]}" | median) $(printf '%s\n' "${rb[@]}" | median)"
+}
+
 # Median wall time of $runs runs of "$@" (after one warm-up).
 median_wall() {
   wall "$@" > /dev/null
@@ -110,9 +128,9 @@ bench_solve() {
       local flag=() peer_mode=solve-first
       if [[ $mode == unique ]]; then flag=(--unique); peer_mode=solve-unique; fi
       local secs ours theirs
-      secs=$(median_wall "$bin" -j 1 "${flag[@]}" -s "$file")
+      read -r secs theirs < <(against_peer "$bin" -j 1 "${flag[@]}" -s "$file" -- \
+        "$shared/bench/peer-sudoku-crate" "$peer_mode" "$file")
       ours=$(awk -v n="$count" -v s="$secs" 'BEGIN { printf "%.0f", n / s }')
-      theirs=$(peer_rate "$shared/bench/peer-sudoku-crate" "$peer_mode" "$file")
       awk -v n="solve $mode $set" -v a="$ours" -v b="$theirs" -v t="$target" -v r="$runs" \
         'BEGIN { printf "%-50s %9d/s  reference %9d/s  ratio %5.2f  (target >= %s, median of %d)\n", n, a, b, a / b, t, r }'
     done
