@@ -25,8 +25,8 @@
 //!   cell in the other digits (SSE2 takes eight digits at once on x86-64).
 //! - **Naked singles** are counted bit-sliced over the 9 digit words of a band at once.
 //!
-//! Which rows hold a single cell, which digits lose a candidate, which cell to guess: these are
-//! data a branch predictor cannot learn, so they are computed without branches.
+//! Which rows hold a single cell, which digits lose a candidate: these are data a branch predictor
+//! cannot learn, so they are computed without branches.
 //!
 //! A guess takes a cell with two candidates (the fewest, when there is none) and tries each
 //! candidate on a copy of the state: for solving and proving uniqueness, after reasoning on bands
