@@ -525,10 +525,11 @@ impl State {
     /// the most candidates out of its peers, a peer with two candidates, which its branch then
     /// fills, counting three times (measured on the hardest set: 36.8 guesses a puzzle for a first
     /// solution and 69.9 to prove it unique, against 56.5 and 110.2 for ranking cells by how many
-    /// candidates their digits have in the grid); or with `Bands` reasoning, where any solution will do, the first such cell, which
-    /// costs less to find and serves as well; with none, a cell with the fewest candidates. Returns
-    /// its band, its bit and the digit to try first: the one with the most candidates left in the
-    /// grid (3% fewer guesses than the smaller digit on the hardest set), or else the smallest.
+    /// candidates their digits have in the grid); or with `Bands` reasoning, where any solution
+    /// will do, the first such cell, which costs less to find and serves as well; with none, a
+    /// cell with the fewest candidates. Returns its band, its bit and the digit to try first: the
+    /// one with the most candidates left in the grid (3% fewer guesses than the smaller digit on the
+    /// hardest set), or else the smallest.
     #[inline(always)]
     fn guess_cell(&self, reasoning: Reasoning) -> (usize, u32, usize) {
         let lowest = |cells: u32| cells & cells.wrapping_neg();
@@ -551,11 +552,11 @@ impl State {
                 return (band, bit, self.smallest_digit(band, bit));
             }
         } else if pairs != [0; 3] {
+            // The other two bands side by side, for one count over a column in both.
+            let other_bands = |words: [u32; 2]| u64::from(words[0]) << 32 | u64::from(words[1]);
             // A cell's score: the candidates its two digits have among its peers, which the two
             // branches take out between them, those of peers with two candidates three times
             // over, since such a peer is filled next. The first cell with the highest score wins.
-            // The other two bands side by side, for one count over a column in both.
-            let other_bands = |words: [u32; 2]| u64::from(words[0]) << 32 | u64::from(words[1]);
             let mut best = (0, 0, 0, 0);
             for band in 0..3 {
                 let words = &self.candidates[9 * band..9 * band + 9];
