@@ -68,19 +68,26 @@ pub const fn houses_of(cell: usize) -> [usize; 3] {
     [cell / 9, 9 + cell % 9, 18 + 3 * (cell / 27) + cell % 9 / 3]
 }
 
+/// The bits of `set` spread to lanes of `width` bits: lane `i` all ones when bit `i` is set.
+pub(crate) const fn spread_to_lanes(set: usize, width: usize) -> u64 {
+    let mut lanes = 0;
+    let mut i = 0;
+    while i < 64 / width {
+        if set >> i & 1 == 1 {
+            lanes |= ((1 << width) - 1) << (width * i);
+        }
+        i += 1;
+    }
+    lanes
+}
+
 /// For each byte, its eight bits spread to the eight bytes of a word: byte `i` all ones when bit
 /// `i` is set. Serves sets of eight patterns (the generator) and eight cells at a time (the solver).
 pub(crate) static BYTE_MASKS: [u64; 256] = {
     let mut table = [0; 256];
     let mut set = 0;
     while set < 256 {
-        let mut v = 0;
-        while v < 8 {
-            if set >> v & 1 == 1 {
-                table[set] |= 0xff << (8 * v);
-            }
-            v += 1;
-        }
+        table[set] = spread_to_lanes(set, 8);
         set += 1;
     }
     table

@@ -48,7 +48,7 @@
 use rayon::prelude::*;
 
 use crate::format::Format;
-use crate::grid::{BYTE_MASKS, CELLS, Grid};
+use crate::grid::{BYTE_MASKS, CELLS, Grid, spread_to_lanes};
 
 /// The 27 cells of one band.
 const BAND: u32 = (1 << 27) - 1;
@@ -117,13 +117,7 @@ const SEGMENT_CELLS: [u32; 8] = {
     let mut table = [0; 8];
     let mut boxes = 0;
     while boxes < 8 {
-        let mut k = 0;
-        while k < 3 {
-            if boxes >> k & 1 == 1 {
-                table[boxes] |= 7 << (3 * k);
-            }
-            k += 1;
-        }
+        table[boxes] = spread_to_lanes(boxes, 3) as u32;
         boxes += 1;
     }
     table
