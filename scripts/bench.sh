@@ -53,20 +53,32 @@ peak_mib() {
   awk '{ printf "%.1f", $1 / 1024 }' "$work/rss"
 }
 
-# alternate A... -- B...: the median wall times of A and of B over $runs runs each, after one
-# warm-up each, run A B A B ... so that a slow spell of the machine weighs on both alike.
-alternate() {
-  local a=() b=()
+# Rate that "$@" prints of itself ("... = RATE/s ..."): a reference timing its own loop.
+printed_rate() {
+  "$@" 2>/dev/null | sed -n 's/.*= \([0-9.]*\)\/s.*/\1/p'
+}
+
+# in_turn MEASURE_A MEASURE_B A... -- B...: the median of MEASURE_A (`wall` or `printed_rate`) over
+# runs of A and of MEASURE_B over runs of B, $runs runs each after one warm-up each, run A B A B ...
+# so that a slow spell of the machine weighs on both alike.
+in_turn() {
+  local measure_a=$1 measure_b=$2 a=() b=()
+  shift 2
   while [[ $1 != -- ]]; do a+=("$1"); shift; done
   shift
   b=("$@")
-  wall "${a[@]}" > /dev/null; wall "${b[@]}" > /dev/null
-  local ta=() tb=()
+  "$measure_a" "${a[@]}" > /dev/null; "$measure_b" "${b[@]}" > /dev/null
+  local ma=() mb=()
   for ((i = 0; i < runs; i++)); do
-    ta+=("$(wall "${a[@]}")")
-    tb+=("$(wall "${b[@]}")")
+    ma+=("$("$measure_a" "${a[@]}")")
+    mb+=("$("$measure_b" "${b[@]}")")
   done
-  echo "$(printf '%s\n' "${ta[@]}" | median) $(printf '%s\n' "${tb[@]}" | median)"
+  echo "$(printf '%s\n' "${ma[@]}" | median) $(printf '%s\n' "${mb[@]}" | median)"
+}
+
+# alternate A... -- B...: the median wall times of A and of B, run in turn.
+alternate() {
+  in_turn wall wall "$@"
 }
 
 # compare NAME TARGET -- A... -- B...: A against B, medians of $runs alternating runs.
@@ -87,28 +99,9 @@ bench_generate() {
   echo "generate grid 1M peak memory $(peak_mib "$bin" -c 1000000) MiB (limit: output + 16 MiB = $limit MiB)"
 }
 
-# Median rate the reference prints ("... = RATE/s ...") over $runs runs of "$@".
+# Median rate the reference prints over $runs runs of "$@".
 peer_rate() {
-  for ((i = 0; i < runs; i++)); do
-    "$@" 2>/dev/null | sed -n 's/.*= \([0-9.]*\)\/s.*/\1/p'
-  done | median
-}
-
-# against_peer A... -- B...: the median wall time of A and the median rate that B prints, over $runs
-# runs each after one warm-up each, run A B A B ... (as `alternate` does) so that a slow spell of the
-# machine weighs on both alike.
-against_peer() {
-  local a=() b=()
-  while [[ $1 != -- ]]; do a+=("$1"); shift; done
-  shift
-  b=("$@")
-  wall "${a[@]}" > /dev/null; "${b[@]}" > /dev/null 2>&1
-  local ta=() rb=()
-  for ((i = 0; i < runs; i++)); do
-    ta+=("$(wall "${a[@]}")")
-    rb+=("$("${b[@]}" 2>/dev/null | sed -n 's/.*= \([0-9.]*\)\/s.*/\1/p')")
-  done
-  echo "$(printf '%s\n' "${ta[@]}" | median) $(printf '%s\n' "${rb[@]}" | median)"
+  for ((i = 0; i < runs; i++)); do printed_rate "$@"; done | median
 }
 
 # Median wall time of $runs runs of "$@" (after one warm-up).
@@ -128,7 +121,7 @@ bench_solve() {
       local flag=() peer_mode=solve-first
       if [[ $mode == unique ]]; then flag=(--unique); peer_mode=solve-unique; fi
       local secs ours theirs
-      read -r secs theirs < <(against_peer "$bin" -j 1 "${flag[@]}" -s "$file" -- \
+      read -r secs theirs < <(in_turn wall printed_rate "$bin" -j 1 "${flag[@]}" -s "$file" -- \
         "$shared/bench/peer-sudoku-crate" "$peer_mode" "$file")
       ours=$(awk -v n="$count" -v s="$secs" 'BEGIN { printf "%.0f", n / s }')
       awk -v n="solve $mode $set" -v a="$ours" -v b="$theirs" -v t="$target" -v r="$runs" \
