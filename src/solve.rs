@@ -561,9 +561,7 @@ impl State {
                     let cell = rest.trailing_zeros() as usize;
                     let bit = lowest(rest);
                     rest &= rest - 1;
-                    let digits = (0..9).fold(0, |digits, digit| {
-                        digits | (words[digit] >> cell & 1) << digit
-                    });
+                    let digits = self.digits_of(band, cell);
                     let peers = HOUSES_OF_CELL[cell] & !bit;
                     let column = other_bands([column_cells(cell % 9); 2]);
                     let score = two_digits(digits).iter().fold(0, |score, &digit| {
@@ -594,12 +592,13 @@ impl State {
         }
         let mut fewest = (u32::MAX, 0, 0);
         for band in 0..3 {
-            let digits = &self.candidates[9 * band..9 * band + 9];
             let mut rest = self.empty[band];
             while rest != 0 {
-                let bit = rest & rest.wrapping_neg();
+                let bit = lowest(rest);
                 rest &= rest - 1;
-                let count = digits.iter().filter(|&&cells| cells & bit != 0).count() as u32;
+                let count = self
+                    .digits_of(band, bit.trailing_zeros() as usize)
+                    .count_ones();
                 if count < fewest.0 {
                     fewest = (count, band, bit);
                 }
@@ -609,12 +608,22 @@ impl State {
         (band, bit, self.smallest_digit(band, bit))
     }
 
+    /// The digits (bit `digit`, 0..9) that cell `cell` (0..27) of `band` can take, gathered
+    /// without a branch.
+    #[inline(always)]
+    fn digits_of(&self, band: usize, cell: usize) -> u32 {
+        (0..9).fold(0, |digits, digit| {
+            digits | (self.candidates[9 * band + digit] >> cell & 1) << digit
+        })
+    }
+
     /// The smallest digit (0..9) that the cell `bit` of `band` can take, 9 if none.
     #[inline(always)]
     fn smallest_digit(&self, band: usize, bit: u32) -> usize {
-        (0..9)
-            .find(|&digit| self.candidates[9 * band + digit] & bit != 0)
-            .unwrap_or(9)
+        (self
+            .digits_of(band, bit.trailing_zeros() as usize)
+            .trailing_zeros() as usize)
+            .min(9)
     }
 
     #[inline(always)]
