@@ -886,10 +886,10 @@ impl Solver {
             let (band, bit, lead) = state.guess_cell(reasoning);
             outcome.guesses += 1;
             // The lead digit goes on at once; the others wait, largest deepest.
-            for digit in (0..9)
-                .rev()
-                .filter(|&d| d != lead && state.candidates[9 * band + d] & bit != 0)
-            {
+            let mut others = state.digits_of(band, bit.trailing_zeros() as usize) & !(1 << lead);
+            while others != 0 {
+                let digit = 31 - others.leading_zeros() as usize;
+                others &= !(1 << digit);
                 let mut branch = state;
                 branch.place(digit, band, bit);
                 self.stack.push(branch);
