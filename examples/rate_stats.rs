@@ -4,13 +4,13 @@
 
 use std::time::Instant;
 
-use sudoku_gen::format::parse_puzzles;
+use sudoku_gen::parse::parse_puzzles;
 use sudoku_gen::rate::rate_with;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args().nth(1).ok_or("usage: rate_stats FILE")?;
     let text = std::fs::read(&path)?;
-    let puzzles = parse_puzzles(&text).map_err(|e| format!("{path}: {} problems", e.count))?;
+    let puzzles = parse_puzzles(&text).map_err(|e| format!("{path}: {} problems", e.count()))?;
     let mut solver = sudoku_gen::Solver::new();
     let mut levels = [0usize; 4];
     let start = Instant::now();

@@ -8,20 +8,20 @@
 use std::time::Instant;
 
 use sudoku_gen::Solver;
-use sudoku_gen::format::parse_puzzles;
+use sudoku_gen::parse::parse_puzzles;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let path = args.next().ok_or("usage: solve_stats FILE [LIMIT]")?;
     let limit: usize = args.next().map_or(Ok(1), |s| s.parse())?;
     let text = std::fs::read(&path)?;
-    let puzzles = parse_puzzles(&text).map_err(|e| format!("{path}: {} problems", e.count))?;
+    let puzzles = parse_puzzles(&text).map_err(|e| format!("{path}: {} problems", e.count()))?;
     let mut solver = Solver::new();
     let (mut solved, mut unique, mut no_guess, mut guesses) = (0, 0, 0, 0);
     let start = Instant::now();
     for puzzle in &puzzles.grids {
         let outcome = solver.search(puzzle, limit);
-        solved += usize::from(outcome.first.is_some());
+        solved += usize::from(outcome.first_solution.is_some());
         unique += usize::from(outcome.solutions == 1);
         no_guess += usize::from(outcome.guesses == 0);
         guesses += outcome.guesses;

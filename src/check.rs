@@ -19,9 +19,9 @@ use std::hash::BuildHasher;
 use foldhash::fast::FixedState;
 use rayon::prelude::*;
 
-use crate::error::LISTED_PROBLEMS;
-use crate::format::{ParseErrors, parse_puzzles};
 use crate::grid::Grid;
+use crate::parse::{ParseErrors, parse_puzzles};
+use crate::problems::{Problems, shown_character};
 
 /// What the grids of a file must satisfy beyond being valid and distinct.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -43,61 +43,72 @@ pub struct Problem {
     pub message: String,
 }
 
+/// What a check was about.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Subject {
+    /// Complete grids, which must be valid and distinct.
+    #[default]
+    Grids,
+    /// Solutions, which must be valid and keep their puzzles' givens.
+    Solutions,
+}
+
 /// The outcome of a check.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Report {
+    /// What was checked.
+    pub subject: Subject,
     /// How many grids the file holds.
     pub grids: usize,
-    /// How many problems were found.
-    pub problems: usize,
-    /// The first [`LISTED_PROBLEMS`] problems, by line.
-    pub listed: Vec<Problem>,
+    /// The problems found, the first by line listed.
+    pub problems: Problems<Problem>,
     /// Whether the file's lines end in CRLF.
     pub crlf: bool,
 }
 
 impl Report {
     fn add(&mut self, problem: Problem) {
-        self.problems += 1;
-        if self.listed.len() < LISTED_PROBLEMS
-            || self
-                .listed
-                .last()
-                .is_some_and(|last| problem.line < last.line)
-        {
-            let at = self.listed.partition_point(|p| p.line <= problem.line);
-            self.listed.insert(at, problem);
-            self.listed.truncate(LISTED_PROBLEMS);
-        }
+        self.problems.insert_by_key(problem, |p| p.line);
     }
 
     fn merge(mut self, other: Report) -> Report {
-        let problems = self.problems + other.problems;
-        for problem in other.listed {
-            self.add(problem);
-        }
-        self.problems = problems;
+        self.problems.merge_by_key(other.problems, |p| p.line);
         self
     }
 
-    /// The report's lines for the file named `name`: each listed problem as `NAME:LINE: grid K: what`,
-    /// then `... and N more` if some were not listed.
-    pub fn problem_lines(&self, name: &str) -> Vec<String> {
-        let mut lines: Vec<String> = self
-            .listed
-            .iter()
-            .map(|p| match p.grid {
-                Some(k) => format!("{name}:{}: grid {k}: {}", p.line, p.message),
-                None => format!("{name}:{}: {}", p.line, p.message),
-            })
-            .collect();
-        if self.problems > self.listed.len() {
-            lines.push(format!(
-                "... and {} more",
-                self.problems - self.listed.len()
-            ));
+    /// Whether the check found no problem.
+    pub fn is_clean(&self) -> bool {
+        self.problems.is_empty()
+    }
+
+    /// The report as the grader prints it for the file named `name`: each listed problem as
+    /// `NAME:LINE: grid K: what`, then `... and N more` if some were not listed, then the verdict:
+    /// `ok: N grids, ...` or `FAIL: P problems in N grids`.
+    pub fn text(&self, name: &str) -> String {
+        let mut text = String::new();
+        for line in self.problems.lines(|p| match p.grid {
+            Some(k) => format!("{name}:{}: grid {k}: {}", p.line, p.message),
+            None => format!("{name}:{}: {}", p.line, p.message),
+        }) {
+            text += &line;
+            text.push('\n');
         }
-        lines
+        let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+        if self.is_clean() {
+            let what = match self.subject {
+                Subject::Grids => "grids, all valid and distinct",
+                Subject::Solutions => "solutions, all valid and keeping their puzzles' givens",
+            };
+            let crlf = if self.crlf { " (CRLF line ends)" } else { "" };
+            text += &format!("ok: {} {what}{crlf}\n", self.grids);
+        } else {
+            text += &format!(
+                "FAIL: {} in {}\n",
+                plural(self.problems.count(), "problem"),
+                plural(self.grids, "grid")
+            );
+        }
+        text
     }
 }
 
@@ -452,27 +463,21 @@ fn missing_rows(line: usize, grid: usize, first: usize, rows: usize) -> Problem 
 /// What is wrong with a row line of `width` bytes whose cells are every `step`-th byte (spaces
 /// between), if anything: the first byte out of place, as expected against found.
 fn row_problem(line: &[u8], width: usize, step: usize) -> Option<String> {
-    let shown = |b: u8| {
-        if b.is_ascii_graphic() || b == b' ' {
-            format!("'{}'", b as char)
-        } else {
-            format!("byte 0x{b:02x}")
-        }
-    };
+    let shown = |i: usize| shown_character(line, i);
     for (i, &b) in line.iter().enumerate().take(width) {
         let cell = i % step == 0;
         if cell && !(b'1'..=b'9').contains(&b) {
             return Some(format!(
                 "column {}: expected a digit 1-9, found {}",
                 i + 1,
-                shown(b)
+                shown(i)
             ));
         }
         if !cell && b != b' ' {
             return Some(format!(
                 "column {}: expected ' ', found {}",
                 i + 1,
-                shown(b)
+                shown(i)
             ));
         }
     }
@@ -497,7 +502,7 @@ fn row_problem(line: &[u8], width: usize, step: usize) -> Option<String> {
         return Some(format!(
             "column {}: expected the end of the line, found {}{what}",
             width + 1,
-            shown(extra)
+            shown(width)
         ));
     }
     None
@@ -613,19 +618,23 @@ fn repeats(
 /// unreadable puzzle file is an error of its own, with its problems.
 pub fn check_solutions(solutions: &[u8], puzzles: &[u8]) -> Result<Report, ParseErrors> {
     let puzzles = parse_puzzles(puzzles)?;
-    let mut report = Report::default();
+    let mut report = Report {
+        subject: Subject::Solutions,
+        ..Report::default()
+    };
     let solutions = match parse_puzzles(solutions) {
         Ok(parsed) => parsed,
         Err(errors) => {
-            let listed = errors.listed.len();
-            for e in errors.listed {
+            for e in errors.listed() {
                 report.add(Problem {
                     line: e.line,
                     grid: None,
                     message: format!("column {}: {}", e.column, e.message),
                 });
             }
-            report.problems += errors.count - listed;
+            report
+                .problems
+                .count_unlisted(errors.count() - errors.listed().len());
             return Ok(report);
         }
     };

@@ -1,127 +1,150 @@
-//! The command line: its arguments, and which library call each mode makes.
+//! The command line: its arguments, the mode they ask for, and the library call each mode makes.
 
-use std::path::{Path, PathBuf};
-use std::process::ExitCode;
-
-use std::io::IsTerminal;
+use std::path::PathBuf;
 
 use clap::error::ErrorKind;
-use clap::{ArgGroup, CommandFactory, Parser, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
+use clap::{ArgGroup, CommandFactory, Parser};
 
-use sudoku_gen::Solver;
+use sudoku_gen::batch::{BatchOutput, solve_batch};
 use sudoku_gen::check::{self, GridRules};
-use sudoku_gen::error::LISTED_PROBLEMS;
-use sudoku_gen::format::{
-    ParseErrors, Puzzles, parse_puzzles, push_line, read_source, source_name,
-};
+use sudoku_gen::format::{Format, OutputFormat};
+use sudoku_gen::input::{read_source, source_name};
 use sudoku_gen::output::{Destination, write_output};
+use sudoku_gen::parse::{ParseErrors, Puzzles, parse_puzzles};
+use sudoku_gen::progress::Progress;
 use sudoku_gen::puzzle::{self, PuzzleRequest};
-use sudoku_gen::rate::{Level, Rating, rate_with};
-use sudoku_gen::{Error, Failure, Format, GridRequest, generate, solve_batch};
+use sudoku_gen::rate::{Level, rate_file};
+use sudoku_gen::{Error, GridRequest, generate};
 
 /// Bulk Sudoku: distinct complete grids and puzzle solving, fast.
 #[derive(Debug, Parser)]
 #[command(name = "sudoku-gen", version, about, max_term_width = 100)]
-#[command(group(ArgGroup::new("mode").required(true).args(["count", "solve", "check", "puzzles_count", "rate"])))]
+#[command(group(ArgGroup::new("mode").required(true).args(["grid_count", "solve", "check", "puzzle_count", "rate"])))]
 pub struct Cli {
     /// Print N distinct complete grids (1 to 1000000).
     #[arg(short = 'c', value_name = "N", value_parser = parse_count)]
-    pub count: Option<usize>,
+    grid_count: Option<usize>,
 
     /// Solve every puzzle of FILE (`-` for standard input), in the line or grid format.
     #[arg(short = 's', value_name = "FILE")]
-    pub solve: Option<PathBuf>,
+    solve: Option<PathBuf>,
 
     /// Make N puzzles with exactly one solution (1 to 1000000).
     #[arg(short = 'n', value_name = "N", value_parser = parse_count)]
-    pub puzzles_count: Option<usize>,
+    puzzle_count: Option<usize>,
 
     /// With -n: the difficulty, 1 (singles suffice), 2 (locked candidates, pairs or triples needed)
     /// or 3 (harder techniques needed). Default: any.
     #[arg(short = 'm', value_name = "LEVEL", value_parser = clap::value_parser!(u8).range(1..=3))]
-    pub level: Option<u8>,
+    level: Option<u8>,
 
     /// With -n: the number of blank cells lies in LOW~HIGH (or LOW-HIGH), within 1~58. Default:
     /// minimal puzzles, whatever their blank count.
     #[arg(short = 'r', value_name = "LOW~HIGH", value_parser = parse_blanks)]
-    pub blanks: Option<(usize, usize)>,
+    blanks: Option<(usize, usize)>,
 
     /// With -n: accepted for the homework's command lines; every puzzle has one solution anyway.
     #[arg(short = 'u')]
-    pub unique_flag: bool,
+    homework_unique: bool,
 
     /// With -n: removing any given leaves more than one solution.
     #[arg(long)]
-    pub minimal: bool,
+    minimal: bool,
 
     /// With -n: the givens are symmetric under a half turn.
     #[arg(long)]
-    pub symmetric: bool,
+    symmetric: bool,
 
     /// Rate every puzzle of FILE (`-` for standard input): a CSV row
     /// `puzzle,level,singles,locked,pairs_triples,harder` each.
     #[arg(long, value_name = "FILE")]
-    pub rate: Option<PathBuf>,
+    rate: Option<PathBuf>,
 
     /// Check FILE (`-` for standard input): complete grids in either -c format, every grid valid and
     /// none repeated; or, with --puzzles, solutions of the puzzles of PFILE.
     #[arg(long, value_name = "FILE")]
-    pub check: Option<PathBuf>,
+    check: Option<PathBuf>,
 
     /// With --check: the file must hold exactly N grids.
     #[arg(long = "count", value_name = "N")]
-    pub expected_count: Option<usize>,
+    expected_grids: Option<usize>,
 
     /// With --check: FILE holds one solution per puzzle of PFILE, in order.
-    #[arg(long, value_name = "PFILE")]
-    pub puzzles: Option<PathBuf>,
+    #[arg(long = "puzzles", value_name = "PFILE")]
+    puzzles_file: Option<PathBuf>,
 
     /// Output format: `grid` (9 lines of 9 digits, grids separated by an empty line), `line` (81
     /// characters a line) or, with -n, `csv`. Default: `grid` for -c and -n, the input's format for -s.
     #[arg(long, value_enum, value_name = "FORMAT")]
-    pub format: Option<OutputFormat>,
+    format: Option<OutputFormat>,
 
     /// With -s: a puzzle with more than one solution is an error (one solution is still written).
-    #[arg(long)]
-    pub unique: bool,
+    #[arg(long = "unique")]
+    require_unique: bool,
 
     /// With -c or --check: every grid has digit D in its top-left cell (1 to 9).
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(1..=9))]
-    pub first: Option<u8>,
+    first: Option<u8>,
 
     /// Seed for a byte-identical output on every run and for every thread count; random without it.
     #[arg(long, value_name = "S")]
-    pub seed: Option<u64>,
+    seed: Option<u64>,
 
     /// Worker threads (default: the available cores); changes the speed, never the output.
     #[arg(short = 'j', value_name = "THREADS", value_parser = clap::value_parser!(u16).range(1..=1024))]
-    pub threads: Option<u16>,
+    threads: Option<u16>,
 
     /// Write FILE instead of standard output, atomically: FILE is replaced only by a complete output.
     #[arg(short = 'o', value_name = "FILE")]
-    pub output: Option<PathBuf>,
+    output: Option<PathBuf>,
 }
 
-/// The text form of the output.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum OutputFormat {
-    /// 9 lines of 9 space-separated digits; an empty line between grids.
-    Grid,
-    /// 81 characters a line.
-    Line,
-    /// With -n: `puzzle,solution,blanks,level` rows under that header.
-    Csv,
+/// What a run was asked to do, with everything its job needs.
+#[derive(Debug)]
+pub enum Mode {
+    /// `-c N`: distinct complete grids.
+    Generate(GridRequest, Format),
+    /// `-s FILE`: solve every puzzle, in `format` or the input's own.
+    Solve {
+        path: PathBuf,
+        format: Option<Format>,
+        unique: bool,
+    },
+    /// `-n N`: puzzles with one solution.
+    Puzzles(PuzzleRequest, OutputFormat),
+    /// `--rate FILE`: rate every puzzle.
+    Rate(PathBuf),
+    /// `--check FILE`: check complete grids.
+    CheckGrids(PathBuf, GridRules),
+    /// `--check FILE --puzzles PFILE`: check solutions against their puzzles.
+    CheckSolutions { path: PathBuf, puzzles: PathBuf },
 }
 
-impl OutputFormat {
-    /// The grid text format, `None` for csv.
-    fn text(self) -> Option<Format> {
-        match self {
-            OutputFormat::Grid => Some(Format::Grid),
-            OutputFormat::Line => Some(Format::Line),
-            OutputFormat::Csv => None,
+/// A run as the command line asks for it.
+pub struct Invocation {
+    /// What to do.
+    pub mode: Mode,
+    /// Worker threads; the available cores when not given.
+    pub threads: Option<usize>,
+    /// Where the output goes.
+    pub destination: Destination,
+}
+
+/// How a run ended, when it ran to its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finished {
+    /// Every item done as asked.
+    Clean,
+    /// The output is complete, but some items had problems, reported on stderr or in the output.
+    WithProblems,
+}
+
+impl Finished {
+    fn from_problems(count: usize) -> Finished {
+        if count == 0 {
+            Finished::Clean
+        } else {
+            Finished::WithProblems
         }
     }
 }
@@ -162,93 +185,47 @@ fn parse_count(text: &str) -> Result<usize, String> {
     }
 }
 
-/// The puzzles of `path`; `None` once their problems are reported (`FILE:LINE:COLUMN: what`).
-fn read_puzzles(path: &Path) -> Result<Option<Puzzles>, Error> {
-    let text = read_source(path)?;
-    match parse_puzzles(&text) {
-        Ok(puzzles) => Ok(Some(puzzles)),
-        Err(errors) => {
-            report_parse_errors(path, &errors);
-            Ok(None)
-        }
-    }
-}
-
-/// Prints problems of puzzles (index, what) as `FILE: puzzle K (line L): what`; exit code 1 if any.
-fn report_puzzles(name: &str, lines: &[usize], problems: Vec<(usize, String)>) -> ExitCode {
-    let failed = !problems.is_empty();
-    let total = problems.len();
-    report(
-        problems
-            .into_iter()
-            .map(|(k, what)| format!("{name}: puzzle {} (line {}): {what}", k + 1, lines[k])),
-        total,
-    );
-    if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
-}
-
-/// Prints the problems of a puzzle file as `FILE:LINE:COLUMN: what`.
-fn report_parse_errors(path: &Path, errors: &ParseErrors) {
-    let name = source_name(path);
-    report(
-        errors
-            .listed
-            .iter()
-            .map(|e| format!("{name}:{}:{}: {}", e.line, e.column, e.message)),
-        errors.count,
-    );
-}
-
-/// Prints problems on stderr, at most [`LISTED_PROBLEMS`] of them, then how many more of `total`
-/// there were.
-fn report(problems: impl Iterator<Item = String>, total: usize) {
-    let mut listed = 0;
-    for problem in problems.take(LISTED_PROBLEMS) {
-        eprintln!("{problem}");
-        listed += 1;
-    }
-    if total > listed {
-        eprintln!("... and {} more", total - listed);
-    }
-}
-
 impl Cli {
     /// Parses the command line; on a usage error, reports it and exits with code 2.
-    pub fn parse_checked() -> Cli {
+    pub fn parse_invocation() -> Invocation {
         let cli = Cli::parse();
-        if let Err(message) = cli.check_options() {
-            Cli::command()
+        match cli.mode() {
+            Ok(mode) => Invocation {
+                mode,
+                threads: cli.threads.map(usize::from),
+                destination: cli.destination(),
+            },
+            Err(message) => Cli::command()
                 .error(ErrorKind::ArgumentConflict, message)
-                .exit();
+                .exit(),
         }
-        cli
     }
 
-    /// Rejects options that the chosen mode does not take.
-    fn check_options(&self) -> Result<(), String> {
-        let mode = if self.count.is_some() {
+    /// The flag that names the mode asked for.
+    fn mode_flag(&self) -> &'static str {
+        if self.grid_count.is_some() {
             "-c"
         } else if self.solve.is_some() {
             "-s"
-        } else if self.puzzles_count.is_some() {
+        } else if self.puzzle_count.is_some() {
             "-n"
         } else if self.rate.is_some() {
             "--rate"
         } else {
             "--check"
-        };
-        let takes = |modes: &[&str]| modes.contains(&mode);
+        }
+    }
+
+    /// The mode asked for; an option that it does not take is a usage error.
+    fn mode(&self) -> Result<Mode, String> {
+        let mode = self.mode_flag();
         let options = [
-            ("--unique", self.unique, &["-s"][..]),
+            ("--unique", self.require_unique, &["-s"][..]),
             ("--first", self.first.is_some(), &["-c", "--check"]),
             ("--seed", self.seed.is_some(), &["-c", "-n"]),
             ("-m", self.level.is_some(), &["-n"]),
             ("-r", self.blanks.is_some(), &["-n"]),
-            ("-u", self.unique_flag, &["-n"]),
+            ("-u", self.homework_unique, &["-n"]),
             ("--minimal", self.minimal, &["-n"]),
             ("--symmetric", self.symmetric, &["-n"]),
             (
@@ -256,11 +233,12 @@ impl Cli {
                 self.format == Some(OutputFormat::Csv),
                 &["-n"],
             ),
-            ("--count", self.expected_count.is_some(), &["--check"]),
-            ("--puzzles", self.puzzles.is_some(), &["--check"]),
+            ("--count", self.expected_grids.is_some(), &["--check"]),
+            ("--puzzles", self.puzzles_file.is_some(), &["--check"]),
             (
                 "--puzzles with --count or --first",
-                self.puzzles.is_some() && (self.expected_count.is_some() || self.first.is_some()),
+                self.puzzles_file.is_some()
+                    && (self.expected_grids.is_some() || self.first.is_some()),
                 &[],
             ),
             ("--format", self.format.is_some(), &["-c", "-s", "-n"]),
@@ -268,226 +246,159 @@ impl Cli {
         ];
         if let Some((name, _, modes)) = options
             .iter()
-            .find(|(_, given, modes)| *given && !takes(modes))
+            .find(|(_, given, modes)| *given && !modes.contains(&mode))
         {
             return Err(format!(
                 "the argument '{name}' cannot be used with '{mode}' (only with {})",
                 modes.join(", ")
             ));
         }
-        if mode == "-n" {
+        let seed = || self.seed.unwrap_or_else(rand::random);
+        let text_format = || self.format.and_then(OutputFormat::text);
+        Ok(if let Some(count) = self.grid_count {
+            let request = GridRequest {
+                count,
+                seed: seed(),
+                first: self.first,
+            };
+            Mode::Generate(request, text_format().unwrap_or(Format::Grid))
+        } else if let Some(path) = &self.solve {
+            Mode::Solve {
+                path: path.clone(),
+                format: text_format(),
+                unique: self.require_unique,
+            }
+        } else if let Some(count) = self.puzzle_count {
+            let level = self.level.and_then(Level::from_number);
             let blanks = self.blanks.map(|(low, high)| low..=high);
-            puzzle::check_reachable(
-                self.level.and_then(Level::from_number),
-                self.minimal,
-                self.symmetric,
-                blanks.as_ref(),
-            )?;
-        }
-        Ok(())
+            puzzle::check_reachable(level, self.minimal, self.symmetric, blanks.as_ref())?;
+            let format = self.format.unwrap_or(OutputFormat::Grid);
+            let request = PuzzleRequest {
+                count,
+                seed: seed(),
+                blanks,
+                level,
+                with_levels: format == OutputFormat::Csv,
+                minimal: self.minimal,
+                symmetric: self.symmetric,
+            };
+            Mode::Puzzles(request, format)
+        } else if let Some(path) = &self.rate {
+            Mode::Rate(path.clone())
+        } else {
+            let path = self.check.clone().unwrap_or_default();
+            match &self.puzzles_file {
+                Some(puzzles) => Mode::CheckSolutions {
+                    path,
+                    puzzles: puzzles.clone(),
+                },
+                None => Mode::CheckGrids(
+                    path,
+                    GridRules {
+                        count: self.expected_grids,
+                        first: self.first,
+                    },
+                ),
+            }
+        })
     }
 
-    /// Runs the chosen mode on a pool of the requested size.
-    pub fn run(self) -> Result<ExitCode, Error> {
-        // This thread is one of the pool's: `-j 1` starts no other, which saves a run on a small
-        // file a tenth of its time.
-        let mut pool = rayon::ThreadPoolBuilder::new().use_current_thread();
-        if let Some(threads) = self.threads {
-            pool = pool.num_threads(usize::from(threads));
-        }
-        let pool = pool
-            .build()
-            .map_err(|e| Error::io("thread pool", std::io::Error::other(e)))?;
-        pool.install(|| self.run_mode())
-    }
-
+    /// Where the output of the run goes.
     fn destination(&self) -> Destination {
         match &self.output {
             Some(path) => Destination::File(path.clone()),
             None => Destination::Stdout,
         }
     }
+}
 
-    fn run_mode(&self) -> Result<ExitCode, Error> {
-        if let Some(count) = self.count {
-            self.run_generate(count)
-        } else if let Some(path) = &self.solve {
-            self.run_solve(path)
-        } else if let Some(count) = self.puzzles_count {
-            self.run_puzzles(count)
-        } else if let Some(path) = &self.rate {
-            self.run_rate(path)
-        } else {
-            self.run_check(self.check.as_deref().expect("clap requires a mode"))
+/// Runs the invocation's mode on a pool of its threads, writing its output where it asks.
+pub fn run(invocation: Invocation) -> Result<Finished, Error> {
+    // This thread is one of the pool's: `-j 1` starts no other.
+    let mut pool = rayon::ThreadPoolBuilder::new().use_current_thread();
+    if let Some(threads) = invocation.threads {
+        pool = pool.num_threads(threads);
+    }
+    let pool = pool
+        .build()
+        .map_err(|e| Error::io("thread pool", std::io::Error::other(e)))?;
+    pool.install(|| run_mode(invocation.mode, &invocation.destination))
+}
+
+fn run_mode(mode: Mode, destination: &Destination) -> Result<Finished, Error> {
+    match mode {
+        Mode::Generate(request, format) => {
+            write_output(destination, &generate::render_grids(&request, format))?;
+            Ok(Finished::Clean)
         }
-    }
-
-    fn run_generate(&self, count: usize) -> Result<ExitCode, Error> {
-        let request = GridRequest {
-            count,
-            seed: self.seed.unwrap_or_else(rand::random),
-            first: self.first,
-        };
-        let format = self
-            .format
-            .and_then(OutputFormat::text)
-            .unwrap_or(Format::Grid);
-        let bytes = generate::render_grids(&request, format);
-        write_output(&self.destination(), &bytes)?;
-        Ok(ExitCode::SUCCESS)
-    }
-
-    fn run_solve(&self, path: &Path) -> Result<ExitCode, Error> {
-        let name = source_name(path);
-        let Some(puzzles) = read_puzzles(path)? else {
-            return Ok(ExitCode::FAILURE);
-        };
-        let format = self
-            .format
-            .and_then(OutputFormat::text)
-            .unwrap_or(puzzles.format);
-        let (bytes, failures) = solve_batch(&puzzles.grids, self.unique, format);
-        write_output(&self.destination(), &bytes)?;
-        let problems = failures.iter().map(|&(index, failure)| {
-            let what = match failure {
-                Failure::NoSolution => match puzzles.grids[index].first_repeat() {
-                    Some((digit, house)) => {
-                        format!("no solution: digit {digit} repeats in {house}")
-                    }
-                    None => "no solution".to_owned(),
-                },
-                Failure::MoreThanOneSolution => "more than one solution".to_owned(),
-            };
-            (index, what)
-        });
-        Ok(report_puzzles(&name, &puzzles.lines, problems.collect()))
-    }
-
-    fn run_puzzles(&self, count: usize) -> Result<ExitCode, Error> {
-        let request = PuzzleRequest {
-            count,
-            seed: self.seed.unwrap_or_else(rand::random),
-            blanks: self.blanks.map(|(low, high)| low..=high),
-            level: self.level.and_then(Level::from_number),
-            with_levels: self.format == Some(OutputFormat::Csv),
-            minimal: self.minimal,
-            symmetric: self.symmetric,
-        };
-        // A bar only where a person watches, and only for runs long enough to want one.
-        let bar = (std::io::stderr().is_terminal() && count >= 2000).then(|| {
-            let bar = ProgressBar::new(count as u64);
-            bar.set_style(
-                ProgressStyle::with_template("{bar:40} {pos}/{len} puzzles, {per_sec}, {eta} left")
-                    .expect("a valid template"),
-            );
-            bar
-        });
-        let puzzles = puzzle::generate_puzzles(&request, &|| {
-            if let Some(bar) = &bar {
-                bar.inc(1);
-            }
-        });
-        if let Some(bar) = bar {
-            bar.finish_and_clear();
+        Mode::Solve {
+            path,
+            format,
+            unique,
+        } => run_on_puzzles(&path, destination, |puzzles| {
+            solve_batch(puzzles, unique, format.unwrap_or(puzzles.format))
+        }),
+        Mode::Puzzles(request, format) => {
+            let progress = Progress::new(request.count, "puzzles");
+            let puzzles = puzzle::generate_puzzles(&request, &|| progress.advance());
+            progress.finish();
+            write_output(destination, &puzzle::render_puzzles(&puzzles, format))?;
+            Ok(Finished::Clean)
         }
-        let format = self.format.unwrap_or(OutputFormat::Grid).text();
-        write_output(
-            &self.destination(),
-            &puzzle::render_puzzles(&puzzles, format),
-        )?;
-        Ok(ExitCode::SUCCESS)
-    }
-
-    fn run_rate(&self, path: &Path) -> Result<ExitCode, Error> {
-        let name = source_name(path);
-        let Some(puzzles) = read_puzzles(path)? else {
-            return Ok(ExitCode::FAILURE);
-        };
-        let ratings: Vec<Option<Rating>> = puzzles
-            .grids
-            .par_iter()
-            .map_init(Solver::new, rate_with)
-            .collect();
-        let mut out = b"puzzle,level,singles,locked,pairs_triples,harder\n".to_vec();
-        for (grid, rating) in puzzles.grids.iter().zip(&ratings) {
-            push_line(&mut out, grid);
-            match rating {
-                Some(r) => {
-                    for n in [
-                        u32::from(r.level.number()),
-                        r.singles,
-                        r.locked,
-                        r.pairs_triples,
-                        r.harder,
-                    ] {
-                        out.push(b',');
-                        out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
-                    }
-                }
-                None => out.extend_from_slice(b",invalid,,,,"),
-            }
-            out.push(b'\n');
+        Mode::Rate(path) => run_on_puzzles(&path, destination, rate_file),
+        Mode::CheckGrids(path, rules) => {
+            let report = check::check_grids(&read_source(&path)?, rules);
+            finish_check(&report.text(&source_name(&path)), report.is_clean())
         }
-        write_output(&self.destination(), &out)?;
-        let invalid = ratings
-            .iter()
-            .enumerate()
-            .filter(|(_, rating)| rating.is_none())
-            .map(|(k, _)| (k, "not exactly one solution".to_owned()));
-        Ok(report_puzzles(&name, &puzzles.lines, invalid.collect()))
-    }
-
-    fn run_check(&self, path: &Path) -> Result<ExitCode, Error> {
-        let name = source_name(path);
-        let text = read_source(path)?;
-        let (report, what) = match &self.puzzles {
-            Some(puzzles_path) => {
-                let puzzles = read_source(puzzles_path)?;
-                match check::check_solutions(&text, &puzzles) {
-                    Ok(report) => (
-                        report,
-                        "solutions, all valid and keeping their puzzles' givens",
-                    ),
-                    Err(errors) => {
-                        report_parse_errors(puzzles_path, &errors);
-                        return Ok(ExitCode::FAILURE);
-                    }
+        Mode::CheckSolutions { path, puzzles } => {
+            let text = read_source(&path)?;
+            match check::check_solutions(&text, &read_source(&puzzles)?) {
+                Ok(report) => finish_check(&report.text(&source_name(&path)), report.is_clean()),
+                Err(errors) => {
+                    report_parse_errors(&source_name(&puzzles), &errors);
+                    Ok(Finished::WithProblems)
                 }
             }
-            None => {
-                let rules = GridRules {
-                    count: self.expected_count,
-                    first: self.first,
-                };
-                (
-                    check::check_grids(&text, rules),
-                    "grids, all valid and distinct",
-                )
-            }
-        };
-        let mut out = report.problem_lines(&name).join("\n");
-        if !out.is_empty() {
-            out.push('\n');
         }
-        let crlf = if report.crlf { " (CRLF line ends)" } else { "" };
-        out += &if report.problems == 0 {
-            format!("ok: {} {what}{crlf}\n", report.grids)
-        } else {
-            let plural =
-                |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-            format!(
-                "FAIL: {} in {}\n",
-                plural(report.problems, "problem"),
-                plural(report.grids, "grid")
-            )
-        };
-        write_output(&Destination::Stdout, out.as_bytes())?;
-        Ok(if report.problems == 0 {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::FAILURE
-        })
     }
+}
+
+/// Reads the puzzles of `path`, runs `job` on them, writes its text and reports its problems on
+/// stderr; malformed puzzles are reported instead, and nothing is written.
+fn run_on_puzzles(
+    path: &std::path::Path,
+    destination: &Destination,
+    job: impl FnOnce(&Puzzles) -> BatchOutput,
+) -> Result<Finished, Error> {
+    let name = source_name(path);
+    let puzzles = match parse_puzzles(&read_source(path)?) {
+        Ok(puzzles) => puzzles,
+        Err(errors) => {
+            report_parse_errors(&name, &errors);
+            return Ok(Finished::WithProblems);
+        }
+    };
+    let output = job(&puzzles);
+    write_output(destination, &output.text)?;
+    for line in output.problems.lines(|problem| problem.line_in(&name)) {
+        eprintln!("{line}");
+    }
+    Ok(Finished::from_problems(output.problems.count()))
+}
+
+fn report_parse_errors(name: &str, errors: &ParseErrors) {
+    for line in errors.lines(|error| error.line_in(name)) {
+        eprintln!("{line}");
+    }
+}
+
+fn finish_check(text: &str, clean: bool) -> Result<Finished, Error> {
+    write_output(&Destination::Stdout, text.as_bytes())?;
+    Ok(if clean {
+        Finished::Clean
+    } else {
+        Finished::WithProblems
+    })
 }
 
 #[cfg(test)]

@@ -4,9 +4,6 @@
 use std::fmt;
 use std::io;
 
-/// How many problems of one kind a report lists; the rest are only counted.
-pub const LISTED_PROBLEMS: usize = 20;
-
 /// A data or I/O problem.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {

@@ -1,11 +1,12 @@
 //! Bulk Sudoku work: generating distinct complete grids, solving puzzle files, making puzzles with a
-//! unique solution, and checking all of them.
+//! unique solution, rating and checking them.
 //!
-//! The boundary type is [`Grid`], a plain 81-cell value. Each job builds its whole output as bytes in
-//! one buffer; [`output`] writes it with a single `write_all`. On Linux, `memory::HugePageAllocator`
-//! backs such buffers with huge pages when a program registers it as its global allocator, as the
-//! `sudoku-gen` binary does.
+//! The boundary type is [`Grid`], a plain 81-cell value, 0 for an empty cell and 1..=9 for a digit.
+//! Each job builds its whole output as bytes in one buffer; [`output`] writes it with a single
+//! `write_all`. On Linux, [`memory::HugePageAllocator`] backs such buffers with huge pages when a
+//! program registers it as its global allocator, as the `sudoku-gen` binary does.
 //!
+//! Generate distinct complete grids:
 //! ```
 //! use sudoku_gen::{GridRequest, generate_grids};
 //!
@@ -13,15 +14,54 @@
 //! assert_eq!(grids.len(), 3);
 //! assert!(grids.iter().all(|g| g.is_filled() && g.get(0) == 5));
 //! ```
+//!
+//! Solve a puzzle, and count its solutions up to a limit (2 tells whether it is unique):
+//! ```
+//! use sudoku_gen::{Grid, count_solutions, solve};
+//!
+//! let puzzle: Grid =
+//!     "..3.7..4...6..23.1.89.........1.7.8.517.....6...4.....271..9..5.95..........2...."
+//!         .parse()
+//!         .unwrap();
+//! let solution = solve(&puzzle).unwrap();
+//! assert!(solution.is_filled() && solution.keeps_givens_of(&puzzle));
+//! assert_eq!(count_solutions(&puzzle, 2), 1);
+//! ```
+//!
+//! Make puzzles with exactly one solution, and rate one:
+//! ```
+//! use sudoku_gen::puzzle::{PuzzleRequest, generate_puzzles};
+//! use sudoku_gen::{count_solutions, rate::rate};
+//!
+//! let request = PuzzleRequest { count: 2, seed: 1, ..PuzzleRequest::default() };
+//! let puzzles = generate_puzzles(&request, &|| {});
+//! assert!(puzzles.iter().all(|p| count_solutions(&p.puzzle, 2) == 1));
+//! assert!(rate(&puzzles[0].puzzle).is_some());
+//! ```
+//!
+//! Check a file of grids as the grader does:
+//! ```
+//! use sudoku_gen::check::{GridRules, check_grids};
+//! use sudoku_gen::{Format, GridRequest, render_grids};
+//!
+//! let text = render_grids(&GridRequest { count: 10, seed: 3, first: None }, Format::Grid);
+//! let report = check_grids(&text, GridRules { count: Some(10), first: None });
+//! assert!(report.is_clean());
+//! ```
 
+pub mod batch;
 pub mod check;
 pub mod error;
 pub mod format;
 pub mod generate;
 pub mod grid;
+pub mod input;
 #[cfg(target_os = "linux")]
 pub mod memory;
 pub mod output;
+pub mod parse;
+pub mod problems;
+pub mod progress;
 pub mod puzzle;
 pub mod rate;
 pub mod solve;
@@ -30,4 +70,4 @@ pub use error::Error;
 pub use format::Format;
 pub use generate::{GridRequest, generate_grids, render_grids};
 pub use grid::Grid;
-pub use solve::{Failure, Outcome, Solver, count_solutions, solve, solve_batch};
+pub use solve::{Outcome, Solver, count_solutions, solve};

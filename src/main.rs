@@ -5,13 +5,16 @@ mod cli;
 
 use std::process::ExitCode;
 
+use cli::Finished;
+
 #[cfg(target_os = "linux")]
 #[global_allocator]
 static ALLOCATOR: sudoku_gen::memory::HugePageAllocator = sudoku_gen::memory::HugePageAllocator;
 
 fn main() -> ExitCode {
-    match cli::Cli::parse_checked().run() {
-        Ok(code) => code,
+    match cli::run(cli::Cli::parse_invocation()) {
+        Ok(Finished::Clean) => ExitCode::SUCCESS,
+        Ok(Finished::WithProblems) => ExitCode::FAILURE,
         Err(error) => {
             eprintln!("sudoku-gen: error: {error}");
             ExitCode::FAILURE

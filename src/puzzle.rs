@@ -28,21 +28,18 @@ use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
-use crate::format::{Format, push_line};
+use crate::format::{Format, OutputFormat, push_line};
 use crate::grid::{CELLS, Grid, HOUSES, box_cell};
-use crate::rate::{Level, level_of_unique, level_within, solves_within};
+use crate::rate::{Level, level_within, solves_within};
 use crate::solve::{Givens, Solver};
-
-/// The largest number of puzzles one request may ask for.
-pub const MAX_PUZZLES: usize = 1_000_000;
 
 /// The blank counts the generator reaches at a useful rate (see the README's table).
 pub const BLANKS: RangeInclusive<usize> = 1..=58;
 
 /// What to generate.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PuzzleRequest {
-    /// How many puzzles, 1..=[`MAX_PUZZLES`].
+    /// How many puzzles.
     pub count: usize,
     /// Every output is a function of the seed (and the other fields).
     pub seed: u64,
@@ -221,7 +218,9 @@ fn attempt(
         (None, Some(Level::Singles)) => {
             solves_within(&puzzle, Level::Singles).then_some(Level::Singles)
         }
-        _ => request.with_levels.then(|| level_of_unique(&puzzle)),
+        _ => request
+            .with_levels
+            .then(|| level_within(&puzzle, Level::Harder)),
     };
     if request.level.is_some_and(|wanted| Some(wanted) != level)
         || request
@@ -374,8 +373,8 @@ fn dig(
             false
         } else if size == 1 {
             // A cell that the givens force needs no search.
-            givens.force(cell, solution.get(cell))
-                || !solver.has_solution_avoiding(&givens, cell, solution.get(cell))
+            givens.forces(cell, solution.get(cell))
+                || !solver.has_other_solution_from(&givens, cell, solution.get(cell))
         } else {
             solver.count_solutions(&puzzle, 2) == 1
         };
@@ -439,21 +438,23 @@ fn is_minimal(puzzle: &Grid, solution: &Grid, solver: &mut Solver) -> bool {
     (0..CELLS).filter(|&c| puzzle.get(c) != 0).all(|cell| {
         let mut fewer = *puzzle;
         fewer.set(cell, 0);
-        solver.has_solution_without(&fewer, cell, solution.get(cell))
+        solver.has_other_solution(&fewer, cell, solution.get(cell))
     })
 }
 
 /// Renders puzzles: `grid` (the `-c` layout, `0` for blanks), `line` (81 characters, `.` for blanks),
-/// or, with `csv`, the header `puzzle,solution,blanks,level` and one row per puzzle (the level empty
-/// if the puzzles were not rated).
-pub fn render_puzzles(puzzles: &[Puzzle], format: Option<Format>) -> Vec<u8> {
+/// or `csv`: the header `puzzle,solution,blanks,level` and one row per puzzle (the level empty if
+/// the puzzles were not rated).
+pub fn render_puzzles(puzzles: &[Puzzle], format: OutputFormat) -> Vec<u8> {
+    let grids = |format: Format| {
+        let blank = if format == Format::Grid { b'0' } else { b'.' };
+        let grids: Vec<Grid> = puzzles.iter().map(|p| p.puzzle).collect();
+        crate::format::render(&grids, format, blank)
+    };
     match format {
-        Some(format) => {
-            let blank = if format == Format::Grid { b'0' } else { b'.' };
-            let grids: Vec<Grid> = puzzles.iter().map(|p| p.puzzle).collect();
-            crate::format::render(&grids, format, blank)
-        }
-        None => {
+        OutputFormat::Grid => grids(Format::Grid),
+        OutputFormat::Line => grids(Format::Line),
+        OutputFormat::Csv => {
             let mut out = Vec::with_capacity(32 + 170 * puzzles.len());
             out.extend_from_slice(b"puzzle,solution,blanks,level\n");
             for p in puzzles {

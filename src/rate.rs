@@ -1,4 +1,4 @@
-//! Grading: how hard a puzzle is for a person, by the hardest technique a logical solver needs.
+//! Rating: how hard a puzzle is for a person, by the hardest technique a logical solver needs.
 //!
 //! The solver works on candidates as people do, one technique at a time, always trying the simplest
 //! first and going back to singles after every step:
@@ -23,7 +23,13 @@
 
 use std::fmt;
 
+use rayon::prelude::*;
+
+use crate::batch::{BatchOutput, PuzzleProblem};
+use crate::format::push_line;
 use crate::grid::{CELLS, Grid, HOUSES, houses_of};
+use crate::parse::Puzzles;
+use crate::problems::Problems;
 use crate::solve::Solver;
 
 /// The difficulty level of a puzzle.
@@ -120,14 +126,8 @@ pub fn rate(puzzle: &Grid) -> Option<Rating> {
 /// Rates `puzzle` with a solver that can be reused; `None` unless it has exactly one solution.
 pub fn rate_with(solver: &mut Solver, puzzle: &Grid) -> Option<Rating> {
     let outcome = solver.search(puzzle, 2);
-    let solution = outcome.first.filter(|_| outcome.solutions == 1)?;
+    let solution = outcome.first_solution.filter(|_| outcome.solutions == 1)?;
     Some(solve_logically(puzzle, Some(&solution), Level::Harder))
-}
-
-/// The level of `puzzle`, which must have exactly one solution: the rating stops at the first step
-/// that needs something harder.
-pub fn level_of_unique(puzzle: &Grid) -> Level {
-    solve_logically(puzzle, None, Level::Harder).level
 }
 
 /// The level of `puzzle` (which must have exactly one solution) when it is `ceiling` or below, else
@@ -136,8 +136,45 @@ pub fn level_within(puzzle: &Grid, ceiling: Level) -> Level {
     solve_logically(puzzle, None, ceiling).level
 }
 
+/// The ratings of a file's puzzles as CSV, rated over the thread pool: a header, then one row per
+/// puzzle, `puzzle,level,singles,locked,pairs_triples,harder` (the puzzle in the line format). A
+/// puzzle without exactly one solution gets `invalid` and empty counts, and is a problem.
+pub fn rate_file(puzzles: &Puzzles) -> BatchOutput {
+    let ratings: Vec<Option<Rating>> = puzzles
+        .grids
+        .par_iter()
+        .map_init(Solver::new, rate_with)
+        .collect();
+    let mut text = b"puzzle,level,singles,locked,pairs_triples,harder\n".to_vec();
+    let mut problems = Problems::new();
+    for (index, (grid, rating)) in puzzles.grids.iter().zip(&ratings).enumerate() {
+        push_line(&mut text, grid);
+        match rating {
+            Some(r) => {
+                for n in [
+                    u32::from(r.level.number()),
+                    r.singles,
+                    r.locked,
+                    r.pairs_triples,
+                    r.harder,
+                ] {
+                    text.push(b',');
+                    text.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
+                }
+            }
+            None => {
+                text.extend_from_slice(b",invalid,,,,");
+                problems
+                    .push_with(|| PuzzleProblem::new(puzzles, index, "not exactly one solution"));
+            }
+        }
+        text.push(b'\n');
+    }
+    BatchOutput { text, problems }
+}
+
 /// Whether the techniques of `level` and below solve `puzzle` (which must have exactly one solution).
-/// Cheaper than [`level_of_unique`]: it stops at the first step that needs more.
+/// Cheaper than [`level_within`]: it stops at the first step that needs more.
 pub fn solves_within(puzzle: &Grid, level: Level) -> bool {
     solve_logically(puzzle, None, level).harder == 0
 }
@@ -512,7 +549,7 @@ mod tests {
         let hard_rating = rate(&hard).unwrap();
         assert_eq!(hard_rating.level, Level::Harder);
         assert!(hard_rating.harder > 0);
-        assert_eq!(level_of_unique(&hard), Level::Harder);
+        assert_eq!(level_within(&hard, Level::Harder), Level::Harder);
         assert!(solves_within(&easy, Level::Singles) && !solves_within(&hard, Level::Intermediate));
         // QQWing rates this one Expert with 51 givens: pairs, locked candidates, then a guess.
         let expert = grid(

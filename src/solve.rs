@@ -28,13 +28,8 @@
 //! Which rows hold a single cell, which digits lose a candidate: these are data a branch predictor
 //! cannot learn, so they are computed without branches.
 //!
-//! A guess takes a cell with two candidates (the fewest, when there is none) and tries each
-//! candidate on a copy of the state: for solving and proving uniqueness, after reasoning on bands
-//! and stacks, the cell whose two digits have the most candidates among its peers, those of peers
-//! with two candidates counting three times (what the two branches take out, and the peers they
-//! fill next: a third fewer guesses on the hardest puzzles than ranking cells by their digits alone);
-//! for digging's "is there another solution", where solutions are many and any will do, the first
-//! such cell after reasoning on bands only, which makes nodes cheaper.
+//! A guess (see [`guess`]) takes a cell with two candidates, or the fewest, and tries each candidate
+//! on a copy of the state.
 //!
 //! The search, from reading the givens to the last guess, is compiled twice on x86-64: once for
 //! any processor and once with x86-64-v3's bit and vector instructions (`popcnt`, BMI, AVX2), which
@@ -42,12 +37,16 @@
 //! spreads segments with `pext` and `pdep` instead of tables. The functions the search calls are
 //! `#[inline(always)]` so that each copy holds all of them, compiled for its own instructions.
 //!
-//! A search starts from the givens as band-digit words (`Givens`); digging keeps those words up to
-//! date as it empties and refills cells, instead of reading the grid for every test.
+//! A search starts from the givens as band-digit words ([`givens`]).
+//!
+//! Digits: the search's words index digits from 0 (`digit` 0..9 below, a band digit `bd` is
+//! `9 * band + digit`); at the boundary, in [`Grid`] and in [`Outcome`], digits are 1..=9.
 
-use rayon::prelude::*;
+mod givens;
+mod guess;
 
-use crate::format::Format;
+pub(crate) use givens::Givens;
+
 use crate::grid::{BYTE_MASKS, CELLS, Grid, spread_to_lanes};
 
 /// The 27 cells of one band.
@@ -201,7 +200,7 @@ pub struct Outcome {
     /// Solutions found, at most the limit asked for.
     pub solutions: usize,
     /// The first solution found.
-    pub first: Option<Grid>,
+    pub first_solution: Option<Grid>,
     /// How many guesses the search made: 0 when reasoning alone solved the puzzle.
     pub guesses: usize,
 }
@@ -515,99 +514,6 @@ impl State {
         self.empty == [0; 3]
     }
 
-    /// The empty cell to guess on: among the cells with two candidates, the one whose branches take
-    /// the most candidates out of its peers, a peer with two candidates, which its branch then
-    /// fills, counting three times (measured on the hardest set: 36.8 guesses a puzzle for a first
-    /// solution and 69.9 to prove it unique, against 56.5 and 110.2 for ranking cells by how many
-    /// candidates their digits have in the grid); or with `Bands` reasoning, where any solution
-    /// will do, the first such cell, which costs less to find and serves as well; with none, a
-    /// cell with the fewest candidates. Returns its band, its bit and the digit to try first: the
-    /// one with the most candidates left in the grid (3% fewer guesses than the smaller digit on the
-    /// hardest set), or else the smallest.
-    #[inline(always)]
-    fn guess_cell(&self, reasoning: Reasoning) -> (usize, u32, usize) {
-        let lowest = |cells: u32| cells & cells.wrapping_neg();
-        let pairs: [u32; 3] = std::array::from_fn(|band| {
-            let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
-            for &cells in &self.candidates[9 * band..9 * band + 9] {
-                three |= two & cells;
-                two |= one & cells;
-                one |= cells;
-            }
-            self.empty[band] & two & !three
-        });
-        let first_in = |cells: [u32; 3]| {
-            (0..3)
-                .find(|&band| cells[band] != 0)
-                .map(|band| (band, lowest(cells[band])))
-        };
-        if reasoning == Reasoning::Bands {
-            if let Some((band, bit)) = first_in(pairs) {
-                return (band, bit, self.smallest_digit(band, bit));
-            }
-        } else if pairs != [0; 3] {
-            // The other two bands side by side, for one count over a column in both.
-            let other_bands = |words: [u32; 2]| u64::from(words[0]) << 32 | u64::from(words[1]);
-            // A cell's score: the candidates its two digits have among its peers, which the two
-            // branches take out between them, those of peers with two candidates three times
-            // over, since such a peer is filled next. The first cell with the highest score wins.
-            let mut best = (0, 0, 0, 0);
-            for band in 0..3 {
-                let words = &self.candidates[9 * band..9 * band + 9];
-                let [below, above] = [(band + 2) % 3, (band + 1) % 3];
-                let pairs_in_other_bands = other_bands([pairs[below], pairs[above]]);
-                let mut rest = pairs[band];
-                while rest != 0 {
-                    let cell = rest.trailing_zeros() as usize;
-                    let bit = lowest(rest);
-                    rest &= rest - 1;
-                    let digits = self.digits_of(band, cell);
-                    let peers = HOUSES_OF_CELL[cell] & !bit;
-                    let column = other_bands([column_cells(cell % 9); 2]);
-                    let score = two_digits(digits).iter().fold(0, |score, &digit| {
-                        let in_band = words[digit] & peers;
-                        let in_column = column
-                            & other_bands([below, above].map(|b| self.candidates[9 * b + digit]));
-                        score
-                            + in_band.count_ones()
-                            + 2 * (in_band & pairs[band]).count_ones()
-                            + in_column.count_ones()
-                            + 2 * (in_column & pairs_in_other_bands).count_ones()
-                    });
-                    if score > best.0 {
-                        best = (score, band, bit, digits);
-                    }
-                }
-            }
-            let (_, band, bit, digits) = best;
-            if bit != 0 {
-                // The digit with more candidates left in the grid goes first (the lower on a tie).
-                let [low, high] = two_digits(digits).map(|digit| {
-                    let spread = (0..3).map(|band| self.candidates[9 * band + digit]);
-                    (spread.map(u32::count_ones).sum::<u32>(), digit)
-                });
-                let lead = if high.0 > low.0 { high.1 } else { low.1 };
-                return (band, bit, lead);
-            }
-        }
-        let mut fewest = (u32::MAX, 0, 0);
-        for band in 0..3 {
-            let mut rest = self.empty[band];
-            while rest != 0 {
-                let bit = lowest(rest);
-                rest &= rest - 1;
-                let count = self
-                    .digits_of(band, bit.trailing_zeros() as usize)
-                    .count_ones();
-                if count < fewest.0 {
-                    fewest = (count, band, bit);
-                }
-            }
-        }
-        let (_, band, bit) = fewest;
-        (band, bit, self.smallest_digit(band, bit))
-    }
-
     /// The digits (bit `digit`, 0..9) that cell `cell` (0..27) of `band` can take, gathered
     /// without a branch.
     #[inline(always)]
@@ -639,126 +545,6 @@ impl State {
             })
         });
         grid_of_planes(&planes)
-    }
-}
-
-/// The givens of a puzzle by band digit, kept up to date as cells are emptied and filled again: a
-/// search starts from them in a few operations a band digit, without reading the grid.
-#[derive(Clone, Copy)]
-pub(crate) struct Givens {
-    /// Per band digit, the cells given the digit.
-    cells: [u32; 27],
-    /// Per band digit, the rows and boxes of the band that hold one of those, as cells.
-    houses: [u32; 27],
-    /// Per digit, the columns (bits 0..9) where it is given.
-    columns: [u32; 9],
-    /// Per band, the cells given any digit.
-    filled: [u32; 3],
-}
-
-impl Givens {
-    /// The givens of `puzzle`, or `None` if two of them clash.
-    #[inline(always)]
-    pub(crate) fn of(puzzle: &Grid) -> Option<Givens> {
-        let planes = value_planes(puzzle);
-        // Per band, the cells by the low two and the high two bits of their value.
-        let low = planes.map(|[p0, p1, _, _]| [!p0 & !p1, p0 & !p1, !p0 & p1, p0 & p1]);
-        let high = planes.map(|[_, _, p2, p3]| [!p2 & !p3, p2 & !p3, !p2 & p3]);
-        let by_band: [[u32; 9]; 3] = std::array::from_fn(|band| {
-            std::array::from_fn(|digit| low[band][(digit + 1) & 3] & high[band][(digit + 1) >> 2])
-        });
-        let cells: [u32; 27] = by_band.as_flattened().try_into().expect("27 band digits");
-        let houses = cells.map(houses_in_band);
-        let mut clash = houses.iter().any(|&(_, clash)| clash);
-        let columns = std::array::from_fn(|digit| {
-            let [a, b, c] = [0, 1, 2].map(|band| columns_of(cells[9 * band + digit]));
-            clash |= a & b | a & c | b & c != 0;
-            a | b | c
-        });
-        (!clash).then(|| Givens {
-            cells,
-            houses: houses.map(|(houses, _)| houses),
-            columns,
-            filled: planes.map(|[p0, p1, p2, p3]| p0 | p1 | p2 | p3),
-        })
-    }
-
-    /// The cells given a digit, bit `cell`.
-    pub(crate) fn given_cells(&self) -> u128 {
-        self.filled
-            .iter()
-            .rev()
-            .fold(0, |acc, &band| acc << 27 | u128::from(band))
-    }
-
-    /// Gives `digit` (1..=9) in the empty `cell`; the caller keeps the givens from clashing.
-    pub(crate) fn fill(&mut self, cell: usize, digit: u8) {
-        self.update(cell, digit, true);
-    }
-
-    /// Empties `cell`, which holds `digit` (1..=9).
-    pub(crate) fn empty(&mut self, cell: usize, digit: u8) {
-        self.update(cell, digit, false);
-    }
-
-    fn update(&mut self, cell: usize, digit: u8, given: bool) {
-        let (band, bit, digit) = (cell / 27, 1 << (cell % 27), usize::from(digit) - 1);
-        let bd = 9 * band + digit;
-        let column = 1 << (cell % 9);
-        if given {
-            self.cells[bd] |= bit;
-            self.filled[band] |= bit;
-            self.columns[digit] |= column;
-        } else {
-            self.cells[bd] &= !bit;
-            self.filled[band] &= !bit;
-            self.columns[digit] &= !column;
-        }
-        self.houses[bd] = houses_in_band(self.cells[bd]).0;
-    }
-
-    /// For band digit `bd`, the cells the givens leave it: its givens, and the empty cells that see
-    /// none of them.
-    fn candidates(&self, bd: usize) -> u32 {
-        let column_peers = column_cells(0) * self.columns[bd % 9];
-        (BAND & !self.filled[bd / 9] & !self.houses[bd] & !column_peers) | self.cells[bd]
-    }
-
-    /// Whether the givens force `digit` (1..=9) into the empty `cell`: no other digit can go there
-    /// (a naked single), or no other cell of its row, column or box can take the digit (a hidden
-    /// single). Then emptying the cell keeps a puzzle's solution unique, with no search.
-    pub(crate) fn force(&self, cell: usize, digit: u8) -> bool {
-        let (band, bit, digit) = (cell / 27, 1 << (cell % 27), usize::from(digit) - 1);
-        let naked = (0..9).all(|d| d == digit || self.candidates(9 * band + d) & bit == 0);
-        let own = self.candidates(9 * band + digit);
-        let column = column_cells(cell % 9);
-        let hidden_in_band = [ROW_CELLS[cell % 27 / 9], box_cells(cell % 9 / 3)]
-            .iter()
-            .any(|&house| own & house == bit);
-        let hidden_in_column = own & column == bit
-            && [1, 2]
-                .iter()
-                .all(|&shift| self.candidates(9 * ((band + shift) % 3) + digit) & column == 0);
-        naked || hidden_in_band || hidden_in_column
-    }
-
-    /// The search state before any reasoning: each digit can go wherever its givens allow.
-    #[inline(always)]
-    fn state(&self) -> State {
-        let mut state = State {
-            candidates: std::array::from_fn(|bd| self.candidates(bd)),
-            empty: self.filled.map(|filled| BAND & !filled),
-            dirty: 0,
-            stale_stacks: 0,
-        };
-        for (bd, &cells) in self.cells.iter().enumerate() {
-            // A digit given three times in a band (never more) has nothing left to reason about
-            // there; with the lowest two given cells taken out, nothing is left of fewer.
-            let rest = cells & cells.wrapping_sub(1);
-            state.dirty |= u32::from(rest & rest.wrapping_sub(1) == 0) << bd;
-        }
-        state.stale_stacks = state.dirty;
-        state
     }
 }
 
@@ -799,12 +585,12 @@ impl Solver {
     /// Whether `puzzle` has a solution in which `cell` does not hold `digit`. With `digit` the
     /// solution's own, this asks whether the puzzle's solution is unique at a cost below that of
     /// counting solutions: the known solution is never searched again.
-    pub fn has_solution_without(&mut self, puzzle: &Grid, cell: usize, digit: u8) -> bool {
-        Givens::of(puzzle).is_some_and(|givens| self.has_solution_avoiding(&givens, cell, digit))
+    pub fn has_other_solution(&mut self, puzzle: &Grid, cell: usize, digit: u8) -> bool {
+        Givens::of(puzzle).is_some_and(|givens| self.has_other_solution_from(&givens, cell, digit))
     }
 
-    /// [`Solver::has_solution_without`] for a puzzle given as its givens.
-    pub(crate) fn has_solution_avoiding(
+    /// [`Solver::has_other_solution`] for a puzzle given as its givens.
+    pub(crate) fn has_other_solution_from(
         &mut self,
         givens: &Givens,
         cell: usize,
@@ -856,7 +642,7 @@ impl Solver {
         let limit = limit.max(1);
         let mut outcome = Outcome {
             solutions: 0,
-            first: None,
+            first_solution: None,
             guesses: 0,
         };
         let start = match start {
@@ -875,15 +661,19 @@ impl Solver {
             }
             if state.is_solved() {
                 outcome.solutions += 1;
-                if outcome.first.is_none() {
-                    outcome.first = Some(state.grid());
+                if outcome.first_solution.is_none() {
+                    outcome.first_solution = Some(state.grid());
                 }
                 if outcome.solutions >= limit {
                     break;
                 }
                 continue;
             }
-            let (band, bit, lead) = state.guess_cell(reasoning);
+            let guess::Guess {
+                band,
+                cell: bit,
+                lead,
+            } = state.guess(reasoning);
             outcome.guesses += 1;
             // The lead digit goes on at once; the others wait, largest deepest.
             let mut others = state.digits_of(band, bit.trailing_zeros() as usize) & !(1 << lead);
@@ -904,7 +694,7 @@ impl Solver {
 
     /// The first solution of `puzzle`, if it has one.
     pub fn solve(&mut self, puzzle: &Grid) -> Option<Grid> {
-        self.search(puzzle, 1).first
+        self.search(puzzle, 1).first_solution
     }
 
     /// The number of solutions of `puzzle`, counted up to `limit`.
@@ -924,54 +714,9 @@ pub fn count_solutions(puzzle: &Grid, limit: usize) -> usize {
     Solver::new().count_solutions(puzzle, limit)
 }
 
-/// Why a puzzle of a batch was not simply solved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Failure {
-    /// The puzzle has no solution.
-    NoSolution,
-    /// The puzzle has more than one solution (reported only when uniqueness was asked for).
-    MoreThanOneSolution,
-}
-
-/// Solves `puzzles` over the current rayon pool and writes, in input order, one record of `format`
-/// per puzzle: its first solution, or the puzzle itself (blanks as `0` in the grid format, `.` in the
-/// line format) when it has none. With `unique`, each puzzle must have exactly one solution. Returns
-/// the text and the failures with the index of their puzzle.
-pub fn solve_batch(
-    puzzles: &[Grid],
-    unique: bool,
-    format: Format,
-) -> (Vec<u8>, Vec<(usize, Failure)>) {
-    let record_len = format.record_len();
-    let blank = if format == Format::Grid { b'0' } else { b'.' };
-    let mut out = vec![0; record_len * puzzles.len()];
-    let limit = if unique { 2 } else { 1 };
-    let failures = out
-        .par_chunks_mut(record_len)
-        .zip(puzzles.par_iter())
-        .enumerate()
-        // Pieces of 256 puzzles: rayon would otherwise leave a thread finishing a long piece alone.
-        .with_min_len(256)
-        .with_max_len(256)
-        .map_init(Solver::new, |solver, (index, (record, puzzle))| {
-            let outcome = solver.search(puzzle, limit);
-            format.write_record(outcome.first.as_ref().unwrap_or(puzzle), blank, record);
-            match (outcome.first, outcome.solutions) {
-                (None, _) => Some((index, Failure::NoSolution)),
-                (Some(_), 2..) => Some((index, Failure::MoreThanOneSolution)),
-                _ => None,
-            }
-        })
-        .flatten()
-        .collect();
-    out.truncate(format.output_len(puzzles.len()));
-    (out, failures)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::{HOUSES, houses_of};
 
     fn puzzle(line: &str) -> Grid {
         line.parse().unwrap()
@@ -1007,25 +752,11 @@ mod tests {
             let p = puzzle(line);
             let outcome = solver.search(&p, 3);
             assert_eq!(outcome.solutions, count, "{line}");
-            if let Some(solution) = outcome.first {
+            if let Some(solution) = outcome.first_solution {
                 assert!(solution.is_filled() && solution.keeps_givens_of(&p));
                 assert_eq!(solution.first_repeat(), None);
             }
         }
-    }
-
-    #[test]
-    fn guess_choice_keeps_its_count_on_the_hardest_sample() {
-        // The guess choice decides how much a search costs; these totals change only with it.
-        let mut solver = Solver::new();
-        let mut guesses = |limit| {
-            include_str!("../tests/data/sample_forum_hardest.txt")
-                .lines()
-                .filter(|line| !line.is_empty() && !line.starts_with('#'))
-                .map(|line| solver.search(&puzzle(line), limit).guesses)
-                .sum::<usize>()
-        };
-        assert_eq!((guesses(1), guesses(2)), (2304, 4795));
     }
 
     #[test]
@@ -1052,76 +783,6 @@ mod tests {
     #[test]
     fn a_zero_limit_counts_to_one() {
         assert_eq!(count_solutions(&Grid::EMPTY, 0), 1);
-    }
-
-    #[test]
-    fn givens_kept_up_to_date_match_givens_read_afresh() {
-        let solution = solve(&Grid::EMPTY).unwrap();
-        let mut puzzle = solution;
-        let mut givens = Givens::of(&puzzle).unwrap();
-        for step in 0..200 {
-            let cell = step * 37 % CELLS;
-            let digit = solution.get(cell);
-            if puzzle.get(cell) == 0 {
-                puzzle.set(cell, digit);
-                givens.fill(cell, digit);
-            } else {
-                puzzle.set(cell, 0);
-                givens.empty(cell, digit);
-            }
-            let given = (0..CELLS).filter(|&c| puzzle.get(c) != 0);
-            assert_eq!(givens.given_cells(), given.fold(0, |acc, c| acc | 1 << c));
-            let (kept, fresh) = (givens.state(), Givens::of(&puzzle).unwrap().state());
-            assert_eq!(kept.candidates, fresh.candidates, "step {step}");
-            assert_eq!(
-                (kept.empty, kept.dirty),
-                (fresh.empty, fresh.dirty),
-                "step {step}"
-            );
-        }
-    }
-
-    /// Whether `digit` may go into the empty `cell` of `puzzle`: no peer holds it.
-    fn allowed(puzzle: &Grid, cell: usize, digit: u8) -> bool {
-        houses_of(cell)
-            .iter()
-            .flat_map(|&house| HOUSES[house])
-            .all(|other| other == cell || puzzle.get(other) != digit)
-    }
-
-    /// A solved grid, and the puzzles made by emptying its cells one at a time, `stride` apart.
-    fn emptied_one_by_one(steps: usize, stride: usize) -> (Grid, Vec<Grid>) {
-        let solution = solve(&Grid::EMPTY).unwrap();
-        let mut puzzle = solution;
-        let puzzles = (0..steps)
-            .map(|step| {
-                puzzle.set(step * stride % CELLS, 0);
-                puzzle
-            })
-            .collect();
-        (solution, puzzles)
-    }
-
-    #[test]
-    fn givens_force_exactly_the_singles() {
-        let (solution, puzzles) = emptied_one_by_one(60, 43);
-        for (step, puzzle) in puzzles.into_iter().enumerate() {
-            let givens = Givens::of(&puzzle).unwrap();
-            for cell in (0..CELLS).filter(|&c| puzzle.get(c) == 0) {
-                let digit = solution.get(cell);
-                let naked = (1..=9).filter(|&d| allowed(&puzzle, cell, d)).count() == 1;
-                let hidden = houses_of(cell).iter().any(|&house| {
-                    HOUSES[house].iter().all(|&other| {
-                        other == cell || puzzle.get(other) != 0 || !allowed(&puzzle, other, digit)
-                    })
-                });
-                assert_eq!(
-                    givens.force(cell, digit),
-                    naked || hidden,
-                    "step {step} cell {cell}"
-                );
-            }
-        }
     }
 
     #[test]
@@ -1184,6 +845,19 @@ mod tests {
         }
         assert!(houses_in_band(0b1001001001).1, "four cells are a clash");
         assert_eq!(houses_in_band(0), (0, false));
+    }
+
+    /// A solved grid, and the puzzles made by emptying its cells one at a time, `stride` apart.
+    pub(super) fn emptied_one_by_one(steps: usize, stride: usize) -> (Grid, Vec<Grid>) {
+        let solution = solve(&Grid::EMPTY).unwrap();
+        let mut puzzle = solution;
+        let puzzles = (0..steps)
+            .map(|step| {
+                puzzle.set(step * stride % CELLS, 0);
+                puzzle
+            })
+            .collect();
+        (solution, puzzles)
     }
 
     #[test]

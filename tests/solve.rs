@@ -213,7 +213,10 @@ fn malformed_input_is_located_and_nothing_is_solved() {
     bad_utf8.extend(&SOLVABLE.as_bytes()[7..]);
     let (code, stdout, stderr) = solve_stdin(&[], &bad_utf8);
     assert_eq!((code, stdout.len()), (1, 0));
-    assert_eq!(stderr, "<stdin>:1:6: unexpected character invalid UTF-8\n");
+    assert_eq!(
+        stderr,
+        "<stdin>:1:6: unexpected character byte 0xff (not UTF-8)\n"
+    );
 }
 
 #[test]

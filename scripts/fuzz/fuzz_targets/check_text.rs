@@ -4,7 +4,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use sudoku_gen::check::{GridRules, check_grids, check_solutions};
-use sudoku_gen::error::LISTED_PROBLEMS;
+use sudoku_gen::problems::LISTED;
 
 fuzz_target!(|data: &[u8]| {
     let report = check_grids(
@@ -14,9 +14,9 @@ fuzz_target!(|data: &[u8]| {
             first: Some(5),
         },
     );
-    assert!(report.listed.len() <= LISTED_PROBLEMS && report.listed.len() <= report.problems);
-    assert!(report.listed.windows(2).all(|w| w[0].line <= w[1].line));
+    assert!(report.problems.listed().len() <= LISTED && report.problems.listed().len() <= report.problems.count());
+    assert!(report.problems.listed().windows(2).all(|w| w[0].line <= w[1].line));
     if let Ok(report) = check_solutions(data, data) {
-        assert!(report.listed.len() <= report.problems);
+        assert!(report.problems.listed().len() <= report.problems.count());
     }
 });

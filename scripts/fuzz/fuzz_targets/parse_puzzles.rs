@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sudoku_gen::format::parse_puzzles;
+use sudoku_gen::parse::parse_puzzles;
 
 fuzz_target!(|data: &[u8]| {
     // CRLF line ends are read as LF ones: the same puzzles, lines and problems either way.
@@ -22,15 +22,15 @@ fuzz_target!(|data: &[u8]| {
             let mut solver = sudoku_gen::Solver::new();
             for grid in puzzles.grids.iter().take(4) {
                 let outcome = solver.search(grid, 2);
-                if let Some(solution) = outcome.first {
+                if let Some(solution) = outcome.first_solution {
                     assert!(solution.is_filled() && solution.keeps_givens_of(grid));
                 }
             }
         }
         Err(errors) => assert!(
-            !errors.listed.is_empty()
-                && errors.count >= errors.listed.len()
-                && errors.listed.iter().all(|e| e.line >= 1 && e.column >= 1)
+            !errors.listed().is_empty()
+                && errors.count() >= errors.listed().len()
+                && errors.listed().iter().all(|e| e.line >= 1 && e.column >= 1)
         ),
     }
 });
