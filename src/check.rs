@@ -328,12 +328,24 @@ impl Template {
     }
 }
 
+/// The grid the scanner is reading, in the grid format.
+#[derive(Clone, Copy)]
+struct OpenGrid {
+    /// The line of its first row.
+    first_line: usize,
+    /// The offset of its first row.
+    offset: usize,
+    /// How many rows it has so far.
+    rows: usize,
+    /// Whether they are all well-formed.
+    clean: bool,
+}
+
 /// Reads the file line by line, reporting every format problem; returns the well-formed grids.
 fn scan(text: &[u8], layout: Layout, report: &mut Report) -> Vec<Spot> {
     let mut spots = Vec::new();
     let mut grids = 0;
-    // The grid being read: its first line, its offset, its rows so far, and whether they are clean.
-    let mut current: Option<(usize, usize, usize, bool)> = None;
+    let mut current: Option<OpenGrid> = None;
     let mut empty_run = 0;
     let mut offset = 0;
     // Pieces between line ends, read as they come: a list of them would cost 16 bytes a line.
@@ -364,9 +376,9 @@ fn scan(text: &[u8], layout: Layout, report: &mut Report) -> Vec<Spot> {
             });
         }
         if line.is_empty() {
-            if let Some((first, _, rows, _)) = current.take() {
-                if rows < 9 && !layout.line_format {
-                    report.add(missing_rows(number, grids, first, rows));
+            if let Some(open) = current.take() {
+                if open.rows < 9 && !layout.line_format {
+                    report.add(missing_rows(number, grids, open.first_line, open.rows));
                 }
                 empty_run = 0;
             }
@@ -407,10 +419,14 @@ fn scan(text: &[u8], layout: Layout, report: &mut Report) -> Vec<Spot> {
             }
             continue;
         }
-        let (first, grid_offset, rows, clean) = match current {
-            Some((first, grid_offset, rows, clean)) if rows < 9 => {
-                (first, grid_offset, rows, clean)
-            }
+        let fresh = OpenGrid {
+            first_line: number,
+            offset: start,
+            rows: 0,
+            clean: true,
+        };
+        let mut open = match current {
+            Some(open) if open.rows < 9 => open,
             Some(_) => {
                 report.add(Problem {
                     line: number,
@@ -418,35 +434,37 @@ fn scan(text: &[u8], layout: Layout, report: &mut Report) -> Vec<Spot> {
                     message: "expected an empty line after the grid's 9th row".to_owned(),
                 });
                 grids += 1;
-                (number, start, 0, true)
+                fresh
             }
             None => {
                 grids += 1;
-                (number, start, 0, true)
+                fresh
             }
         };
         empty_run = 0;
-        let mut clean = clean && eol_ok;
+        open.clean &= eol_ok;
         if let Some(message) = row_problem(line, 17, 2) {
             report.add(Problem {
                 line: number,
                 grid: Some(grids),
                 message,
             });
-            clean = false;
+            open.clean = false;
         }
-        current = Some((first, grid_offset, rows + 1, clean));
-        if rows + 1 == 9 && clean {
+        open.rows += 1;
+        if open.rows == 9 && open.clean {
             spots.push(Spot {
-                offset: grid_offset,
-                line: first,
+                offset: open.offset,
+                line: open.first_line,
             });
         }
+        current = Some(open);
     }
-    if let Some((first, _, rows @ 0..9, _)) = current
+    if let Some(open) = current
+        && open.rows < 9
         && !layout.line_format
     {
-        report.add(missing_rows(last + 1, grids, first, rows));
+        report.add(missing_rows(last + 1, grids, open.first_line, open.rows));
     }
     report.grids = grids;
     spots

@@ -124,8 +124,8 @@ const SEGMENT_CELLS: [u32; 8] = {
 
 /// How the band closure reads which (row, box) segments of a band digit hold a candidate, and
 /// spreads the segments it keeps back to cells: by table look-ups on any processor ([`Tables`]),
-/// by one `pext` and one `pdep` where BMI2 is there ([`V3`]), which measured 13% faster on easy
-/// puzzles and 9% on hard ones.
+/// by one `pext` and one `pdep` where BMI2 is there ([`V3`]), which replaces six dependent loads
+/// by two instructions.
 trait SegmentBits: Copy {
     /// The segments of `cells` that hold one of them: bit `3 * row + box`.
     fn pattern(self, cells: u32) -> usize;
@@ -153,8 +153,7 @@ impl SegmentBits for Tables {
 }
 
 /// Proof that the processor has the extensions of x86-64-v3 that the search's second copy is
-/// compiled for (`popcnt`, BMI1, BMI2, LZCNT, AVX2): only [`V3::detect`] makes one. That copy
-/// measured 6% faster on easy puzzles and 3% on hard ones before it used BMI2 for segments.
+/// compiled for (`popcnt`, BMI1, BMI2, LZCNT, AVX2): only [`V3::detect`] makes one.
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy)]
 struct V3(());
@@ -293,8 +292,8 @@ fn value_planes(grid: &Grid) -> [[u32; 4]; 3] {
 
 /// Clears `cells` from the nine digit words of a band but the word of `except`; returns the
 /// digits (bits 0..9) that lost a candidate. Filling a cell does this more than anything else the
-/// solver does, so on x86-64 it takes eight words at once (SSE2, always there), which measured 7%
-/// faster on hard puzzles than the plain loop, the one other targets use.
+/// solver does, so on x86-64 it takes eight words at once (SSE2, always there); other targets take
+/// the plain loop.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn clear_cells(words: &mut [u32; 9], cells: u32, except: usize) -> u32 {
@@ -383,7 +382,7 @@ impl State {
         let band = bd / 9;
         let pattern = segments.pattern(cells);
         // The mask changes nothing (three 3-bit patterns) but lets the compiler drop a bounds
-        // check, which measured 6% on the whole solver.
+        // check on the hottest look-up of the solver.
         let closure = CLOSURE[pattern & 0x1ff] as usize;
         if closure == 0 {
             return None;
@@ -471,8 +470,7 @@ impl State {
             // Sweeps: each band digit changed since the last sweep is revisited once per sweep, so
             // that the changes of many placements are taken in at once. The cells a sweep finds are
             // filled after it: whether a revisit finds one is data a branch predictor cannot learn,
-            // and one loop over the finds mispredicts less than a branch after every revisit
-            // (measured 4-6% faster, for 15% more instructions).
+            // and one loop over the finds mispredicts less than a branch after every revisit.
             while self.dirty != 0 {
                 let mut sweep = self.dirty;
                 self.stale_stacks |= sweep;

@@ -258,6 +258,49 @@ fn solutions_against_puzzles() {
 }
 
 #[test]
+fn malformed_puzzle_file_is_located_and_nothing_is_judged() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzles = dir.path().join("puzzles.txt");
+    std::fs::write(
+        &puzzles,
+        format!("{}\n{}?\n", ".".repeat(81), ".".repeat(80)),
+    )
+    .unwrap();
+    let solution = "123456789".repeat(9);
+    sudoku_gen()
+        .args(["--check", "-", "--puzzles"])
+        .arg(&puzzles)
+        .write_stdin(format!("{solution}\n{solution}\n"))
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(format!(
+            "{}:2:81: unexpected character '?'\n",
+            puzzles.display()
+        ));
+}
+
+#[test]
+fn malformed_solution_file_is_located() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzles = dir.path().join("puzzles.txt");
+    std::fs::write(&puzzles, format!("{}\n", ".".repeat(81))).unwrap();
+    let out = sudoku_gen()
+        .args(["--check", "-", "--puzzles"])
+        .arg(&puzzles)
+        .write_stdin(format!("{}x\n", "1".repeat(80)))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.starts_with("<stdin>:1: column 81: unexpected character 'x'\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("FAIL: "), "{stdout}");
+}
+
+#[test]
 fn unreadable_file_is_named() {
     sudoku_gen()
         .args(["--check", "/nonexistent/grids.txt"])

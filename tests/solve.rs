@@ -247,17 +247,86 @@ fn unreadable_files_are_named() {
         .stderr(predicate::str::contains("Is a directory"));
 }
 
+/// Puzzles enough for several work pieces (a piece is 256 puzzles), easy and hard mixed, in the line
+/// format.
+fn many_puzzles() -> String {
+    let made = sudoku_gen()
+        .args(["-n", "1200", "--seed", "11", "--format", "line"])
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    let hardest = std::fs::read_to_string(data("sample_forum_hardest")).unwrap();
+    let mut text = String::from_utf8(made.stdout).unwrap();
+    text.insert_str(text.len() / 2, &hardest);
+    text
+}
+
 #[test]
 fn thread_count_never_changes_the_output() {
-    let one = sudoku_gen()
-        .args(["-s", &data("sample_forum_hardest"), "-j", "1"])
-        .output()
-        .unwrap();
-    let two = sudoku_gen()
-        .args(["-s", &data("sample_forum_hardest"), "-j", "2"])
-        .output()
-        .unwrap();
+    let puzzles = many_puzzles();
+    let lines = puzzle_lines(&puzzles);
+    assert!(
+        lines.len() > 4 * 256,
+        "enough puzzles for two threads to share"
+    );
+    let (code, one, _) = solve_stdin(&["-j", "1", "--format", "line"], puzzles.as_bytes());
+    assert_eq!(code, 0);
+    let (code, two, _) = solve_stdin(&["-j", "2", "--format", "line"], puzzles.as_bytes());
+    assert_eq!(code, 0);
+    assert_eq!(one, two);
+    assert_solves(&lines, &parse_grids(&two, true));
+}
+
+#[test]
+fn thread_count_never_changes_ratings_or_checks() {
+    let puzzles = many_puzzles();
+    let rate = |threads: &str| {
+        sudoku_gen()
+            .args(["--rate", "-", "-j", threads])
+            .write_stdin(puzzles.as_bytes())
+            .output()
+            .unwrap()
+    };
+    let (one, two) = (rate("1"), rate("2"));
+    assert!(one.status.success() && !one.stdout.is_empty());
     assert_eq!(one.stdout, two.stdout);
+    let solved = sudoku_gen()
+        .args(["-s", "-", "--format", "line"])
+        .write_stdin(puzzles.as_bytes())
+        .output()
+        .unwrap()
+        .stdout;
+    let dir = tempfile::tempdir().unwrap();
+    let (puzzles_path, solved_path) = (dir.path().join("p.txt"), dir.path().join("s.txt"));
+    std::fs::write(&puzzles_path, &puzzles).unwrap();
+    std::fs::write(&solved_path, &solved).unwrap();
+    let check = |threads: &str| {
+        sudoku_gen()
+            .args(["--check", solved_path.to_str().unwrap(), "--puzzles"])
+            .arg(&puzzles_path)
+            .args(["-j", threads])
+            .output()
+            .unwrap()
+    };
+    let (one, two) = (check("1"), check("2"));
+    assert!(
+        one.status.success(),
+        "{}",
+        String::from_utf8_lossy(&one.stdout)
+    );
+    assert_eq!(one.stdout, two.stdout);
+}
+
+#[test]
+fn rate_on_malformed_input_is_located_and_writes_nothing() {
+    let bad = format!("{}\n{}x\n", ".".repeat(81), ".".repeat(80));
+    sudoku_gen()
+        .args(["--rate", "-"])
+        .write_stdin(bad)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr("<stdin>:2:81: unexpected character 'x'\n");
 }
 
 #[test]
