@@ -19,8 +19,9 @@ use std::hash::BuildHasher;
 use foldhash::fast::FixedState;
 use rayon::prelude::*;
 
+use crate::format::Format;
 use crate::grid::Grid;
-use crate::parse::{ParseErrors, parse_puzzles};
+use crate::parse::{ParseErrors, parse_puzzles, parse_text, utf16_encoding};
 use crate::problems::{Problems, shown_character};
 
 /// What the grids of a file must satisfy beyond being valid and distinct.
@@ -187,6 +188,17 @@ impl Layout {
 
 /// Checks a file of complete grids in either `-c` format.
 pub fn check_grids(text: &[u8], rules: GridRules) -> Report {
+    if let Some(encoding) = utf16_encoding(text) {
+        let mut report = Report::default();
+        report.add(Problem {
+            line: 1,
+            grid: None,
+            message: format!(
+                "the file is {encoding} (it starts with its byte-order mark); expected ASCII"
+            ),
+        });
+        return report;
+    }
     let layout = Layout::detect(text);
     let mut report = Report {
         crlf: layout.eol == 2,
@@ -270,7 +282,8 @@ fn judge_all(
             }
             let digits = layout.digits(text, spot.offset);
             *hash = FixedState::with_seed(0x5d0c).hash_one(digits);
-            judge(&digits, k, spot, rules.first, &mut report);
+            let row_lines = usize::from(!layout.line_format);
+            judge(&digits, k, spot, row_lines, rules.first, &mut report);
             Some(report)
         })
         .try_reduce(Report::default, |a, b| Some(a.merge(b)))?;
@@ -427,6 +440,20 @@ fn scan(text: &[u8], layout: Layout, report: &mut Report) -> Vec<Spot> {
         };
         let mut open = match current {
             Some(open) if open.rows < 9 => open,
+            // A full grid followed by a line that is no row: a separator with something on it.
+            Some(_) if row_problem(line, 17, 2).is_some() => {
+                report.add(Problem {
+                    line: number,
+                    grid: None,
+                    message: format!(
+                        "expected an empty line between grids, found {}",
+                        shown_character(line, 0)
+                    ),
+                });
+                current = None;
+                empty_run = 1;
+                continue;
+            }
             Some(_) => {
                 report.add(Problem {
                     line: number,
@@ -511,12 +538,8 @@ fn row_problem(line: &[u8], width: usize, step: usize) -> Option<String> {
         ));
     }
     if line.len() > width {
-        let extra = line[width];
-        let what = if extra == b' ' || extra == b'\t' {
-            " (trailing space)"
-        } else {
-            ""
-        };
+        let trailing = line[width..].iter().all(|&b| b == b' ' || b == b'\t');
+        let what = if trailing { " (trailing space)" } else { "" };
         return Some(format!(
             "column {}: expected the end of the line, found {}{what}",
             width + 1,
@@ -526,29 +549,41 @@ fn row_problem(line: &[u8], width: usize, step: usize) -> Option<String> {
     None
 }
 
-/// Checks the houses and the first digit of one well-formed grid.
-fn judge(digits: &[u8; 81], index: usize, spot: Spot, first: Option<u8>, report: &mut Report) {
-    let mut problem = |message: String| {
+/// Checks the houses and the first digit of one well-formed grid, whose rows are `row_lines` lines
+/// apart (1 in the grid format, 0 in the line format).
+fn judge(
+    digits: &[u8; 81],
+    index: usize,
+    spot: Spot,
+    row_lines: usize,
+    first: Option<u8>,
+    report: &mut Report,
+) {
+    if let Some(repeat) = first_repeat_in_text(digits) {
+        report.add(Problem {
+            line: spot.line + row_lines * (repeat.cell / 9),
+            grid: Some(index + 1),
+            message: repeat.message,
+        });
+    }
+    if let Some(d) = first.filter(|&d| digits[0] != b'0' + d) {
         report.add(Problem {
             line: spot.line,
             grid: Some(index + 1),
-            message,
+            message: format!("top-left digit is {}, expected {d}", digits[0] as char),
         });
-    };
-    if let Some(repeat) = first_repeat_in_text(digits) {
-        problem(repeat);
-    }
-    if let Some(d) = first.filter(|&d| digits[0] != b'0' + d) {
-        problem(format!(
-            "top-left digit is {}, expected {d}",
-            digits[0] as char
-        ));
     }
 }
 
-/// The first digit repeated in a row, column or box of 81 digit bytes, described; `None` if every
-/// house holds 1–9 once.
-fn first_repeat_in_text(digits: &[u8; 81]) -> Option<String> {
+/// A digit found twice in one house: where the second one is, and the words for it.
+struct Repeat {
+    cell: usize,
+    message: String,
+}
+
+/// The first digit repeated in a row, column or box of 81 digit bytes; `None` if every house holds
+/// 1–9 once.
+fn first_repeat_in_text(digits: &[u8; 81]) -> Option<Repeat> {
     // Each digit as one bit; a house is complete when its bits cover 1..=9. The fixed-size loops
     // let the compiler run them on whole vectors.
     let bits: [u16; 81] = digits.map(|byte| 1 << (byte & 15));
@@ -576,15 +611,23 @@ fn first_repeat_in_text(digits: &[u8; 81]) -> Option<String> {
         1 => 9 * i + n,
         _ => 9 * (3 * (n / 3) + i / 3) + 3 * (n % 3) + i % 3,
     };
+    let place = |cell: usize| format!("row {}, column {}", cell / 9 + 1, cell % 9 + 1);
     for (kind, name) in ["row", "column", "box"].into_iter().enumerate() {
         for n in 0..9 {
-            let mut seen = [false; 10];
+            let mut seen = [None; 10];
             for i in 0..9 {
-                let digit = usize::from(digits[house_cells(kind, n, i)] - b'0');
-                if seen[digit] {
-                    return Some(format!("digit {digit} repeats in {name} {}", n + 1));
+                let cell = house_cells(kind, n, i);
+                let digit = usize::from(digits[cell] - b'0');
+                if let Some(earlier) = seen[digit] {
+                    let cells = match kind {
+                        0 => format!("columns {} and {}", earlier % 9 + 1, cell % 9 + 1),
+                        1 => format!("rows {} and {}", earlier / 9 + 1, cell / 9 + 1),
+                        _ => format!("{} and {}", place(earlier), place(cell)),
+                    };
+                    let message = format!("digit {digit} repeats in {name} {} ({cells})", n + 1);
+                    return Some(Repeat { cell, message });
                 }
-                seen[digit] = true;
+                seen[digit] = Some(cell);
             }
         }
     }
@@ -632,79 +675,116 @@ fn repeats(
 }
 
 /// Checks a file of solutions against the file of their puzzles (either in either `-s` input
-/// format): as many solutions as puzzles, each complete, valid and keeping its puzzle's givens. An
-/// unreadable puzzle file is an error of its own, with its problems.
-pub fn check_solutions(solutions: &[u8], puzzles: &[u8]) -> Result<Report, ParseErrors> {
+/// format): as many solutions as puzzles, each complete, valid and keeping its puzzle's givens, and
+/// the count and first digit as `rules` ask. An unreadable puzzle file is an error of its own, with
+/// its problems; malformed solutions are problems of the report, and the others are still judged
+/// when every solution is in its place (no record was malformed).
+pub fn check_solutions(
+    solutions: &[u8],
+    puzzles: &[u8],
+    rules: GridRules,
+) -> Result<Report, ParseErrors> {
     let puzzles = parse_puzzles(puzzles)?;
     let mut report = Report {
         subject: Subject::Solutions,
         ..Report::default()
     };
-    let solutions = match parse_puzzles(solutions) {
-        Ok(parsed) => parsed,
-        Err(errors) => {
-            for e in errors.listed() {
-                report.add(Problem {
-                    line: e.line,
-                    grid: None,
-                    message: format!("column {}: {}", e.column, e.message),
-                });
-            }
-            report
-                .problems
-                .count_unlisted(errors.count() - errors.listed().len());
-            return Ok(report);
-        }
-    };
-    report.grids = solutions.grids.len();
-    let judged = solutions
-        .grids
-        .par_iter()
-        .zip(puzzles.grids.par_iter())
-        .enumerate()
-        .map(|(index, (solution, puzzle))| {
-            let mut report = Report::default();
-            if let Some(message) = solution_problem(solution, puzzle) {
-                report.add(Problem {
-                    line: solutions.lines[index],
-                    grid: Some(index + 1),
-                    message,
-                });
-            }
-            report
-        })
-        .reduce(Report::default, Report::merge);
-    report = report.merge(judged);
-    let (found, expected) = (solutions.grids.len(), puzzles.grids.len());
-    if found != expected {
-        let line = solutions.lines.last().map_or(1, |&l| l + 1);
+    let parsed = parse_text(solutions);
+    for e in parsed.errors.listed() {
         report.add(Problem {
-            line,
+            line: e.line,
+            grid: None,
+            message: format!("column {}: {}", e.column, e.message),
+        });
+    }
+    report
+        .problems
+        .count_unlisted(parsed.errors.count() - parsed.errors.listed().len());
+    report.grids = parsed.records();
+    let solutions = &parsed.puzzles;
+    if parsed.malformed == 0 {
+        let row_lines = usize::from(solutions.format == Format::Grid);
+        let judged = solutions
+            .grids
+            .par_iter()
+            .zip(puzzles.grids.par_iter())
+            .enumerate()
+            .map(|(index, (solution, puzzle))| {
+                let mut report = Report::default();
+                let spot = Spot {
+                    offset: 0,
+                    line: solutions.lines[index],
+                };
+                judge_solution(solution, puzzle, index, spot, row_lines, rules, &mut report);
+                report
+            })
+            .reduce(Report::default, Report::merge);
+        report = report.merge(judged);
+    }
+    let (found, expected) = (parsed.records(), puzzles.grids.len());
+    // The line after the last record, well-formed or not.
+    let last_line = 1 + solutions
+        .lines
+        .last()
+        .copied()
+        .max(parsed.errors.listed().last().map(|e| e.line))
+        .unwrap_or(0);
+    if found != expected {
+        report.add(Problem {
+            line: last_line,
             grid: None,
             message: format!("expected {expected} solutions, one per puzzle, found {found}"),
+        });
+    }
+    if let Some(count) = rules.count.filter(|&count| count != found) {
+        report.add(Problem {
+            line: last_line,
+            grid: None,
+            message: format!("expected {count} grids, found {found}"),
         });
     }
     Ok(report)
 }
 
-/// What is wrong with one solution of one puzzle, if anything.
-fn solution_problem(solution: &Grid, puzzle: &Grid) -> Option<String> {
+/// Checks one solution against its puzzle: complete, keeping the givens, valid, and with the first
+/// digit `rules` ask for.
+fn judge_solution(
+    solution: &Grid,
+    puzzle: &Grid,
+    index: usize,
+    spot: Spot,
+    row_lines: usize,
+    rules: GridRules,
+    report: &mut Report,
+) {
     let cells = solution.cells();
+    let problem = |cell: usize, message: String| Problem {
+        line: spot.line + row_lines * (cell / 9),
+        grid: Some(index + 1),
+        message,
+    };
     if let Some(cell) = cells.iter().position(|&v| v == 0) {
-        return Some(format!(
-            "row {}, column {} is empty",
-            cell / 9 + 1,
-            cell % 9 + 1
-        ));
+        let message = format!("row {}, column {} is empty", cell / 9 + 1, cell % 9 + 1);
+        report.add(problem(cell, message));
+        return;
     }
     if let Some(cell) = (0..81).find(|&c| puzzle.get(c) != 0 && puzzle.get(c) != cells[c]) {
-        return Some(format!(
+        let message = format!(
             "row {}, column {} is {}, but the puzzle gives {}",
             cell / 9 + 1,
             cell % 9 + 1,
             cells[cell],
             puzzle.get(cell)
-        ));
+        );
+        report.add(problem(cell, message));
+        return;
     }
-    first_repeat_in_text(&cells.map(|v| b'0' + v))
+    judge(
+        &cells.map(|v| b'0' + v),
+        index,
+        spot,
+        row_lines,
+        rules.first,
+        report,
+    );
 }

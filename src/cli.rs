@@ -1,6 +1,6 @@
 //! The command line: its arguments, the mode they ask for, and the library call each mode makes.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::error::ErrorKind;
 use clap::{ArgGroup, CommandFactory, Parser};
@@ -65,7 +65,7 @@ pub struct Cli {
     #[arg(long, value_name = "FILE")]
     check: Option<PathBuf>,
 
-    /// With --check: the file must hold exactly N grids.
+    /// With --check: the file must hold exactly N grids (or, with --puzzles, N solutions).
     #[arg(long = "count", value_name = "N")]
     expected_grids: Option<usize>,
 
@@ -82,7 +82,8 @@ pub struct Cli {
     #[arg(long = "unique")]
     require_unique: bool,
 
-    /// With -c or --check: every grid has digit D in its top-left cell (1 to 9).
+    /// With -c or --check (with or without --puzzles): every grid has digit D in its top-left cell
+    /// (1 to 9).
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(1..=9))]
     first: Option<u8>,
 
@@ -117,7 +118,11 @@ pub enum Mode {
     /// `--check FILE`: check complete grids.
     CheckGrids(PathBuf, GridRules),
     /// `--check FILE --puzzles PFILE`: check solutions against their puzzles.
-    CheckSolutions { path: PathBuf, puzzles: PathBuf },
+    CheckSolutions {
+        path: PathBuf,
+        puzzles: PathBuf,
+        rules: GridRules,
+    },
 }
 
 /// A run as the command line asks for it.
@@ -235,12 +240,6 @@ impl Cli {
             ),
             ("--count", self.expected_grids.is_some(), &["--check"]),
             ("--puzzles", self.puzzles_file.is_some(), &["--check"]),
-            (
-                "--puzzles with --count or --first",
-                self.puzzles_file.is_some()
-                    && (self.expected_grids.is_some() || self.first.is_some()),
-                &[],
-            ),
             ("--format", self.format.is_some(), &["-c", "-s", "-n"]),
             ("-o", self.output.is_some(), &["-c", "-s", "-n", "--rate"]),
         ];
@@ -287,18 +286,22 @@ impl Cli {
             Mode::Rate(path.clone())
         } else {
             let path = self.check.clone().unwrap_or_default();
+            let rules = GridRules {
+                count: self.expected_grids,
+                first: self.first,
+            };
             match &self.puzzles_file {
+                Some(puzzles) if puzzles == Path::new("-") && path == Path::new("-") => {
+                    return Err(
+                        "'--check -' and '--puzzles -' cannot both read standard input".to_owned(),
+                    );
+                }
                 Some(puzzles) => Mode::CheckSolutions {
                     path,
                     puzzles: puzzles.clone(),
+                    rules,
                 },
-                None => Mode::CheckGrids(
-                    path,
-                    GridRules {
-                        count: self.expected_grids,
-                        first: self.first,
-                    },
-                ),
+                None => Mode::CheckGrids(path, rules),
             }
         })
     }
@@ -350,9 +353,13 @@ fn run_mode(mode: Mode, destination: &Destination) -> Result<Finished, Error> {
             let report = check::check_grids(&read_source(&path)?, rules);
             finish_check(&report.text(&source_name(&path)), report.is_clean())
         }
-        Mode::CheckSolutions { path, puzzles } => {
+        Mode::CheckSolutions {
+            path,
+            puzzles,
+            rules,
+        } => {
             let text = read_source(&path)?;
-            match check::check_solutions(&text, &read_source(&puzzles)?) {
+            match check::check_solutions(&text, &read_source(&puzzles)?, rules) {
                 Ok(report) => finish_check(&report.text(&source_name(&path)), report.is_clean()),
                 Err(errors) => {
                     report_parse_errors(&source_name(&puzzles), &errors);
@@ -366,7 +373,7 @@ fn run_mode(mode: Mode, destination: &Destination) -> Result<Finished, Error> {
 /// Reads the puzzles of `path`, runs `job` on them, writes its text and reports its problems on
 /// stderr; malformed puzzles are reported instead, and nothing is written.
 fn run_on_puzzles(
-    path: &std::path::Path,
+    path: &Path,
     destination: &Destination,
     job: impl FnOnce(&Puzzles) -> BatchOutput,
 ) -> Result<Finished, Error> {

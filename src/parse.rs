@@ -56,6 +56,48 @@ pub type ParseErrors = Problems<ParseError>;
 ///
 /// The problems of the text are returned instead of any puzzle.
 pub fn parse_puzzles(text: &[u8]) -> Result<Puzzles, ParseErrors> {
+    let parsed = parse_text(text);
+    if parsed.errors.is_empty() {
+        Ok(parsed.puzzles)
+    } else {
+        Err(parsed.errors)
+    }
+}
+
+/// What a text held: the puzzles that could be read, and the problems of those that could not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParsedText {
+    /// The well-formed puzzles, in text order.
+    pub puzzles: Puzzles,
+    /// The problems of the others.
+    pub errors: ParseErrors,
+    /// How many records (lines, or blocks of the grid format) were malformed.
+    pub malformed: usize,
+}
+
+impl ParsedText {
+    /// How many records the text holds, well-formed or not.
+    pub fn records(&self) -> usize {
+        self.puzzles.grids.len() + self.malformed
+    }
+}
+
+/// Reads a text as [`parse_puzzles`] does, keeping the puzzles that could be read beside the
+/// problems of the others.
+pub fn parse_text(text: &[u8]) -> ParsedText {
+    if let Some(encoding) = utf16_encoding(text) {
+        let mut errors = ParseErrors::new();
+        errors.push(ParseError {
+            line: 1,
+            column: 1,
+            message: format!("the text is {encoding} (it starts with its byte-order mark); expected ASCII or UTF-8"),
+        });
+        return ParsedText {
+            puzzles: Puzzles::empty(Format::Line),
+            errors,
+            malformed: 0,
+        };
+    }
     let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
     let first = numbered_lines(text)
         .map(|(_, line)| line)
@@ -64,14 +106,18 @@ pub fn parse_puzzles(text: &[u8]) -> Result<Puzzles, ParseErrors> {
         Some(line) if line.len() == 9 || line.contains(&b' ') => Format::Grid,
         _ => Format::Line,
     };
-    let (puzzles, errors) = match format {
+    match format {
         Format::Line => parse_lines(text),
         Format::Grid => parse_grid_blocks(text),
-    };
-    if errors.is_empty() {
-        Ok(puzzles)
-    } else {
-        Err(errors)
+    }
+}
+
+/// The UTF-16 encoding whose byte-order mark starts `text`, if any.
+pub fn utf16_encoding(text: &[u8]) -> Option<&'static str> {
+    match text.get(..2) {
+        Some(b"\xff\xfe") => Some("UTF-16 little-endian"),
+        Some(b"\xfe\xff") => Some("UTF-16 big-endian"),
+        _ => None,
     }
 }
 
@@ -83,7 +129,7 @@ fn numbered_lines(text: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
 }
 
 /// Reads text in the line format: one puzzle a line.
-fn parse_lines(text: &[u8]) -> (Puzzles, ParseErrors) {
+fn parse_lines(text: &[u8]) -> ParsedText {
     let mut puzzles = Puzzles::empty(Format::Line);
     let mut errors = ParseErrors::new();
     // Large inputs are read in parallel, in pieces that end at line ends. Each piece writes
@@ -141,19 +187,29 @@ fn parse_lines(text: &[u8]) -> (Puzzles, ParseErrors) {
     }
     puzzles.grids.truncate(kept);
     puzzles.lines.truncate(kept);
-    (puzzles, errors)
+    // A malformed line has one problem.
+    let malformed = errors.count();
+    ParsedText {
+        puzzles,
+        errors,
+        malformed,
+    }
 }
 
 /// Reads text in the grid format: blocks of nine row lines, one puzzle a block.
-fn parse_grid_blocks(text: &[u8]) -> (Puzzles, ParseErrors) {
+fn parse_grid_blocks(text: &[u8]) -> ParsedText {
     let mut puzzles = Puzzles::empty(Format::Grid);
     let mut errors = ParseErrors::new();
+    let mut malformed = 0;
     // Blocks of consecutive non-empty lines, each one grid, read as they come: a block keeps
     // its first ten lines (nine rows, and one too many) and counts the others. An empty
-    // line after the text closes the last block.
+    // line after the text closes the last block; a `#` comment line is skipped wherever it is.
     let mut block: Vec<(usize, &[u8])> = Vec::with_capacity(10);
     let (mut block_len, mut block_end) = (0, 0);
     for (number, line) in numbered_lines(text).chain(std::iter::once((0, &b""[..]))) {
+        if line.starts_with(b"#") {
+            continue;
+        }
         if !line.is_empty() {
             if block.len() < 10 {
                 block.push((number, line));
@@ -196,10 +252,15 @@ fn parse_grid_blocks(text: &[u8]) -> (Puzzles, ParseErrors) {
         } else if clean {
             puzzles.push(grid_of(cells), start);
         }
+        malformed += usize::from(!clean);
         block.clear();
         block_len = 0;
     }
-    (puzzles, errors)
+    ParsedText {
+        puzzles,
+        errors,
+        malformed,
+    }
 }
 
 impl Puzzles {

@@ -79,13 +79,13 @@ fn repeated_digits_name_the_house() {
     assert_one_problem(
         &edited(1, |l| l.replacen('9', "4", 1)),
         &[],
-        "1: grid 1: digit 4 repeats in row 1",
+        "1: grid 1: digit 4 repeats in row 1 (columns 1 and 2)",
         3,
     );
     assert_one_problem(
         &edited(12, |l| l.replacen(&l[..1], "9", 1)),
         &[],
-        "11: grid 2: digit 9 repeats in row 2",
+        "12: grid 2: digit 9 repeats in row 2 (columns 1 and 6)",
         3,
     );
     // Swapping columns 3 and 4 keeps every row and column whole but breaks the boxes.
@@ -102,7 +102,12 @@ fn repeated_digits_name_the_house() {
         .collect::<Vec<_>>()
         .join("\n");
     let text = format!("{swapped}\n{}", VALID.split_once("\n\n").unwrap().1);
-    assert_one_problem(&text, &[], "1: grid 1: digit 9 repeats in box 1", 3);
+    assert_one_problem(
+        &text,
+        &[],
+        "2: grid 1: digit 9 repeats in box 1 (row 1, column 1 and row 2, column 3)",
+        3,
+    );
 }
 
 #[test]
@@ -301,6 +306,168 @@ fn malformed_solution_file_is_located() {
 }
 
 #[test]
+fn swapped_digits_are_reported_on_their_line() {
+    // Two digits of row 3 of grid 2 (line 13) swapped: column 1 now holds its new digit twice,
+    // in rows 3 and 5, and the problem stands on the line of the later one.
+    let text = edited(13, |l| {
+        let mut cells: Vec<char> = l.chars().collect();
+        cells.swap(0, 2);
+        cells.into_iter().collect()
+    });
+    assert_one_problem(
+        &text,
+        &[],
+        "15: grid 2: digit 6 repeats in column 1 (rows 3 and 5)",
+        3,
+    );
+}
+
+#[test]
+fn something_on_the_line_between_grids_is_one_problem() {
+    for stray in [" ", "x", "\t", "1 2"] {
+        assert_one_problem(
+            &edited(10, |_| stray.to_owned()),
+            &["--count", "3"],
+            &format!(
+                "10: expected an empty line between grids, found {}",
+                match stray {
+                    "\t" => "'\\t'".to_owned(),
+                    s => format!("'{}'", &s[..1]),
+                }
+            ),
+            3,
+        );
+    }
+}
+
+#[test]
+fn an_extra_cell_is_not_a_trailing_space() {
+    assert_one_problem(
+        &edited(3, |l| format!("{l} 1")),
+        &[],
+        "3: grid 1: column 18: expected the end of the line, found ' '",
+        3,
+    );
+    assert_one_problem(
+        &edited(3, |l| format!("{l}  ")),
+        &[],
+        "3: grid 1: column 18: expected the end of the line, found ' ' (trailing space)",
+        3,
+    );
+}
+
+#[test]
+fn a_utf16_file_is_named_as_such() {
+    let mut text = vec![0xff, 0xfe];
+    for unit in VALID.encode_utf16() {
+        text.extend_from_slice(&unit.to_le_bytes());
+    }
+    let out = sudoku_gen()
+        .args(["--check", "-"])
+        .write_stdin(text.clone())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "<stdin>:1: the file is UTF-16 little-endian (it starts with its byte-order mark); \
+         expected ASCII\nFAIL: 1 problem in 0 grids\n"
+    );
+    sudoku_gen()
+        .args(["-s", "-"])
+        .write_stdin(text)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(
+            "<stdin>:1:1: the text is UTF-16 little-endian (it starts with its byte-order mark); \
+             expected ASCII or UTF-8\n",
+        );
+}
+
+/// Puzzles (the first three of the unbiased sample) and their solutions, in files of a temporary
+/// folder: (folder, puzzles path, solutions text).
+fn three_solved() -> (tempfile::TempDir, std::path::PathBuf, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzles = dir.path().join("puzzles.txt");
+    let sample = include_str!("data/sample_unbiased.txt");
+    let three: String = sample.lines().take(3).map(|l| format!("{l}\n")).collect();
+    std::fs::write(&puzzles, three).unwrap();
+    let solved = sudoku_gen()
+        .args(["-s"])
+        .arg(&puzzles)
+        .output()
+        .unwrap()
+        .stdout;
+    (dir, puzzles, String::from_utf8(solved).unwrap())
+}
+
+fn check_solutions(solutions: &str, puzzles: &std::path::Path, args: &[&str]) -> (i32, String) {
+    let out = sudoku_gen()
+        .args(["--check", "-", "--puzzles"])
+        .arg(puzzles)
+        .args(args)
+        .write_stdin(solutions.to_owned())
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+    )
+}
+
+#[test]
+fn a_malformed_solution_still_counts_against_the_puzzles() {
+    let (_dir, puzzles, solutions) = three_solved();
+    let lines: Vec<&str> = solutions.lines().collect();
+    let broken = format!("{}\n{}x\n", lines[0], &lines[1][..80]);
+    let (code, out) = check_solutions(&broken, &puzzles, &[]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        out,
+        "<stdin>:2: column 81: unexpected character 'x'\n\
+         <stdin>:3: expected 3 solutions, one per puzzle, found 2\n\
+         FAIL: 2 problems in 2 grids\n"
+    );
+}
+
+#[test]
+fn solutions_take_count_and_first_digit() {
+    let (_dir, puzzles, solutions) = three_solved();
+    assert_eq!(
+        check_solutions(&solutions, &puzzles, &["--count", "3"]).0,
+        0
+    );
+    let (code, out) = check_solutions(&solutions, &puzzles, &["--count", "4"]);
+    assert_eq!(code, 1);
+    assert!(out.contains(": expected 4 grids, found 3\n"), "{out}");
+    let first = solutions.as_bytes()[0] - b'0';
+    let other = first % 9 + 1;
+    assert_eq!(
+        check_solutions(&solutions, &puzzles, &["--first", &first.to_string()]).0,
+        0
+    );
+    let (code, out) = check_solutions(&solutions, &puzzles, &["--first", &other.to_string()]);
+    assert_eq!(code, 1);
+    assert!(
+        out.starts_with(&format!(
+            "<stdin>:1: grid 1: top-left digit is {first}, expected {other}\n"
+        )),
+        "{out}"
+    );
+}
+
+#[test]
+fn both_files_from_standard_input_is_a_usage_error() {
+    sudoku_gen()
+        .args(["--check", "-", "--puzzles", "-"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::contains("cannot both read standard input"));
+}
+
+#[test]
 fn unreadable_file_is_named() {
     sudoku_gen()
         .args(["--check", "/nonexistent/grids.txt"])
@@ -318,7 +485,7 @@ fn usage_errors_for_checking() {
         &["--check", "x", "--unique"],
         &["--check", "x", "-o", "y"],
         &["-c", "3", "--count", "3"],
-        &["--check", "x", "--puzzles", "y", "--count", "2"],
+        &["--check", "-", "--puzzles", "-"],
     ] {
         sudoku_gen().args(args).assert().code(2).stdout("");
     }

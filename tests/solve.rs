@@ -147,6 +147,20 @@ fn grid_format_in_and_out() {
 }
 
 #[test]
+fn comments_are_skipped_in_the_grid_format() {
+    let grid = "0 0 3 0 2 0 6 0 0\n9 0 0 3 0 5 0 0 1\n0 0 1 8 0 6 4 0 0\n\
+                0 0 8 1 0 2 9 0 0\n7 0 0 0 0 0 0 0 8\n0 0 6 7 0 8 2 0 0\n\
+                0 0 2 6 0 9 5 0 0\n8 0 0 2 0 3 0 0 9\n0 0 5 0 1 0 3 0 0\n";
+    let (code, plain, stderr) = solve_stdin(&[], format!("{grid}\n{grid}").as_bytes());
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    let (rows, rest) = grid.split_at(54);
+    let commented = format!("# a header\n{grid}# between grids\n\n# more\n{rows}# inside\n{rest}");
+    let (code, with_comments, stderr) = solve_stdin(&[], commented.as_bytes());
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_eq!(with_comments, plain);
+}
+
+#[test]
 fn tolerated_variations() {
     let variants = [
         format!("\u{feff}{SOLVABLE}\r\n"),

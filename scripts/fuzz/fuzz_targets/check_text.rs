@@ -16,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
     );
     assert!(report.problems.listed().len() <= LISTED && report.problems.listed().len() <= report.problems.count());
     assert!(report.problems.listed().windows(2).all(|w| w[0].line <= w[1].line));
-    if let Ok(report) = check_solutions(data, data) {
+    if let Ok(report) = check_solutions(data, data, GridRules::default()) {
         assert!(report.problems.listed().len() <= report.problems.count());
     }
 });

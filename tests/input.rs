@@ -1,0 +1,59 @@
+//! Inputs that change underfoot: whatever another process does to a file during a run, the run ends
+//! with a result or a clear error, never killed by a signal.
+
+mod common;
+
+use std::os::unix::process::ExitStatusExt;
+use std::process::Stdio;
+use std::time::Duration;
+
+use common::sudoku_gen;
+
+#[test]
+fn a_file_shortened_while_it_is_read_gives_an_error_not_a_signal() {
+    let dir = tempfile::tempdir().unwrap();
+    let grids = dir.path().join("grids.txt");
+    let puzzles = dir.path().join("puzzles.txt");
+    let mut shortened = 0;
+    for (attempt, delay_ms) in [2u64, 5, 10, 20, 40, 80].into_iter().enumerate() {
+        // A fresh copy each time: the last run shortened the previous one.
+        sudoku_gen()
+            .args(["-c", "1000000", "--seed", "1", "-o"])
+            .arg(&grids)
+            .assert()
+            .success();
+        let mut args = vec!["--check".to_owned(), grids.display().to_string()];
+        if attempt % 2 == 1 {
+            std::fs::write(&puzzles, ".".repeat(81) + "\n").unwrap();
+            args.extend(["--puzzles".to_owned(), puzzles.display().to_string()]);
+        }
+        let binary = assert_cmd::cargo::cargo_bin("sudoku-gen");
+        let child = std::process::Command::new(binary)
+            .args(&args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&grids)
+            .unwrap()
+            .set_len(1000)
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.signal(),
+            None,
+            "killed by a signal after {delay_ms} ms: {stderr}"
+        );
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{stderr}");
+        if stderr.contains("the file was shortened while it was read") {
+            assert_eq!(out.status.code(), Some(1));
+            assert!(stderr.contains(&grids.display().to_string()), "{stderr}");
+            shortened += 1;
+        }
+    }
+    println!("{shortened} of 6 runs saw the file shortened");
+}
