@@ -16,7 +16,7 @@ use sudoku_gen::error::LISTED_PROBLEMS;
 use sudoku_gen::format::{
     ParseErrors, Puzzles, parse_puzzles, push_line, read_source, source_name,
 };
-use sudoku_gen::output::{Destination, write_output};
+use sudoku_gen::output::Destination;
 use sudoku_gen::puzzle::{self, PuzzleRequest};
 use sudoku_gen::rate::{Level, Rating, rate_with};
 use sudoku_gen::{Error, Failure, Format, GridRequest, generate, solve_batch};
@@ -289,6 +289,8 @@ impl Cli {
 
     /// Runs the chosen mode on a pool of the requested size.
     pub fn run(self) -> Result<ExitCode, Error> {
+        // Before the work, so that an output that cannot be written costs no time.
+        let destination = Destination::prepare(self.output.as_deref())?;
         // This thread is one of the pool's: `-j 1` starts no other, which saves a run on a small
         // file a tenth of its time.
         let mut pool = rayon::ThreadPoolBuilder::new().use_current_thread();
@@ -298,31 +300,24 @@ impl Cli {
         let pool = pool
             .build()
             .map_err(|e| Error::io("thread pool", std::io::Error::other(e)))?;
-        pool.install(|| self.run_mode())
+        pool.install(|| self.run_mode(destination))
     }
 
-    fn destination(&self) -> Destination {
-        match &self.output {
-            Some(path) => Destination::File(path.clone()),
-            None => Destination::Stdout,
-        }
-    }
-
-    fn run_mode(&self) -> Result<ExitCode, Error> {
+    fn run_mode(&self, destination: Destination) -> Result<ExitCode, Error> {
         if let Some(count) = self.count {
-            self.run_generate(count)
+            self.run_generate(count, destination)
         } else if let Some(path) = &self.solve {
-            self.run_solve(path)
+            self.run_solve(path, destination)
         } else if let Some(count) = self.puzzles_count {
-            self.run_puzzles(count)
+            self.run_puzzles(count, destination)
         } else if let Some(path) = &self.rate {
-            self.run_rate(path)
+            self.run_rate(path, destination)
         } else {
             self.run_check(self.check.as_deref().expect("clap requires a mode"))
         }
     }
 
-    fn run_generate(&self, count: usize) -> Result<ExitCode, Error> {
+    fn run_generate(&self, count: usize, destination: Destination) -> Result<ExitCode, Error> {
         let request = GridRequest {
             count,
             seed: self.seed.unwrap_or_else(rand::random),
@@ -333,11 +328,11 @@ impl Cli {
             .and_then(OutputFormat::text)
             .unwrap_or(Format::Grid);
         let bytes = generate::render_grids(&request, format);
-        write_output(&self.destination(), &bytes)?;
+        destination.write(&bytes)?;
         Ok(ExitCode::SUCCESS)
     }
 
-    fn run_solve(&self, path: &Path) -> Result<ExitCode, Error> {
+    fn run_solve(&self, path: &Path, destination: Destination) -> Result<ExitCode, Error> {
         let name = source_name(path);
         let Some(puzzles) = read_puzzles(path)? else {
             return Ok(ExitCode::FAILURE);
@@ -347,7 +342,7 @@ impl Cli {
             .and_then(OutputFormat::text)
             .unwrap_or(puzzles.format);
         let (bytes, failures) = solve_batch(&puzzles.grids, self.unique, format);
-        write_output(&self.destination(), &bytes)?;
+        destination.write(&bytes)?;
         let problems = failures.iter().map(|&(index, failure)| {
             let what = match failure {
                 Failure::NoSolution => match puzzles.grids[index].first_repeat() {
@@ -363,7 +358,7 @@ impl Cli {
         Ok(report_puzzles(&name, &puzzles.lines, problems.collect()))
     }
 
-    fn run_puzzles(&self, count: usize) -> Result<ExitCode, Error> {
+    fn run_puzzles(&self, count: usize, destination: Destination) -> Result<ExitCode, Error> {
         let request = PuzzleRequest {
             count,
             seed: self.seed.unwrap_or_else(rand::random),
@@ -391,14 +386,11 @@ impl Cli {
             bar.finish_and_clear();
         }
         let format = self.format.unwrap_or(OutputFormat::Grid).text();
-        write_output(
-            &self.destination(),
-            &puzzle::render_puzzles(&puzzles, format),
-        )?;
+        destination.write(&puzzle::render_puzzles(&puzzles, format))?;
         Ok(ExitCode::SUCCESS)
     }
 
-    fn run_rate(&self, path: &Path) -> Result<ExitCode, Error> {
+    fn run_rate(&self, path: &Path, destination: Destination) -> Result<ExitCode, Error> {
         let name = source_name(path);
         let Some(puzzles) = read_puzzles(path)? else {
             return Ok(ExitCode::FAILURE);
@@ -428,7 +420,7 @@ impl Cli {
             }
             out.push(b'\n');
         }
-        write_output(&self.destination(), &out)?;
+        destination.write(&out)?;
         let invalid = ratings
             .iter()
             .enumerate()
@@ -481,7 +473,7 @@ impl Cli {
                 plural(report.grids, "grid")
             )
         };
-        write_output(&Destination::Stdout, out.as_bytes())?;
+        Destination::Stdout.write(out.as_bytes())?;
         Ok(if report.problems == 0 {
             ExitCode::SUCCESS
         } else {
