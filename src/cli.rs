@@ -99,7 +99,8 @@ pub struct Cli {
     #[arg(short = 'j', value_name = "THREADS", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
 
-    /// Write FILE instead of standard output, atomically: FILE is replaced only by a complete output.
+    /// Write FILE instead of standard output (`-` for standard output), atomically: FILE is
+    /// replaced only by a complete output, and keeps its permission bits and owner.
     #[arg(short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
 }

@@ -60,6 +60,12 @@ impl Destination {
                 // Opened for writing only to learn, as `>` would, whether the user may write it.
                 let existing = OpenOptions::new().write(true).open(path).map_err(failed)?;
                 let target = std::fs::canonicalize(path).map_err(failed)?;
+                if held_by_a_sticky_folder(&target, &metadata).map_err(failed)? {
+                    return Err(failed(io::Error::other(
+                        "another user's file in a folder with the sticky bit (such as /tmp) \
+                         cannot be replaced",
+                    )));
+                }
                 let replacement = Replacement::create(name, target, Some(&existing))?;
                 Ok(Destination::File(replacement))
             }
@@ -111,6 +117,17 @@ fn write_stream(name: &str, mut stream: impl Write, bytes: &[u8]) -> Result<(), 
 
 fn is_a_directory() -> io::Error {
     io::Error::from_raw_os_error(libc::EISDIR)
+}
+
+/// Whether the sticky bit of `target`'s folder keeps this process from renaming over `target`
+/// (`existing` describes it): in such a folder, only the owner of a file or of the folder may
+/// remove or replace it.
+fn held_by_a_sticky_folder(target: &Path, existing: &std::fs::Metadata) -> io::Result<bool> {
+    let folder = std::fs::metadata(folder_of(target))?;
+    // SAFETY: geteuid only reads the process's credentials.
+    let user = unsafe { libc::geteuid() };
+    let sticky = folder.mode() & u32::from(libc::S_ISVTX) != 0;
+    Ok(sticky && user != 0 && existing.uid() != user && folder.uid() != user)
 }
 
 /// Whether `path` can only name a folder (`dir/`, `dir/.`, `..`): no file can be created there.

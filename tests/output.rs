@@ -513,3 +513,37 @@ fn the_file_is_untouched_by_a_run_that_stops_before_a_complete_output() {
     }
     assert_eq!(leftovers(dir.path()), Vec::<String>::new());
 }
+
+#[test]
+fn another_users_file_in_a_sticky_folder_is_refused_before_the_work() {
+    if !running_as_root() {
+        eprintln!("skipped: only root may make another user's file to try");
+        return;
+    }
+    let Some(run) = unprivileged() else {
+        return;
+    };
+    let dir = shared_folder();
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o1777)).unwrap();
+    // Anyone may write it, but the sticky bit lets only root, its owner, replace it.
+    let theirs = dir.path().join("theirs.txt");
+    fs::write(&theirs, "old").unwrap();
+    fs::set_permissions(&theirs, fs::Permissions::from_mode(0o666)).unwrap();
+    let out = assert_cmd::Command::from_std(run)
+        .args(["-n", "1000000", "-o"])
+        .arg(&theirs)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        format!(
+            "sudoku-gen: error: {}: another user's file in a folder with the sticky bit (such \
+             as /tmp) cannot be replaced\n",
+            theirs.display()
+        )
+    );
+    assert_eq!(fs::read(&theirs).unwrap(), b"old");
+    assert_eq!(leftovers(dir.path()), Vec::<String>::new());
+}
