@@ -126,7 +126,7 @@ fn held_by_a_sticky_folder(target: &Path, existing: &std::fs::Metadata) -> io::R
     let folder = std::fs::metadata(folder_of(target))?;
     // SAFETY: geteuid only reads the process's credentials.
     let user = unsafe { libc::geteuid() };
-    let sticky = folder.mode() & u32::from(libc::S_ISVTX) != 0;
+    let sticky = folder.mode() & libc::S_ISVTX != 0;
     Ok(sticky && user != 0 && existing.uid() != user && folder.uid() != user)
 }
 
