@@ -213,7 +213,8 @@ fn folder_of(path: &Path) -> &Path {
 }
 
 /// A regular file being replaced: its temporary twin exists from the start, and is renamed over
-/// the file by [`Replacement::finish`] or removed when the replacement is dropped.
+/// the file once the whole output is written to it ([`Destination::write`]), or removed when the
+/// replacement is dropped.
 #[derive(Debug)]
 pub struct Replacement {
     /// The path as the user gave it: every message names it, never the temporary path.
