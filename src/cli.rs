@@ -9,7 +9,7 @@ use sudoku_gen::batch::{BatchOutput, solve_batch};
 use sudoku_gen::check::{self, GridRules};
 use sudoku_gen::format::{Format, OutputFormat};
 use sudoku_gen::input::{read_source, source_name};
-use sudoku_gen::output::{Destination, write_output};
+use sudoku_gen::output::Destination;
 use sudoku_gen::parse::{ParseErrors, Puzzles, parse_puzzles};
 use sudoku_gen::progress::Progress;
 use sudoku_gen::puzzle::{self, PuzzleRequest};
@@ -95,7 +95,8 @@ pub struct Cli {
     #[arg(short = 'j', value_name = "THREADS", value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
 
-    /// Write FILE instead of standard output, atomically: FILE is replaced only by a complete output.
+    /// Write FILE instead of standard output (`-` for standard output), atomically: FILE is
+    /// replaced only by a complete output, and keeps its permission bits and owner.
     #[arg(short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
 }
@@ -131,8 +132,8 @@ pub struct Invocation {
     pub mode: Mode,
     /// Worker threads; the available cores when not given.
     pub threads: Option<usize>,
-    /// Where the output goes.
-    pub destination: Destination,
+    /// The file `-o` names, if any (`-` is standard output).
+    pub output: Option<PathBuf>,
 }
 
 /// How a run ended, when it ran to its end.
@@ -198,7 +199,7 @@ impl Cli {
             Ok(mode) => Invocation {
                 mode,
                 threads: cli.threads.map(usize::from),
-                destination: cli.destination(),
+                output: cli.output.clone(),
             },
             Err(message) => Cli::command()
                 .error(ErrorKind::ArgumentConflict, message)
@@ -305,18 +306,12 @@ impl Cli {
             }
         })
     }
-
-    /// Where the output of the run goes.
-    fn destination(&self) -> Destination {
-        match &self.output {
-            Some(path) => Destination::File(path.clone()),
-            None => Destination::Stdout,
-        }
-    }
 }
 
 /// Runs the invocation's mode on a pool of its threads, writing its output where it asks.
 pub fn run(invocation: Invocation) -> Result<Finished, Error> {
+    // Before the work, so that an output that cannot be written costs no time.
+    let destination = Destination::prepare(invocation.output.as_deref())?;
     // This thread is one of the pool's: `-j 1` starts no other.
     let mut pool = rayon::ThreadPoolBuilder::new().use_current_thread();
     if let Some(threads) = invocation.threads {
@@ -325,13 +320,13 @@ pub fn run(invocation: Invocation) -> Result<Finished, Error> {
     let pool = pool
         .build()
         .map_err(|e| Error::io("thread pool", std::io::Error::other(e)))?;
-    pool.install(|| run_mode(invocation.mode, &invocation.destination))
+    pool.install(|| run_mode(invocation.mode, destination))
 }
 
-fn run_mode(mode: Mode, destination: &Destination) -> Result<Finished, Error> {
+fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
     match mode {
         Mode::Generate(request, format) => {
-            write_output(destination, &generate::render_grids(&request, format))?;
+            destination.write(&generate::render_grids(&request, format))?;
             Ok(Finished::Clean)
         }
         Mode::Solve {
@@ -345,7 +340,7 @@ fn run_mode(mode: Mode, destination: &Destination) -> Result<Finished, Error> {
             let progress = Progress::new(request.count, "puzzles");
             let puzzles = puzzle::generate_puzzles(&request, &|| progress.advance());
             progress.finish();
-            write_output(destination, &puzzle::render_puzzles(&puzzles, format))?;
+            destination.write(&puzzle::render_puzzles(&puzzles, format))?;
             Ok(Finished::Clean)
         }
         Mode::Rate(path) => run_on_puzzles(&path, destination, rate_file),
@@ -374,7 +369,7 @@ fn run_mode(mode: Mode, destination: &Destination) -> Result<Finished, Error> {
 /// stderr; malformed puzzles are reported instead, and nothing is written.
 fn run_on_puzzles(
     path: &Path,
-    destination: &Destination,
+    destination: Destination,
     job: impl FnOnce(&Puzzles) -> BatchOutput,
 ) -> Result<Finished, Error> {
     let name = source_name(path);
@@ -386,7 +381,7 @@ fn run_on_puzzles(
         }
     };
     let output = job(&puzzles);
-    write_output(destination, &output.text)?;
+    destination.write(&output.text)?;
     for line in output.problems.lines(|problem| problem.line_in(&name)) {
         eprintln!("{line}");
     }
@@ -400,7 +395,7 @@ fn report_parse_errors(name: &str, errors: &ParseErrors) {
 }
 
 fn finish_check(text: &str, clean: bool) -> Result<Finished, Error> {
-    write_output(&Destination::Stdout, text.as_bytes())?;
+    Destination::Stdout.write(text.as_bytes())?;
     Ok(if clean {
         Finished::Clean
     } else {

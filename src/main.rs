@@ -6,13 +6,27 @@ mod cli;
 use std::process::ExitCode;
 
 use cli::Finished;
+use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+use signal_hook::iterator::Signals;
 
 #[cfg(target_os = "linux")]
 #[global_allocator]
 static ALLOCATOR: sudoku_gen::memory::HugePageAllocator = sudoku_gen::memory::HugePageAllocator;
 
+/// The signals that end a run from outside: Ctrl-C, `kill`, a closed terminal, Ctrl-\.
+const ENDING_SIGNALS: [i32; 4] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT];
+
 fn main() -> ExitCode {
-    match cli::run(cli::Cli::parse_invocation()) {
+    let invocation = cli::Cli::parse_invocation();
+    // Only runs that write a file leave something behind when they are stopped; the others keep
+    // the system's handling, and the start-up time of a thread.
+    if invocation.output.is_some()
+        && let Err(error) = clean_up_before_ending_on_signals()
+    {
+        eprintln!("sudoku-gen: error: signal handling: {error}");
+        return ExitCode::FAILURE;
+    }
+    match cli::run(invocation) {
         Ok(Finished::Clean) => ExitCode::SUCCESS,
         Ok(Finished::WithProblems) => ExitCode::FAILURE,
         Err(error) => {
@@ -20,4 +34,25 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A thread waits for the [`ENDING_SIGNALS`]: on one, it removes the temporary file of `-o FILE`,
+/// then ends the process as the signal would have (a shell shows 128 plus its number). A file
+/// grown past `ulimit -f` becomes a write error, reported and cleaned up like a full disk,
+/// rather than a signal that would end the process on the spot.
+fn clean_up_before_ending_on_signals() -> std::io::Result<()> {
+    let mut signals = Signals::new(ENDING_SIGNALS)?;
+    std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                sudoku_gen::output::abandon_replacements();
+                // Resets the signal's action to the default, and raises it again.
+                let _ = signal_hook::low_level::emulate_default_handler(signal);
+                std::process::exit(128 + signal);
+            }
+        })?;
+    // SAFETY: setting a signal to be ignored installs no code and touches no memory.
+    unsafe { libc::signal(libc::SIGXFSZ, libc::SIG_IGN) };
+    Ok(())
 }
