@@ -168,7 +168,7 @@ bench_generate() {
 }
 
 # Median rate the reference prints over $runs runs of "$@".
-peer_rate() {
+reference_rate() {
   for ((i = 0; i < runs; i++)); do printed_rate "$@"; done | median
 }
 
@@ -238,7 +238,7 @@ bench_puzzles() {
   local cores secs theirs crate
   cores=$(nproc)
   crate=$(sudoku_crate)
-  theirs=$(peer_rate "$crate" puzzles 10000)
+  theirs=$(reference_rate "$crate" puzzles 10000)
   for j in 1 "$cores"; do
     secs=$(median_wall "$bin" -j "$j" -n 10000 --minimal --format line)
     rate_line "puzzles -n 10000 --minimal -j $j" 10000 "$secs" "$theirs" 2.0
