@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Benchmarks of sudoku-gen against references timed in the same run, as ratios of medians.
 #
-#   scripts/bench.sh [generate|solve|check|puzzles|all] [RUNS]
+#   scripts/bench.sh [SECTION|all] [RUNS]      sections: generate solve check puzzles; crosscheck
 #
-# generate: `-c 1000000` into a fresh file, against ../shared/bench/floor-write (one buffer of the
-#           same size and one write, no sudoku work), in both formats; target ratio <= 1.5.
-# solve:    `-j 1 -s SET` (and `--unique`) on each set of ../shared/data/puzzles, in puzzles per second
-#           of the whole process, against the Rust `sudoku` crate's own timing of its solving loop
-#           alone (../shared/bench/peer-sudoku-crate), so the comparison favours the reference; the
-#           two run in turn.
-#           Ratio = our rate / its rate; targets >= 1.0 (easy sets) and >= 1.5 (hardest). Then -j 2
-#           against -j 1 on the 17-clue set (target >= 1.8).
+# generate: `-c 1000000` into a fresh file, against the write floor (scripts/bench/write_floor.rs:
+#           one buffer of the same size and one write, no sudoku work), in both formats; target
+#           ratio <= 1.5.
+# solve:    `-j 1 -s SET` (and `--unique`) on each puzzle set, in puzzles per second of the whole
+#           process, against the Rust `sudoku` crate's own timing of its solving loop alone
+#           (scripts/bench/sudoku-crate), so the comparison favours the reference; the two run in
+#           turn. Ratio = our rate / its rate; targets >= 1.0 (easy sets) and >= 1.5 (hardest). Then
+#           -j 2 against -j 1 on the 17-clue set (target >= 1.8).
 # check:    `--check` of 1,000,000 grids made by `-c`, against making them (`-c 1000000` into a fresh
 #           file) in the same run; ratio = checking / generating, target <= 2.0 (moonshot 1.0).
 # puzzles:  `-n 10000 --minimal` against the `sudoku` crate's own timing of 10000 minimal puzzles
@@ -18,18 +18,28 @@
 #           easy|intermediate|expert --one-line` (Debian package qqwing; target >= 100); each with
 #           -j 1 and with all cores, ratio = our rate / its rate. Then `-n 1000000 -r 30~50` on all
 #           cores: wall time and puzzles per second.
+# crosscheck (not in `all`): the references built here against those of ../shared/bench, when that
+#           folder exists, on the same work; ratios near 1 mean that lines of either compare.
+#
+# The puzzle sets are those of $SHARED/data/puzzles (SHARED defaults to ../shared) when present;
+# otherwise each set is the matching sample of tests/data repeated to a similar size, and the lines
+# name the sample instead of the set. The first line printed names the commit, the machine and the
+# data.
+#
 # Commands alternate A B A B ..., each timed as a whole process; a file written by a run is removed
-# before the next one, so no run pays for truncating an old file. Needs bash, GNU date and
-# /usr/bin/time (Debian package `time`); the references live in ../shared/bench.
+# before the next one, so no run pays for truncating an old file. Needs bash 5, cargo and rustc,
+# crates.io (once, for the `sudoku` crate), /usr/bin/time (Debian package `time`) and, for
+# `puzzles`, qqwing (Debian package `qqwing`). The references are built in target/bench.
+#
+# A section is a function bench_NAME plus its name in `sections` (or `extra_sections`) at the end.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${SHARED:-$root/../shared}
 what=${1:-all}
 runs=${2:-7}
 [[ -n ${EPOCHREALTIME:-} ]] || { echo "bench.sh: needs bash 5 or later (EPOCHREALTIME)" >&2; exit 1; }
-[[ -d $shared/bench ]] || { echo "bench.sh: $shared/bench not found (the reference programs)" >&2; exit 1; }
-cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-bin=$root/target/release/sudoku-gen
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "bench.sh: RUNS must be a positive count, not '$runs'" >&2; exit 2; }
+refs=$root/target/bench
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -91,16 +101,74 @@ compare() {
     'BEGIN { printf "%-22s %8.4f s  reference %8.4f s  ratio %5.2f  (target %s, median of %d)\n", n, a, b, a / b, t, r }'
 }
 
+# The write floor, built from its source with plain rustc when the source is newer than the binary.
+write_floor() {
+  local bin=$refs/write-floor source=$root/scripts/bench/write_floor.rs
+  if [[ ! -x $bin || $source -nt $bin ]]; then
+    mkdir -p "$refs"
+    rustc --edition 2024 -O -o "$bin" "$source" >&2
+  fi
+  echo "$bin"
+}
+
+# The `sudoku` crate's timing program, built from a copy of scripts/bench/sudoku-crate (its lock
+# file pins the crate's version) so that nothing of it lands in the source tree.
+sudoku_crate() {
+  local dir=$refs/sudoku-crate
+  mkdir -p "$refs"
+  cp -Rp "$root/scripts/bench/sudoku-crate" "$refs/"
+  cargo build --release --quiet --locked --manifest-path "$dir/Cargo.toml" >&2 || {
+    echo "bench.sh: building the \`sudoku\` crate's timing program failed (it needs crates.io once)" >&2
+    return 1
+  }
+  echo "$dir/target/release/sudoku-crate"
+}
+
+# puzzle_set NAME: "FILE LABEL" of the puzzle set NAME of $shared/data/puzzles, or of its fallback:
+# the matching sample of tests/data repeated to a similar size, labelled "sample_... xREPEATS".
+puzzle_set() {
+  local name=$1 file=$shared/data/puzzles/$1.txt
+  if [[ -f $file ]]; then
+    echo "$file $name"
+    return
+  fi
+  local sample repeats
+  case $name in
+    puzzles2_17_clue) sample=sample_17_clue repeats=800 ;;
+    puzzles1_unbiased_first1000) sample=sample_unbiased repeats=17 ;;
+    puzzles5_forum_hardest_1905_11plus) sample=sample_forum_hardest repeats=800 ;;
+    *) echo "bench.sh: no fallback for puzzle set $name" >&2; return 1 ;;
+  esac
+  file=$work/$sample.x$repeats.txt
+  if [[ ! -f $file ]]; then
+    for ((i = 0; i < repeats; i++)); do cat "$root/tests/data/$sample.txt"; done > "$file"
+  fi
+  echo "$file $sample x$repeats"
+}
+
+# The line that says what produced the lines after it.
+describe_run() {
+  local commit cpu data
+  commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+  [[ -z $(git -C "$root" status --porcelain 2>/dev/null) ]] || commit+=" (uncommitted changes)"
+  cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)
+  data="tests/data samples (no ${SHARED:-../shared}/data/puzzles)"
+  [[ -d $shared/data/puzzles ]] && data=${SHARED:-../shared}/data/puzzles
+  echo "# commit $commit; ${cpu:-unknown cpu}, $(nproc) cores, Linux $(uname -r); $(rustc --version | cut -d' ' -f1,2); data: $data; $runs runs"
+}
+
 bench_generate() {
   local grid_bytes=162999999 line_bytes=82000000
-  compare "generate grid 1M" "<= 1.5" -- "$bin" -c 1000000 -- "$shared/bench/floor-write" "$grid_bytes"
-  compare "generate line 1M" "<= 1.5" -- "$bin" -c 1000000 --format line -- "$shared/bench/floor-write" "$line_bytes"
+  local floor
+  floor=$(write_floor)
+  compare "generate grid 1M" "<= 1.5" -- "$bin" -c 1000000 -- "$floor" "$grid_bytes"
+  compare "generate line 1M" "<= 1.5" -- "$bin" -c 1000000 --format line -- "$floor" "$line_bytes"
   local limit=$(( grid_bytes / 1048576 + 16 ))
   echo "generate grid 1M peak memory $(peak_mib "$bin" -c 1000000) MiB (limit: output + 16 MiB = $limit MiB)"
 }
 
 # Median rate the reference prints over $runs runs of "$@".
-peer_rate() {
+reference_rate() {
   for ((i = 0; i < runs; i++)); do printed_rate "$@"; done | median
 }
 
@@ -111,29 +179,32 @@ median_wall() {
 }
 
 bench_solve() {
-  local data=$shared/data/puzzles
+  local crate
+  crate=$(sudoku_crate)
   local sets=(puzzles2_17_clue:1.0 puzzles1_unbiased_first1000:1.0 puzzles5_forum_hardest_1905_11plus:1.5)
   for entry in "${sets[@]}"; do
-    local set=${entry%%:*} target=${entry##*:} file=$data/${entry%%:*}.txt
+    local target=${entry##*:} file label
+    read -r file label < <(puzzle_set "${entry%%:*}")
     local count
     count=$(grep -cv '^#' "$file")
     for mode in first unique; do
-      local flag=() peer_mode=solve-first
-      if [[ $mode == unique ]]; then flag=(--unique); peer_mode=solve-unique; fi
+      local flag=() crate_mode=solve-first
+      if [[ $mode == unique ]]; then flag=(--unique); crate_mode=solve-unique; fi
       local secs ours theirs
       read -r secs theirs < <(in_turn wall printed_rate "$bin" -j 1 "${flag[@]}" -s "$file" -- \
-        "$shared/bench/peer-sudoku-crate" "$peer_mode" "$file")
+        "$crate" "$crate_mode" "$file")
       ours=$(awk -v n="$count" -v s="$secs" 'BEGIN { printf "%.0f", n / s }')
-      awk -v n="solve $mode $set" -v a="$ours" -v b="$theirs" -v t="$target" -v r="$runs" \
+      awk -v n="solve $mode $label" -v a="$ours" -v b="$theirs" -v t="$target" -v r="$runs" \
         'BEGIN { printf "%-50s %9d/s  reference %9d/s  ratio %5.2f  (target >= %s, median of %d)\n", n, a, b, a / b, t, r }'
     done
   done
   # A run takes 0.04-0.08 s, and a second thread feels whatever else the machine runs more than a
   # first: at least 15 pairs, so that one slow spell does not move the median.
-  local one two file=$data/puzzles2_17_clue.txt pairs=$(( runs > 15 ? runs : 15 ))
+  local one two file label pairs=$(( runs > 15 ? runs : 15 ))
+  read -r file label < <(puzzle_set puzzles2_17_clue)
   read -r one two < <(runs=$pairs alternate "$bin" -j 1 -s "$file" -- "$bin" -j 2 -s "$file")
-  awk -v a="$one" -v b="$two" -v r="$pairs" \
-    'BEGIN { printf "%-50s %8.4f s  -j 1 %8.4f s  speed-up %5.2f  (target >= 1.8, median of %d)\n", "solve -j 2 puzzles2_17_clue", b, a, a / b, r }'
+  awk -v n="solve -j 2 $label" -v a="$one" -v b="$two" -v r="$pairs" \
+    'BEGIN { printf "%-50s %8.4f s  -j 1 %8.4f s  speed-up %5.2f  (target >= 1.8, median of %d)\n", n, b, a, a / b, r }'
 }
 
 bench_check() {
@@ -150,35 +221,68 @@ rate_line() {
     'BEGIN { printf "%-50s %9.0f/s  reference %9.0f/s  ratio %6.2f  (target >= %s, median of %d)\n", n, c / s, b, c / s / b, t, r }'
 }
 
-bench_puzzles() {
-  local cores secs theirs
-  cores=$(nproc)
-  theirs=$(peer_rate "$shared/bench/peer-sudoku-crate" puzzles 10000)
-  for j in 1 "$cores"; do
-    secs=$(median_wall "$bin" -j "$j" -n 10000 --minimal --format line)
-    rate_line "puzzles -n 10000 --minimal -j $j" 10000 "$secs" "$theirs" 2.0
-  done
-  command -v qqwing > /dev/null || { echo "bench.sh: qqwing not found (apt-get install qqwing)" >&2; return 1; }
-  local level names=(easy intermediate expert)
+# puzzles_against_qqwing CORES: `-n 1000 -m LEVEL` on one core and on CORES against qqwing's rate.
+puzzles_against_qqwing() {
+  local level secs theirs names=(easy intermediate expert)
   for level in 1 2 3; do
-    local qq
-    qq=$(median_wall qqwing --generate 1000 --difficulty "${names[level - 1]}" --one-line)
-    theirs=$(awk -v s="$qq" 'BEGIN { printf "%.2f", 1000 / s }')
-    for j in 1 "$cores"; do
+    theirs=$(median_wall qqwing --generate 1000 --difficulty "${names[level - 1]}" --one-line |
+      awk '{ printf "%.2f", 1000 / $1 }')
+    for j in 1 "$1"; do
       secs=$(median_wall "$bin" -j "$j" -n 1000 -m "$level" --format line)
       rate_line "puzzles -n 1000 -m $level -j $j vs qqwing ${names[level - 1]}" 1000 "$secs" "$theirs" 100
     done
   done
+}
+
+bench_puzzles() {
+  local cores secs theirs crate
+  cores=$(nproc)
+  crate=$(sudoku_crate)
+  theirs=$(reference_rate "$crate" puzzles 10000)
+  for j in 1 "$cores"; do
+    secs=$(median_wall "$bin" -j "$j" -n 10000 --minimal --format line)
+    rate_line "puzzles -n 10000 --minimal -j $j" 10000 "$secs" "$theirs" 2.0
+  done
+  if command -v qqwing > /dev/null; then
+    puzzles_against_qqwing "$cores"
+  else
+    echo "bench.sh: qqwing not found, no -m lines: install Debian's package (sudo apt-get install qqwing)" >&2
+  fi
   secs=$(median_wall "$bin" -n 1000000 -r 30~50 --format line)
   awk -v s="$secs" -v r="$runs" -v c="$cores" \
     'BEGIN { printf "%-50s %9.2f s  %9.0f puzzles/s  (%d cores, median of %d)\n", "puzzles -n 1000000 -r 30~50", s, 1e6 / s, c, r }'
 }
 
-case $what in
-  generate) bench_generate ;;
-  solve) bench_solve ;;
-  check) bench_check ;;
-  puzzles) bench_puzzles ;;
-  all) bench_generate; bench_solve; bench_check; bench_puzzles ;;
-  *) echo "bench.sh: unknown benchmark '$what' (generate, solve, check, puzzles, all)" >&2; exit 2 ;;
-esac
+# bench_crosscheck: each reference built here against its counterpart in ../shared/bench, run in
+# turn on the same work; both time the same thing, so their ratios should stay near 1.
+bench_crosscheck() {
+  if [[ ! -d $shared/bench ]]; then
+    echo "bench.sh: $shared/bench not found: nothing to cross-check" >&2
+    return 1
+  fi
+  local floor crate file label
+  floor=$(write_floor)
+  crate=$(sudoku_crate)
+  compare "write floor 163 MB" "~ 1" -- "$floor" 162999999 -- "$shared/bench/floor-write" 162999999
+  read -r file label < <(puzzle_set puzzles2_17_clue)
+  local ours theirs
+  read -r ours theirs < <(in_turn printed_rate printed_rate "$crate" solve-first "$file" -- \
+    "$shared/bench/peer-sudoku-crate" solve-first "$file")
+  awk -v n="sudoku crate solve-first $label" -v a="$ours" -v b="$theirs" -v r="$runs" \
+    'BEGIN { printf "%-50s %9d/s  ../shared %9d/s  ratio %5.2f  (target ~ 1, median of %d)\n", n, a, b, a / b, r }'
+}
+
+sections=(generate solve check puzzles)
+extra_sections=(crosscheck)
+if [[ $what == all ]]; then
+  chosen=("${sections[@]}")
+elif [[ " ${sections[*]} ${extra_sections[*]} " == *" $what "* ]]; then
+  chosen=("$what")
+else
+  echo "bench.sh: unknown section '$what' (${sections[*]} ${extra_sections[*]} all)" >&2
+  exit 2
+fi
+cargo build --release --quiet --manifest-path "$root/Cargo.toml"
+bin=$root/target/release/sudoku-gen
+describe_run
+for section in "${chosen[@]}"; do "bench_$section"; done
