@@ -367,18 +367,16 @@ fn dig(
         }
         let given_cells = givens.given_cells();
         // A swap set left without a given lets its digits swap: no search needed to see that.
-        let unique = if cells
+        // Otherwise another solution would differ from this one in an emptied cell (elsewhere it
+        // is a solution of the puzzle before, which had one), and a cell that the givens force
+        // cannot differ: no search needed for it.
+        let unique = !cells
             .iter()
             .any(|&c| swaps[c].iter().any(|&set| set & given_cells == 0))
-        {
-            false
-        } else if size == 1 {
-            // A cell that the givens force needs no search.
-            givens.force(cell, solution.get(cell))
-                || !solver.has_solution_avoiding(&givens, cell, solution.get(cell))
-        } else {
-            solver.count_solutions(&puzzle, 2) == 1
-        };
+            && cells.iter().all(|&c| {
+                givens.force(c, solution.get(c))
+                    || !solver.has_solution_avoiding(&givens, c, solution.get(c))
+            });
         if unique {
             blanks += size;
         } else {
