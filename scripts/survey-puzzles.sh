@@ -33,10 +33,11 @@ for level in any 1 2 3; do
           [[ $level != any ]] && args+=(-m "$level")
           [[ $minimal == yes ]] && args+=(--minimal)
           [[ $symmetric == yes ]] && args+=(--symmetric)
-          # The run's exit code, then its CPU seconds (user, system).
+          # The run's exit code, then its CPU seconds (user, system): the last two lines, after the
+          # shell's notice of a run the limit stopped.
           read -r code user system < <(
             { time { bash -c 'ulimit -t "$1"; shift; exec "$@"' - "$limit" "$binary" "${args[@]}" \
-              >/dev/null 2>&1; echo $? >&3; }; } 3>&1 2>&1 | tr '\n' ' '
+              >/dev/null 2>&1; echo $? >&3; }; } 3>&1 2>&1 | tail -n 2 | tr '\n' ' '
           )
           if ((code == 2)); then
             rate=refused
