@@ -715,6 +715,35 @@ mod tests {
     }
 
     #[test]
+    fn accepted_ranges_are_aimed_at_a_part_of_themselves_inside_the_reach() {
+        for level in LEVELS {
+            for minimal in [false, true] {
+                for symmetric in [false, true] {
+                    let reach = Reach::of(level, minimal, symmetric);
+                    for low in BLANKS {
+                        for high in low..=*BLANKS.end() {
+                            let range = low..=high;
+                            if check_reachable(level, minimal, symmetric, Some(&range)).is_err() {
+                                continue;
+                            }
+                            let aimed = reach.aim(&range);
+                            assert!(!aimed.is_empty() && aimed.start() >= range.start());
+                            assert!(aimed.end() <= range.end(), "{range:?} -> {aimed:?}");
+                            if let Reach::Aimed { blanks } = &reach {
+                                assert!(
+                                    blanks.contains(aimed.start()) && blanks.contains(aimed.end())
+                                );
+                            } else {
+                                assert_eq!(aimed, range);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn swap_sets_give_other_grids() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
         let mut solver = Solver::new();
