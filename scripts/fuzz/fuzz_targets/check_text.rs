@@ -14,8 +14,17 @@ fuzz_target!(|data: &[u8]| {
             first: Some(5),
         },
     );
-    assert!(report.problems.listed().len() <= LISTED && report.problems.listed().len() <= report.problems.count());
-    assert!(report.problems.listed().windows(2).all(|w| w[0].line <= w[1].line));
+    assert!(
+        report.problems.listed().len() <= LISTED
+            && report.problems.listed().len() <= report.problems.count()
+    );
+    assert!(
+        report
+            .problems
+            .listed()
+            .windows(2)
+            .all(|w| w[0].line <= w[1].line)
+    );
     if let Ok(report) = check_solutions(data, data, GridRules::default()) {
         assert!(report.problems.listed().len() <= report.problems.count());
     }
