@@ -8,7 +8,7 @@
 //!   version of the file in particular, but it ends normally. Input files must not change during a
 //!   run (README says so).
 //! - **shortened**: touching a page past the new end raises SIGBUS, which would kill the process.
-//!   [`sigbus`] catches it when it falls inside one of our mappings and ends the run as an I/O
+//!   `sigbus` catches it when it falls inside one of our mappings and ends the run as an I/O
 //!   error that names the file, exit code 1.
 //!
 //! Standard input, pipes, devices and empty files are read whole.

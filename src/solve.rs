@@ -28,7 +28,7 @@
 //! Which rows hold a single cell, which digits lose a candidate: these are data a branch predictor
 //! cannot learn, so they are computed without branches.
 //!
-//! A guess (see [`guess`]) takes a cell with two candidates, or the fewest, and tries each candidate
+//! A guess (see `guess`) takes a cell with two candidates, or the fewest, and tries each candidate
 //! on a copy of the state.
 //!
 //! The search, from reading the givens to the last guess, is compiled twice on x86-64: once for
@@ -37,7 +37,7 @@
 //! spreads segments with `pext` and `pdep` instead of tables. The functions the search calls are
 //! `#[inline(always)]` so that each copy holds all of them, compiled for its own instructions.
 //!
-//! A search starts from the givens as band-digit words ([`givens`]).
+//! A search starts from the givens as band-digit words (`givens`).
 //!
 //! Digits: the search's words index digits from 0 (`digit` 0..9 below, a band digit `bd` is
 //! `9 * band + digit`); at the boundary, in [`Grid`] and in [`Outcome`], digits are 1..=9.
