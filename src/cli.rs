@@ -346,7 +346,7 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
         Mode::Rate(path) => run_on_puzzles(&path, destination, rate_file),
         Mode::CheckGrids(path, rules) => {
             let report = check::check_grids(&read_source(&path)?, rules);
-            finish_check(&report.text(&source_name(&path)), report.is_clean())
+            finish_check(&report, &path)
         }
         Mode::CheckSolutions {
             path,
@@ -355,7 +355,7 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
         } => {
             let text = read_source(&path)?;
             match check::check_solutions(&text, &read_source(&puzzles)?, rules) {
-                Ok(report) => finish_check(&report.text(&source_name(&path)), report.is_clean()),
+                Ok(report) => finish_check(&report, &path),
                 Err(errors) => {
                     report_parse_errors(&source_name(&puzzles), &errors);
                     Ok(Finished::WithProblems)
@@ -394,13 +394,10 @@ fn report_parse_errors(name: &str, errors: &ParseErrors) {
     }
 }
 
-fn finish_check(text: &str, clean: bool) -> Result<Finished, Error> {
-    Destination::Stdout.write(text.as_bytes())?;
-    Ok(if clean {
-        Finished::Clean
-    } else {
-        Finished::WithProblems
-    })
+/// Writes the report of a check of `path` on standard output.
+fn finish_check(report: &check::Report, path: &Path) -> Result<Finished, Error> {
+    Destination::Stdout.write(report.text(&source_name(path)).as_bytes())?;
+    Ok(Finished::from_problems(report.problems.count()))
 }
 
 #[cfg(test)]
