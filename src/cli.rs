@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use std::io::IsTerminal;
 
@@ -16,7 +17,9 @@ use sudoku_gen::error::LISTED_PROBLEMS;
 use sudoku_gen::format::{
     ParseErrors, Puzzles, parse_puzzles, push_line, read_source, source_name,
 };
+use sudoku_gen::grade::{self, GradeError, GradeRequest};
 use sudoku_gen::output::{Destination, write_output};
+use sudoku_gen::plan::Plan;
 use sudoku_gen::puzzle::{self, PuzzleRequest};
 use sudoku_gen::rate::{Level, Rating, rate_with};
 use sudoku_gen::{Error, Failure, Format, GridRequest, generate, solve_batch};
@@ -24,7 +27,7 @@ use sudoku_gen::{Error, Failure, Format, GridRequest, generate, solve_batch};
 /// Bulk Sudoku: distinct complete grids and puzzle solving, fast.
 #[derive(Debug, Parser)]
 #[command(name = "sudoku-gen", version, about, max_term_width = 100)]
-#[command(group(ArgGroup::new("mode").required(true).args(["count", "solve", "check", "puzzles_count", "rate"])))]
+#[command(group(ArgGroup::new("mode").required(true).args(["count", "solve", "check", "puzzles_count", "rate", "grade", "print"])))]
 pub struct Cli {
     /// Print N distinct complete grids (1 to 1000000).
     #[arg(short = 'c', value_name = "N", value_parser = parse_count)]
@@ -70,6 +73,25 @@ pub struct Cli {
     #[arg(long, value_name = "FILE")]
     pub check: Option<PathBuf>,
 
+    /// Grade homework submissions: run each PROGRAM (a folder: every executable file in it) through
+    /// the cases of --plan, with this tool as the oracle; a report per program on stdout, and with
+    /// -o the score sheet (CSV).
+    #[arg(long, value_name = "PROGRAM", num_args = 1..)]
+    pub grade: Option<Vec<PathBuf>>,
+
+    /// With --grade or --print: `basic` (the individual project), `pair` (adds the -n cases) or a
+    /// TOML plan file. Default: basic.
+    #[arg(long, value_name = "PLAN")]
+    pub plan: Option<String>,
+
+    /// Print the plan named by --plan (default basic), in the TOML format plan files use.
+    #[arg(long)]
+    pub print: bool,
+
+    /// With --grade: the wall-clock limit of every case in seconds, instead of the plan's.
+    #[arg(long, value_name = "S", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+
     /// With --check: the file must hold exactly N grids.
     #[arg(long = "count", value_name = "N")]
     pub expected_count: Option<usize>,
@@ -87,7 +109,7 @@ pub struct Cli {
     #[arg(long)]
     pub unique: bool,
 
-    /// With -c or --check: every grid has digit D in its top-left cell (1 to 9).
+    /// With -c, --check or --grade: every grid has digit D in its top-left cell (1 to 9).
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(1..=9))]
     pub first: Option<u8>,
 
@@ -159,6 +181,16 @@ fn parse_count(text: &str) -> Result<usize, String> {
     match digits.parse::<usize>() {
         Ok(n) if digits.len() <= 7 && (1..=generate::MAX_GRIDS).contains(&n) => Ok(n),
         _ => Err(range),
+    }
+}
+
+/// A positive number of seconds.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 => {
+            Duration::try_from_secs_f64(seconds).map_err(|e| e.to_string())
+        }
+        _ => Err("expected a positive number of seconds".to_owned()),
     }
 }
 
@@ -238,13 +270,23 @@ impl Cli {
             "-n"
         } else if self.rate.is_some() {
             "--rate"
+        } else if self.grade.is_some() {
+            "--grade"
+        } else if self.print {
+            "--print"
         } else {
             "--check"
         };
         let takes = |modes: &[&str]| modes.contains(&mode);
         let options = [
             ("--unique", self.unique, &["-s"][..]),
-            ("--first", self.first.is_some(), &["-c", "--check"]),
+            (
+                "--first",
+                self.first.is_some(),
+                &["-c", "--check", "--grade"],
+            ),
+            ("--plan", self.plan.is_some(), &["--grade", "--print"]),
+            ("--timeout", self.timeout.is_some(), &["--grade"]),
             ("--seed", self.seed.is_some(), &["-c", "-n"]),
             ("-m", self.level.is_some(), &["-n"]),
             ("-r", self.blanks.is_some(), &["-n"]),
@@ -264,7 +306,11 @@ impl Cli {
                 &[],
             ),
             ("--format", self.format.is_some(), &["-c", "-s", "-n"]),
-            ("-o", self.output.is_some(), &["-c", "-s", "-n", "--rate"]),
+            (
+                "-o",
+                self.output.is_some(),
+                &["-c", "-s", "-n", "--rate", "--grade"],
+            ),
         ];
         if let Some((name, _, modes)) = options
             .iter()
@@ -317,6 +363,10 @@ impl Cli {
             self.run_puzzles(count)
         } else if let Some(path) = &self.rate {
             self.run_rate(path)
+        } else if let Some(programs) = &self.grade {
+            self.run_grade(programs)
+        } else if self.print {
+            self.run_print_plan()
         } else {
             self.run_check(self.check.as_deref().expect("clap requires a mode"))
         }
@@ -435,6 +485,45 @@ impl Cli {
             .filter(|(_, rating)| rating.is_none())
             .map(|(k, _)| (k, "not exactly one solution".to_owned()));
         Ok(report_puzzles(&name, &puzzles.lines, invalid.collect()))
+    }
+
+    fn run_grade(&self, programs: &[PathBuf]) -> Result<ExitCode, Error> {
+        let request = GradeRequest {
+            programs: programs.to_vec(),
+            plan: self.plan.clone().unwrap_or_else(|| "basic".to_owned()),
+            first: self.first,
+            timeout: self.timeout,
+        };
+        let grading = match grade::grade(&request) {
+            Ok(grading) => grading,
+            Err(GradeError::Io(error)) => return Err(error),
+            Err(usage) => {
+                eprintln!("{usage}");
+                return Ok(ExitCode::from(2));
+            }
+        };
+        write_output(&Destination::Stdout, grading.render_text().as_bytes())?;
+        if let Some(path) = &self.output {
+            write_output(&Destination::File(path.clone()), &grading.render_csv())?;
+        }
+        Ok(if grading.passed() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        })
+    }
+
+    fn run_print_plan(&self) -> Result<ExitCode, Error> {
+        match Plan::load(self.plan.as_deref().unwrap_or("basic")) {
+            Ok((_, text)) => {
+                write_output(&Destination::Stdout, text.as_bytes())?;
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(usage) => {
+                eprintln!("{usage}");
+                Ok(ExitCode::from(2))
+            }
+        }
     }
 
     fn run_check(&self, path: &Path) -> Result<ExitCode, Error> {

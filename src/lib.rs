@@ -1,5 +1,6 @@
 //! Bulk Sudoku work: generating distinct complete grids, solving puzzle files, making puzzles with a
-//! unique solution, and checking all of them.
+//! unique solution, checking all of them, and grading homework programs that do the same
+//! ([`grade`], by a [`plan`]).
 //!
 //! The boundary type is [`Grid`], a plain 81-cell value. Each job builds its whole output as bytes in
 //! one buffer; [`output`] writes it with a single `write_all`. On Linux, `memory::HugePageAllocator`
@@ -18,10 +19,13 @@ pub mod check;
 pub mod error;
 pub mod format;
 pub mod generate;
+pub mod grade;
 pub mod grid;
+pub mod limited_run;
 #[cfg(target_os = "linux")]
 pub mod memory;
 pub mod output;
+pub mod plan;
 pub mod puzzle;
 pub mod rate;
 pub mod solve;
@@ -29,5 +33,6 @@ pub mod solve;
 pub use error::Error;
 pub use format::Format;
 pub use generate::{GridRequest, generate_grids, render_grids};
+pub use grade::{GradeRequest, Grading, grade};
 pub use grid::Grid;
 pub use solve::{Failure, Outcome, Solver, count_solutions, solve, solve_batch};
