@@ -147,7 +147,12 @@ impl Grading {
                 match &result.problem {
                     Some(problem) => detail += problem,
                     None => {
-                        let _ = write!(detail, "{} points", result.points);
+                        let unit = if result.points == 1.0 {
+                            "point"
+                        } else {
+                            "points"
+                        };
+                        let _ = write!(detail, "{} {unit}", result.points);
                     }
                 }
                 let _ = writeln!(

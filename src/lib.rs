@@ -1,6 +1,6 @@
 //! Bulk Sudoku work: generating distinct complete grids, solving puzzle files, making puzzles with a
 //! unique solution, checking all of them, and grading homework programs that do the same
-//! ([`grade`], by a [`plan`]).
+//! ([`grade()`], by a [`plan`]).
 //!
 //! The boundary type is [`Grid`], a plain 81-cell value. Each job builds its whole output as bytes in
 //! one buffer; [`output`] writes it with a single `write_all`. On Linux, `memory::HugePageAllocator`

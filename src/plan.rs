@@ -201,11 +201,8 @@ impl Plan {
         };
         let plan: Plan =
             toml::from_str(text).map_err(|e| error(e.span(), e.message().trim_end().to_owned()))?;
-        if !(plan.timeout > 0.0) {
-            return Err(error(
-                None,
-                "`timeout` must be a positive number of seconds".into(),
-            ));
+        if !is_time_limit(plan.timeout) {
+            return Err(error(None, TIME_LIMIT.into()));
         }
         check_file_name(&plan.output).map_err(|m| error(None, format!("`output`: {m}")))?;
         if plan.cases.is_empty() {
@@ -228,6 +225,13 @@ impl Plan {
     pub fn cases(&self) -> impl ExactSizeIterator<Item = &Case> {
         self.cases.iter().map(Spanned::get_ref)
     }
+}
+
+/// What a time limit must be.
+const TIME_LIMIT: &str = "`timeout` must be a number of seconds above 0 and at most a day";
+
+fn is_time_limit(seconds: f64) -> bool {
+    seconds > 0.0 && seconds <= 86_400.0
 }
 
 /// The line (from 1) of byte `offset` of `text`.
@@ -296,18 +300,17 @@ impl Case {
         if self.expect == Expect::Solutions && self.input.is_none() {
             return at("`solutions` needs an `input`".into());
         }
-        if let Some(input) = &self.input {
-            if let Some(what) = input.problem() {
-                return at(what);
-            }
+        if let Some(what) = self.input.as_ref().and_then(Input::problem) {
+            return at(what);
         }
         if let Err(what) = check_file_name(self.output.as_deref().unwrap_or("sudoku.txt")) {
             return at(format!("`output`: {what}"));
         }
-        if self.timeout.is_some_and(|t| !(t > 0.0)) {
-            return at("`timeout` must be a positive number of seconds".into());
+        if self.timeout.is_some_and(|t| !is_time_limit(t)) {
+            return at(TIME_LIMIT.into());
         }
-        if !(self.points >= 0.0) || self.tiers.iter().any(|t| !(t.points >= 0.0)) {
+        let mut points = std::iter::once(self.points).chain(self.tiers.iter().map(|t| t.points));
+        if !points.all(|p| p.is_finite() && p >= 0.0) {
             return at("points must be zero or more".into());
         }
         if !self.tiers.is_empty() {
@@ -318,7 +321,12 @@ impl Case {
                 return at("a `rejection` case cannot be timed".into());
             }
             let rising = self.tiers.windows(2).all(|w| w[0].ratio < w[1].ratio);
-            if !rising || !(self.tiers[0].ratio > 0.0) {
+            if !rising
+                || self
+                    .tiers
+                    .iter()
+                    .any(|t| t.ratio.is_nan() || t.ratio <= 0.0)
+            {
                 return at("tier ratios must be positive and rising".into());
             }
             if !(1..=15).contains(&self.runs) {
