@@ -18,6 +18,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::io::Read;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -364,7 +365,8 @@ impl Grader<'_> {
             let path = in_folder(&file.file);
             std::fs::write(&path, text).map_err(|e| Error::io(&path.display().to_string(), e))?;
         }
-        let run = match run_limited(&command, &args, folder.path(), self.limits(case, input)) {
+        let limits = self.limits(case, input);
+        let run = match run_limited(&command, &args, folder.path(), limits) {
             Ok(run) => run,
             Err(e) => {
                 let failed = Run {
@@ -376,15 +378,20 @@ impl Grader<'_> {
                 return Ok((failed, Err(problem)));
             }
         };
-        let output = self.collect_output(case, &run, &in_folder(self.output_name(case)));
+        let written = read_regular_file(&in_folder(self.output_name(case)), limits.output_cap);
+        let output = self.collect_output(case, &run, written);
         Ok((run, output))
     }
 
     /// The output of a run: its file, or what it printed where the plan accepts that; a run that
     /// did not end well, or wrote nowhere, is a problem.
-    fn collect_output(&self, case: &Case, run: &Run, file: &Path) -> Result<Vec<u8>, Problem> {
+    fn collect_output(
+        &self,
+        case: &Case,
+        run: &Run,
+        written: Option<Vec<u8>>,
+    ) -> Result<Vec<u8>, Problem> {
         let name = self.output_name(case);
-        let written = std::fs::read(file).ok();
         if case.expect == Expect::Rejection {
             return match run.ending {
                 Ending::Exited(_) => Ok(written.unwrap_or_default()),
@@ -396,7 +403,7 @@ impl Grader<'_> {
         }
         match written {
             Some(text) => Ok(text),
-            None if run.stdout.is_empty() => Err(format!("wrote no {name}")),
+            None if run.stdout.is_empty() => Err(format!("wrote no {name} (as a regular file)")),
             None if self.plan.stdout => Ok(run.stdout.clone()),
             None => Err(format!(
                 "wrote its output to standard output, not to {name} (this plan does not accept \
@@ -521,6 +528,21 @@ impl Grader<'_> {
             }
         }
     }
+}
+
+/// The file a run left, up to `cap` bytes; `None` unless it is a regular file (a FIFO would block
+/// the read, and a link could lead anywhere, `/dev/zero` included).
+fn read_regular_file(path: &Path, cap: u64) -> Option<Vec<u8>> {
+    if !std::fs::symlink_metadata(path).ok()?.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(cap)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    Some(bytes)
 }
 
 /// The first problem of a check's report, and how many more there are.

@@ -369,3 +369,26 @@ fn print_shows_the_shipped_plans() {
             .contains("args = [\"-n\", \"20\", \"-m\", \"3\"]")
     );
 }
+
+#[test]
+fn a_link_to_an_endless_file_is_not_read() {
+    let body = "[ \"$1\" = -c ] && ln -s /dev/zero sudoku.txt\nexit 0\n";
+    let graded = grade_fake(body);
+    assert_eq!(
+        graded.failed(1),
+        names(&[
+            "c-1",
+            "c-2",
+            "c-100",
+            "s-level1",
+            "s-level3",
+            "speed-c-500",
+            "speed-s-200"
+        ])
+    );
+    assert!(
+        graded
+            .line_of("c-1")
+            .ends_with("wrote no sudoku.txt (as a regular file)")
+    );
+}
