@@ -623,3 +623,110 @@ fn median(times: &mut [Duration]) -> Duration {
     times.sort();
     times.get(times.len() / 2).copied().unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn case(text: &str) -> Case {
+        let plan = Plan::parse(
+            "t",
+            &format!("name = \"t\"\n[[case]]\nname = \"a\"\n{text}\n"),
+        );
+        plan.unwrap().cases().next().unwrap().clone()
+    }
+
+    fn made(count: usize, level: Option<Level>, blanks: Option<(usize, usize)>) -> Vec<u8> {
+        let request = PuzzleRequest {
+            count,
+            seed: 11,
+            blanks: blanks.map(|(low, high)| low..=high),
+            level,
+            with_levels: false,
+            minimal: false,
+            symmetric: false,
+        };
+        puzzle::render_puzzles(
+            &puzzle::generate_puzzles(&request, &|| {}),
+            Some(Format::Grid),
+        )
+    }
+
+    #[test]
+    fn made_puzzles_pass_their_checks() {
+        let text = made(5, Some(Level::Harder), Some((30, 55)));
+        let checked = case("expect = \"puzzles\"\ncount = 5\nlevel = 3\nblanks = [30, 55]");
+        assert_eq!(check_puzzles(&checked, "p.txt", &text), Ok(()));
+    }
+
+    #[test]
+    fn puzzle_problems_are_located() {
+        let text = made(3, Some(Level::Singles), Some((40, 40)));
+        let check = |rules: &str, text: &[u8]| {
+            check_puzzles(
+                &case(&format!("expect = \"puzzles\"\n{rules}")),
+                "p.txt",
+                text,
+            )
+            .unwrap_err()
+        };
+        assert_eq!(check("count = 4", &text), "p.txt: 3 puzzles, not 4");
+        assert_eq!(
+            check("count = 3\nlevel = 2", &text),
+            "p.txt: puzzle 1 (line 1): level 1, not 2"
+        );
+        assert_eq!(
+            check("count = 3\nblanks = [20, 39]", &text),
+            "p.txt: puzzle 1 (line 1): 40 blanks, not within 20~39"
+        );
+        let mut repeated = text[..163].to_vec();
+        repeated.extend_from_slice(&text[..162]);
+        assert_eq!(
+            check("count = 2", &repeated),
+            "p.txt: puzzle 2 (line 11): the same as puzzle 1"
+        );
+        let mut empty = text[..162].to_vec();
+        for digit in empty.iter_mut().filter(|b| b.is_ascii_digit()) {
+            *digit = b'0';
+        }
+        assert_eq!(
+            check("count = 1", &empty),
+            "p.txt: puzzle 1 (line 1): more than one solution"
+        );
+    }
+
+    #[test]
+    fn the_score_sheet_has_a_column_per_case() {
+        let result = |case: &str, passed: bool, points: f64| CaseResult {
+            case: case.to_owned(),
+            passed,
+            points,
+            elapsed: Duration::from_millis(5),
+            speed: None,
+            problem: (!passed).then(|| "wrote no sudoku.txt".to_owned()),
+        };
+        let grading = Grading {
+            plan: "t".to_owned(),
+            cases: vec![("a".to_owned(), 2.0), ("b".to_owned(), 0.5)],
+            programs: vec![ProgramReport {
+                program: "subs/x,y".to_owned(),
+                cases: vec![result("a", true, 2.0), result("b", false, 0.0)],
+            }],
+        };
+        assert_eq!(
+            String::from_utf8(grading.render_csv()).unwrap(),
+            "program,a,b,total\n\"subs/x,y\",2,,2\n"
+        );
+        let text = grading.render_text();
+        assert!(text.contains("  pass  a    0.005 s  2 points\n"), "{text}");
+        assert!(
+            text.contains("  FAIL  b    0.005 s  wrote no sudoku.txt\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("total 2 of 2.5 points, 1 of 2 cases passed"),
+            "{text}"
+        );
+        assert!(!grading.passed());
+    }
+}
