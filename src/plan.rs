@@ -18,7 +18,7 @@
 //!   `--first` when given), `solutions` (one valid solution keeping the givens per puzzle of the
 //!   input), `puzzles` (`count` distinct puzzles with one solution each, with `blanks = [LOW, HIGH]`
 //!   and `level` 1–3 when given) or `rejection` (a bad command line: the program must end within the
-//!   limit, not by a signal, and leave no file of grids).
+//!   limit, not by a signal, and leave no file of complete grids).
 //! - `points`: what passing is worth; `tiers` (a speed case) replaces it.
 //! - `input` (optional): a file written into the case's folder: `file` (its name), and either
 //!   `text` (its content) or `puzzles` (how many puzzles this tool makes for it, in the homework's

@@ -392,3 +392,19 @@ fn a_link_to_an_endless_file_is_not_read() {
             .ends_with("wrote no sudoku.txt (as a regular file)")
     );
 }
+
+#[test]
+fn grids_left_by_a_bad_command_line_fail_it_and_a_message_does_not() {
+    let binary = env!("CARGO_BIN_EXE_sudoku-gen");
+    let body = format!(
+        "case \"$2\" in\n  0) \"{binary}\" -c 2 -o sudoku.txt; exit 2 ;;\n  abc) echo 'usage: -c N' > sudoku.txt; exit 2 ;;\nesac\n{}",
+        correct_run()
+    );
+    let graded = grade_fake(&body);
+    assert_eq!(graded.failed(1), names(&["bad-c-0"]));
+    assert!(
+        graded
+            .line_of("bad-c-0")
+            .ends_with("left a sudoku.txt of 2 complete grids")
+    );
+}
