@@ -567,9 +567,9 @@ fn first_problem(name: &str, report: &check::Report) -> Result<(), Problem> {
 /// Checks made puzzles: readable, the right count, each with one solution, blanks and level as
 /// asked, none repeated.
 fn check_puzzles(case: &Case, name: &str, text: &[u8]) -> Result<(), Problem> {
-    let puzzles = parse_puzzles(text).map_err(|errors| {
-        let e = &errors.listed[0];
-        format!("{name}:{}:{}: {}", e.line, e.column, e.message)
+    let puzzles = parse_puzzles(text).map_err(|errors| match errors.listed.first() {
+        Some(e) => format!("{name}:{}:{}: {}", e.line, e.column, e.message),
+        None => format!("{name}: unreadable"),
     })?;
     let count = case.count.expect("a checked plan gives `puzzles` a count");
     if puzzles.grids.len() != count {
@@ -700,6 +700,15 @@ mod tests {
             check("count = 1", &empty),
             "p.txt: puzzle 1 (line 1): more than one solution"
         );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_output_is_judged_without_a_panic(text in proptest::collection::vec(
+            proptest::sample::select(b"0123456789 \n.x".to_vec()), 0..400)) {
+            let checked = case("expect = \"puzzles\"\ncount = 2\nlevel = 2\nblanks = [20, 50]");
+            let _ = check_puzzles(&checked, "p.txt", &text);
+        }
     }
 
     #[test]

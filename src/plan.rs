@@ -402,6 +402,16 @@ mod tests {
         assert!(error.message.contains("bogus"), "{error}");
     }
 
+    proptest::proptest! {
+        #[test]
+        fn any_text_is_read_or_refused_with_a_line_inside_it(text in "[a-z\\[\\]=\"0-9 \n{},.]{0,200}") {
+            if let Err(error) = Plan::parse("p", &text) {
+                let lines = text.split('\n').count();
+                proptest::prop_assert!(error.line.is_none_or(|line| (1..=lines).contains(&line)));
+            }
+        }
+    }
+
     #[test]
     fn case_problems_are_found() {
         let plan = |case: &str| Plan::parse("p", &format!("name = \"x\"\n[[case]]\n{case}\n"));
