@@ -10,6 +10,7 @@
 //!
 //! This is not a sandbox: the program runs as the grader's user and sees the whole file system.
 
+use std::ffi::OsString;
 use std::fmt;
 use std::io::{self, Read};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -108,7 +109,8 @@ pub fn run_limited(
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .process_group(0);
-    let file_cap = limits.output_cap.saturating_add(1);
+    let cap = limits.output_cap;
+    let file_cap = cap.saturating_add(1);
     // SAFETY: setrlimit is async-signal-safe and touches nothing of the parent's.
     unsafe {
         command.pre_exec(move || {
@@ -122,6 +124,8 @@ pub fn run_limited(
             Ok(())
         });
     }
+    // The program's own copy may be larger than the cap: only files that grew past it count.
+    let large_before = files_over(folder, cap);
     let started = Instant::now();
     let mut child = spawn(&mut command)?;
     let group = child.id() as libc::pid_t;
@@ -131,7 +135,6 @@ pub fn run_limited(
     };
 
     let mut stdout = child.stdout.take().expect("stdout is piped");
-    let cap = limits.output_cap;
     let reader = std::thread::spawn(move || {
         let mut bytes = Vec::new();
         let _ = (&mut stdout).take(cap + 1).read_to_end(&mut bytes);
@@ -166,7 +169,9 @@ pub fn run_limited(
         Ending::TimedOut(limits.wall)
     } else if stdout.len() as u64 > cap
         || status.signal() == Some(libc::SIGXFSZ)
-        || has_file_over(folder, cap)
+        || files_over(folder, cap)
+            .iter()
+            .any(|file| !large_before.contains(file))
     {
         Ending::OverCap(cap)
     } else if let Some(signal) = status.signal() {
@@ -182,14 +187,19 @@ pub fn run_limited(
     })
 }
 
-/// Whether a file of `folder` holds more than `cap` bytes: the kernel stopped a write there, whether
-/// or not the program (or a shell around it) died of it.
-fn has_file_over(folder: &Path, cap: u64) -> bool {
-    std::fs::read_dir(folder).is_ok_and(|entries| {
-        entries
-            .flatten()
-            .any(|entry| entry.metadata().is_ok_and(|m| m.is_file() && m.len() > cap))
-    })
+/// The files of `folder` larger than `cap`, with their sizes.
+fn files_over(folder: &Path, cap: u64) -> Vec<(OsString, u64)> {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|entry| {
+            let metadata = entry.metadata().ok()?;
+            (metadata.is_file() && metadata.len() > cap)
+                .then(|| (entry.file_name(), metadata.len()))
+        })
+        .collect()
 }
 
 /// Starts the command. A program just copied can be briefly "busy" while another thread's child,
@@ -265,5 +275,18 @@ mod tests {
         assert_eq!(run.stdout.len(), 1000);
         let run = sh("head -c 5000 /dev/zero > big", limits);
         assert_eq!(run.ending, Ending::OverCap(1000));
+    }
+
+    #[test]
+    fn files_larger_than_the_cap_before_the_run_do_not_count() {
+        let folder = tempfile::tempdir().unwrap();
+        std::fs::write(folder.path().join("program"), vec![b'x'; 5000]).unwrap();
+        let limits = Limits {
+            output_cap: 1000,
+            ..ROOMY
+        };
+        let script = ["-c".to_owned(), "echo done > sudoku.txt".to_owned()];
+        let run = run_limited(Path::new("/bin/sh"), &script, folder.path(), limits).unwrap();
+        assert_eq!(run.ending, Ending::Exited(0));
     }
 }

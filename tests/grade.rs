@@ -79,7 +79,7 @@ fn grade_with(programs: &[&Path], args: &[&str]) -> Graded {
     let out = sudoku_gen()
         .arg("--grade")
         .args(programs)
-        .args(["--first", "5", "-o"])
+        .arg("-o")
         .arg(&sheet)
         .args(args)
         .output()
@@ -100,7 +100,19 @@ fn grade_with(programs: &[&Path], args: &[&str]) -> Graded {
 fn grade_fake(body: &str) -> Graded {
     let folder = tempfile::tempdir().unwrap();
     let program = write_script(folder.path(), "submission", body);
-    grade_with(&[&program], &["--plan", PLAN])
+    grade_with(&[&program], &["--plan", PLAN, "--first", "5"])
+}
+
+/// The small plan with `stdout = true`, written into `folder`.
+fn stdout_plan(folder: &Path) -> PathBuf {
+    let plan = folder.join("stdout.toml");
+    let text = std::fs::read_to_string(PLAN).unwrap();
+    std::fs::write(
+        &plan,
+        text.replace("timeout = 20", "timeout = 20\nstdout = true"),
+    )
+    .unwrap();
+    plan
 }
 
 fn names(cases: &[&str]) -> BTreeSet<String> {
@@ -239,15 +251,12 @@ fn output_on_stdout_fails_unless_the_plan_accepts_it() {
     );
 
     let folder = tempfile::tempdir().unwrap();
-    let plan = folder.path().join("stdout.toml");
-    let text = std::fs::read_to_string(PLAN).unwrap();
-    std::fs::write(
-        &plan,
-        text.replace("timeout = 20", "timeout = 20\nstdout = true"),
-    )
-    .unwrap();
+    let plan = stdout_plan(folder.path());
     let program = write_script(folder.path(), "submission", &body);
-    let graded = grade_with(&[&program], &["--plan", plan.to_str().unwrap()]);
+    let graded = grade_with(
+        &[&program],
+        &["--plan", plan.to_str().unwrap(), "--first", "5"],
+    );
     assert_eq!(graded.failed(1), names(&[]), "{}", graded.report);
 }
 
@@ -293,7 +302,10 @@ fn a_folder_stands_for_its_executables_one_row_each() {
     );
     write_script(folder.path(), "a-correct", &correct_run());
     std::fs::write(folder.path().join("notes.txt"), "not a program").unwrap();
-    let graded = grade_with(&[folder.path()], &["--plan", PLAN, "-j", "2"]);
+    let graded = grade_with(
+        &[folder.path()],
+        &["--plan", PLAN, "-j", "2", "--first", "5"],
+    );
     assert_eq!(graded.sheet.lines().count(), 3);
     assert!(graded.sheet.lines().nth(1).unwrap().contains("a-correct,"));
     assert_eq!(graded.failed(1), names(&[]));
@@ -407,4 +419,16 @@ fn grids_left_by_a_bad_command_line_fail_it_and_a_message_does_not() {
             .line_of("bad-c-0")
             .ends_with("left a sudoku.txt of 2 complete grids")
     );
+}
+
+#[test]
+fn a_compiled_program_larger_than_the_output_cap_passes() {
+    // This tool itself, some megabytes, printing on standard output: its copy in the case folder
+    // is no output of its own.
+    let folder = tempfile::tempdir().unwrap();
+    let plan = stdout_plan(folder.path());
+    let program = Path::new(env!("CARGO_BIN_EXE_sudoku-gen"));
+    assert!(std::fs::metadata(program).unwrap().len() > 64 << 10);
+    let graded = grade_with(&[program], &["--plan", plan.to_str().unwrap()]);
+    assert_eq!(graded.failed(1), names(&[]), "{}", graded.report);
 }
