@@ -83,14 +83,20 @@ impl Report {
     }
 
     /// The report as the grader prints it for the file named `name`: each listed problem as
+    /// The listed problems as `NAME:LINE: grid K: what`, then `... and N more` if some were not
+    /// listed.
+    pub fn problem_lines(&self, name: &str) -> Vec<String> {
+        self.problems.lines(|p| match p.grid {
+            Some(k) => format!("{name}:{}: grid {k}: {}", p.line, p.message),
+            None => format!("{name}:{}: {}", p.line, p.message),
+        })
+    }
+
     /// `NAME:LINE: grid K: what`, then `... and N more` if some were not listed, then the verdict:
     /// `ok: N grids, ...` or `FAIL: P problems in N grids`.
     pub fn text(&self, name: &str) -> String {
         let mut text = String::new();
-        for line in self.problems.lines(|p| match p.grid {
-            Some(k) => format!("{name}:{}: grid {k}: {}", p.line, p.message),
-            None => format!("{name}:{}: {}", p.line, p.message),
-        }) {
+        for line in self.problem_lines(name) {
             text += &line;
             text.push('\n');
         }

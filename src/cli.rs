@@ -1,6 +1,7 @@
 //! The command line: its arguments, the mode they ask for, and the library call each mode makes.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use clap::error::ErrorKind;
 use clap::{ArgGroup, CommandFactory, Parser};
@@ -8,9 +9,11 @@ use clap::{ArgGroup, CommandFactory, Parser};
 use sudoku_gen::batch::{BatchOutput, solve_batch};
 use sudoku_gen::check::{self, GridRules};
 use sudoku_gen::format::{Format, OutputFormat};
+use sudoku_gen::grade::{self, GradeJob, GradeRequest};
 use sudoku_gen::input::{read_source, source_name};
 use sudoku_gen::output::Destination;
 use sudoku_gen::parse::{ParseErrors, Puzzles, parse_puzzles};
+use sudoku_gen::plan::Plan;
 use sudoku_gen::progress::Progress;
 use sudoku_gen::puzzle::{self, PuzzleRequest};
 use sudoku_gen::rate::{Level, rate_file};
@@ -19,7 +22,7 @@ use sudoku_gen::{Error, GridRequest, generate};
 /// Bulk Sudoku: distinct complete grids and puzzle solving, fast.
 #[derive(Debug, Parser)]
 #[command(name = "sudoku-gen", version, about, max_term_width = 100)]
-#[command(group(ArgGroup::new("mode").required(true).args(["grid_count", "solve", "check", "puzzle_count", "rate"])))]
+#[command(group(ArgGroup::new("mode").required(true).args(["grid_count", "solve", "check", "puzzle_count", "rate", "grade", "print"])))]
 pub struct Cli {
     /// Print N distinct complete grids (1 to 1000000).
     #[arg(short = 'c', value_name = "N", value_parser = parse_count)]
@@ -65,6 +68,25 @@ pub struct Cli {
     #[arg(long, value_name = "FILE")]
     check: Option<PathBuf>,
 
+    /// Grade homework submissions: run each PROGRAM (a folder: every executable file in it) through
+    /// the cases of --plan, with this tool as the oracle; a report per program on stdout, and with
+    /// -o the score sheet (CSV).
+    #[arg(long, value_name = "PROGRAM", num_args = 1..)]
+    grade: Option<Vec<PathBuf>>,
+
+    /// With --grade or --print: `basic` (the individual project), `pair` (adds the -n cases) or a
+    /// TOML plan file. Default: basic.
+    #[arg(long, value_name = "PLAN")]
+    plan: Option<String>,
+
+    /// Print the plan named by --plan (default basic), in the TOML format plan files use.
+    #[arg(long)]
+    print: bool,
+
+    /// With --grade: the wall-clock limit of every case in seconds, instead of the plan's.
+    #[arg(long, value_name = "S", value_parser = parse_seconds)]
+    timeout: Option<Duration>,
+
     /// With --check: the file must hold exactly N grids (or, with --puzzles, N solutions).
     #[arg(long = "count", value_name = "N")]
     expected_grids: Option<usize>,
@@ -82,8 +104,8 @@ pub struct Cli {
     #[arg(long = "unique")]
     require_unique: bool,
 
-    /// With -c or --check (with or without --puzzles): every grid has digit D in its top-left cell
-    /// (1 to 9).
+    /// With -c, --check (with or without --puzzles) or --grade: every grid has digit D in its
+    /// top-left cell (1 to 9).
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(1..=9))]
     first: Option<u8>,
 
@@ -124,6 +146,26 @@ pub enum Mode {
         puzzles: PathBuf,
         rules: GridRules,
     },
+    /// `--grade PROGRAM...`: the programs run through a plan; with `sheet`, the score sheet goes to
+    /// the output.
+    Grade { job: GradeJob, sheet: bool },
+    /// `--print`: the text of a plan.
+    PrintPlan(String),
+}
+
+/// A command line that cannot be run.
+#[derive(Debug)]
+enum UsageError {
+    /// Options that do not go together, reported with the usage.
+    Conflict(String),
+    /// A file the command line names that cannot serve, reported alone: its message locates it.
+    Unusable(String),
+}
+
+impl From<String> for UsageError {
+    fn from(message: String) -> UsageError {
+        UsageError::Conflict(message)
+    }
 }
 
 /// A run as the command line asks for it.
@@ -152,6 +194,16 @@ impl Finished {
         } else {
             Finished::WithProblems
         }
+    }
+}
+
+/// A positive number of seconds.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 => {
+            Duration::try_from_secs_f64(seconds).map_err(|e| e.to_string())
+        }
+        _ => Err("expected a positive number of seconds".to_owned()),
     }
 }
 
@@ -201,9 +253,13 @@ impl Cli {
                 threads: cli.threads.map(usize::from),
                 output: cli.output.clone(),
             },
-            Err(message) => Cli::command()
+            Err(UsageError::Conflict(message)) => Cli::command()
                 .error(ErrorKind::ArgumentConflict, message)
                 .exit(),
+            Err(UsageError::Unusable(message)) => {
+                eprintln!("{message}");
+                std::process::exit(2)
+            }
         }
     }
 
@@ -217,17 +273,27 @@ impl Cli {
             "-n"
         } else if self.rate.is_some() {
             "--rate"
+        } else if self.grade.is_some() {
+            "--grade"
+        } else if self.print {
+            "--print"
         } else {
             "--check"
         }
     }
 
     /// The mode asked for; an option that it does not take is a usage error.
-    fn mode(&self) -> Result<Mode, String> {
+    fn mode(&self) -> Result<Mode, UsageError> {
         let mode = self.mode_flag();
         let options = [
             ("--unique", self.require_unique, &["-s"][..]),
-            ("--first", self.first.is_some(), &["-c", "--check"]),
+            (
+                "--first",
+                self.first.is_some(),
+                &["-c", "--check", "--grade"],
+            ),
+            ("--plan", self.plan.is_some(), &["--grade", "--print"]),
+            ("--timeout", self.timeout.is_some(), &["--grade"]),
             ("--seed", self.seed.is_some(), &["-c", "-n"]),
             ("-m", self.level.is_some(), &["-n"]),
             ("-r", self.blanks.is_some(), &["-n"]),
@@ -242,16 +308,20 @@ impl Cli {
             ("--count", self.expected_grids.is_some(), &["--check"]),
             ("--puzzles", self.puzzles_file.is_some(), &["--check"]),
             ("--format", self.format.is_some(), &["-c", "-s", "-n"]),
-            ("-o", self.output.is_some(), &["-c", "-s", "-n", "--rate"]),
+            (
+                "-o",
+                self.output.is_some(),
+                &["-c", "-s", "-n", "--rate", "--grade"],
+            ),
         ];
         if let Some((name, _, modes)) = options
             .iter()
             .find(|(_, given, modes)| *given && !modes.contains(&mode))
         {
-            return Err(format!(
+            return Err(UsageError::Conflict(format!(
                 "the argument '{name}' cannot be used with '{mode}' (only with {})",
                 modes.join(", ")
-            ));
+            )));
         }
         let seed = || self.seed.unwrap_or_else(rand::random);
         let text_format = || self.format.and_then(OutputFormat::text);
@@ -285,6 +355,24 @@ impl Cli {
             Mode::Puzzles(request, format)
         } else if let Some(path) = &self.rate {
             Mode::Rate(path.clone())
+        } else if let Some(programs) = &self.grade {
+            let request = GradeRequest {
+                programs: programs.clone(),
+                plan: self.plan(),
+                first: self.first,
+                timeout: self.timeout,
+            };
+            let job = request
+                .prepare()
+                .map_err(|e| UsageError::Unusable(e.to_string()))?;
+            Mode::Grade {
+                job,
+                sheet: self.output.is_some(),
+            }
+        } else if self.print {
+            let (_, text) =
+                Plan::load(&self.plan()).map_err(|e| UsageError::Unusable(e.to_string()))?;
+            Mode::PrintPlan(text)
         } else {
             let path = self.check.clone().unwrap_or_default();
             let rules = GridRules {
@@ -293,9 +381,9 @@ impl Cli {
             };
             match &self.puzzles_file {
                 Some(puzzles) if puzzles == Path::new("-") && path == Path::new("-") => {
-                    return Err(
+                    return Err(UsageError::Conflict(
                         "'--check -' and '--puzzles -' cannot both read standard input".to_owned(),
-                    );
+                    ));
                 }
                 Some(puzzles) => Mode::CheckSolutions {
                     path,
@@ -305,6 +393,13 @@ impl Cli {
                 None => Mode::CheckGrids(path, rules),
             }
         })
+    }
+}
+
+impl Cli {
+    /// The plan --plan names, `basic` by default.
+    fn plan(&self) -> String {
+        self.plan.clone().unwrap_or_else(|| "basic".to_owned())
     }
 }
 
@@ -361,6 +456,18 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
                     Ok(Finished::WithProblems)
                 }
             }
+        }
+        Mode::Grade { job, sheet } => {
+            let grading = grade::grade(&job)?;
+            Destination::Stdout.write(grading.render_text().as_bytes())?;
+            if sheet {
+                destination.write(&grading.render_csv())?;
+            }
+            Ok(Finished::from_problems(usize::from(!grading.passed())))
+        }
+        Mode::PrintPlan(text) => {
+            destination.write(text.as_bytes())?;
+            Ok(Finished::Clean)
         }
     }
 }

@@ -27,6 +27,12 @@ impl Error {
     }
 }
 
+/// An I/O error as the system words it ("No such file or directory"), for messages that name the
+/// file themselves.
+pub fn system_message(error: &io::Error) -> String {
+    OsMessage(error).to_string()
+}
+
 /// An I/O error as the system words it ("No space left on device"), without Rust's " (os error 28)".
 struct OsMessage<'a>(&'a io::Error);
 

@@ -1,5 +1,6 @@
 //! Bulk Sudoku work: generating distinct complete grids, solving puzzle files, making puzzles with a
-//! unique solution, rating and checking them.
+//! unique solution, rating and checking them, and grading homework programs that do the same
+//! ([`grade()`], by a [`plan`]).
 //!
 //! The boundary type is [`Grid`], a plain 81-cell value, 0 for an empty cell and 1..=9 for a digit.
 //! Each job builds its whole output as bytes in one buffer; [`output`] writes it with a single
@@ -54,12 +55,15 @@ pub mod check;
 pub mod error;
 pub mod format;
 pub mod generate;
+pub mod grade;
 pub mod grid;
 pub mod input;
+pub mod limited_run;
 #[cfg(target_os = "linux")]
 pub mod memory;
 pub mod output;
 pub mod parse;
+pub mod plan;
 pub mod problems;
 pub mod progress;
 pub mod puzzle;
@@ -69,5 +73,6 @@ pub mod solve;
 pub use error::Error;
 pub use format::Format;
 pub use generate::{GridRequest, generate_grids, render_grids};
+pub use grade::{GradeJob, GradeRequest, Grading, grade};
 pub use grid::Grid;
 pub use solve::{Outcome, Solver, count_solutions, solve};

@@ -1,0 +1,436 @@
+//! `sudoku-gen --grade`: fake submissions with known defects, each failing exactly its cases.
+//!
+//! Each fake is a shell script written into a temporary folder; the correct one wraps this crate's
+//! own binary, and each defective one spoils that in one way.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use common::sudoku_gen;
+
+const PLAN: &str = "tests/data/plans/small.toml";
+const CASES: [&str; 11] = [
+    "c-1",
+    "c-2",
+    "c-100",
+    "s-level1",
+    "s-level3",
+    "bad-none",
+    "bad-c-0",
+    "bad-c-letters",
+    "bad-s-missing",
+    "speed-c-500",
+    "speed-s-200",
+];
+
+/// The body of a correct submission: every grid starts with 5, output to sudoku.txt.
+fn correct_run() -> String {
+    let binary = env!("CARGO_BIN_EXE_sudoku-gen");
+    format!(
+        "case \"$1\" in\n  -c) \"{binary}\" \"$@\" --first 5 -o sudoku.txt ;;\n  *) \"{binary}\" \"$@\" -o sudoku.txt ;;\nesac\n"
+    )
+}
+
+/// Writes an executable script `name` with `body` into `folder`.
+fn write_script(folder: &Path, name: &str, body: &str) -> PathBuf {
+    let path = folder.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// What one grading printed: exit code, terminal report, score sheet.
+struct Graded {
+    code: i32,
+    report: String,
+    sheet: String,
+}
+
+impl Graded {
+    /// The cases of row `row` of the sheet (from 1) left empty, that is failed.
+    fn failed(&self, row: usize) -> BTreeSet<String> {
+        let mut lines = self.sheet.lines();
+        let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let cells: Vec<&str> = lines.nth(row - 1).unwrap().split(',').collect();
+        assert_eq!(header.len(), cells.len());
+        header
+            .iter()
+            .zip(&cells)
+            .filter(|(_, cell)| cell.is_empty())
+            .map(|(name, _)| name.to_string())
+            .collect()
+    }
+
+    /// The report's line of case `case` (the first program's that has one).
+    fn line_of(&self, case: &str) -> &str {
+        self.report
+            .lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(case))
+            .unwrap_or_else(|| panic!("no line for {case} in\n{}", self.report))
+    }
+}
+
+fn grade_with(programs: &[&Path], args: &[&str]) -> Graded {
+    let sheet_folder = tempfile::tempdir().unwrap();
+    let sheet = sheet_folder.path().join("report.csv");
+    let out = sudoku_gen()
+        .arg("--grade")
+        .args(programs)
+        .arg("-o")
+        .arg(&sheet)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Graded {
+        code: out.status.code().unwrap(),
+        report: String::from_utf8(out.stdout).unwrap(),
+        sheet: std::fs::read_to_string(&sheet).unwrap(),
+    }
+}
+
+/// Grades one fake submission whose script is `body` by the small plan.
+fn grade_fake(body: &str) -> Graded {
+    let folder = tempfile::tempdir().unwrap();
+    let program = write_script(folder.path(), "submission", body);
+    grade_with(&[&program], &["--plan", PLAN, "--first", "5"])
+}
+
+/// The small plan with `stdout = true`, written into `folder`.
+fn stdout_plan(folder: &Path) -> PathBuf {
+    let plan = folder.join("stdout.toml");
+    let text = std::fs::read_to_string(PLAN).unwrap();
+    std::fs::write(
+        &plan,
+        text.replace("timeout = 20", "timeout = 20\nstdout = true"),
+    )
+    .unwrap();
+    plan
+}
+
+fn names(cases: &[&str]) -> BTreeSet<String> {
+    cases.iter().map(|c| c.to_string()).collect()
+}
+
+#[test]
+fn a_correct_submission_passes_every_case() {
+    let graded = grade_fake(&correct_run());
+    assert_eq!(graded.code, 0, "{}", graded.report);
+    assert_eq!(graded.failed(1), names(&[]), "{}", graded.report);
+    let header = graded.sheet.lines().next().unwrap();
+    assert_eq!(header, format!("program,{},total", CASES.join(",")));
+    assert!(
+        graded
+            .sheet
+            .lines()
+            .nth(1)
+            .unwrap()
+            .ends_with(",2,2,3,3,3,1,1,1,1,4,4,25")
+    );
+    assert!(
+        graded
+            .report
+            .contains("total 25 of 25 points, 11 of 11 cases passed")
+    );
+    assert!(graded.line_of("speed-c-500").contains("x this tool's"));
+}
+
+#[test]
+fn a_trailing_space_fails_the_grid_cases() {
+    let body = correct_run() + "[ -f sudoku.txt ] && sed -i '1s/$/ /' sudoku.txt\nexit 0\n";
+    let graded = grade_fake(&body);
+    assert_eq!(graded.code, 1);
+    assert_eq!(
+        graded.failed(1),
+        names(&["c-1", "c-2", "c-100", "speed-c-500"])
+    );
+    assert!(
+        graded.line_of("c-1").contains("sudoku.txt:1:"),
+        "{}",
+        graded.report
+    );
+    assert!(graded.line_of("c-1").contains("space"), "{}", graded.report);
+}
+
+#[test]
+fn a_repeated_grid_fails_the_cases_of_two_grids_or_more() {
+    let binary = env!("CARGO_BIN_EXE_sudoku-gen");
+    let body = format!(
+        "if [ \"$1\" = -c ] && [ \"$2\" -ge 2 ] 2>/dev/null; then\n  \"{binary}\" -c $(($2 - 1)) --first 5 -o t.txt\n  {{ cat t.txt; echo; head -n 9 t.txt; }} > sudoku.txt\n  exit 0\nfi\n{}",
+        correct_run()
+    );
+    let graded = grade_fake(&body);
+    assert_eq!(graded.failed(1), names(&["c-2", "c-100", "speed-c-500"]));
+    assert!(
+        graded
+            .line_of("c-2")
+            .contains("sudoku.txt:11: grid 2: repeats grid 1 (line 1)"),
+        "{}",
+        graded.report
+    );
+}
+
+#[test]
+fn a_wrong_first_digit_fails_the_grid_cases() {
+    let graded = grade_fake(&correct_run().replace("--first 5", "--first 6"));
+    assert_eq!(
+        graded.failed(1),
+        names(&["c-1", "c-2", "c-100", "speed-c-500"])
+    );
+    assert!(
+        graded.line_of("c-100").contains("(and 99 more problems)"),
+        "{}",
+        graded.report
+    );
+}
+
+#[test]
+fn a_crash_on_letters_is_named_by_its_signal() {
+    let body = format!(
+        "[ \"$1\" = -c ] && [ \"$2\" = abc ] && kill -SEGV $$\n{}",
+        correct_run()
+    );
+    let graded = grade_fake(&body);
+    assert_eq!(graded.failed(1), names(&["bad-c-letters"]));
+    assert!(
+        graded
+            .line_of("bad-c-letters")
+            .ends_with("killed by signal SIGSEGV")
+    );
+}
+
+#[test]
+fn a_hang_on_zero_times_out() {
+    let body = format!(
+        "[ \"$1\" = -c ] && [ \"$2\" = 0 ] && sleep 60\n{}",
+        correct_run()
+    );
+    let started = std::time::Instant::now();
+    let graded = grade_fake(&body);
+    assert_eq!(graded.failed(1), names(&["bad-c-0"]));
+    assert!(
+        graded
+            .line_of("bad-c-0")
+            .ends_with("timed out after 3 s (its process group was killed)"),
+        "{}",
+        graded.report
+    );
+    assert!(started.elapsed().as_secs() < 30);
+}
+
+#[test]
+fn output_on_stdout_fails_unless_the_plan_accepts_it() {
+    let binary = env!("CARGO_BIN_EXE_sudoku-gen");
+    let body = format!(
+        "case \"$1\" in\n  -c) exec \"{binary}\" \"$@\" --first 5 ;;\n  *) exec \"{binary}\" \"$@\" ;;\nesac\n"
+    );
+    let graded = grade_fake(&body);
+    assert_eq!(
+        graded.failed(1),
+        names(&[
+            "c-1",
+            "c-2",
+            "c-100",
+            "s-level1",
+            "s-level3",
+            "speed-c-500",
+            "speed-s-200"
+        ])
+    );
+    assert!(
+        graded
+            .line_of("c-1")
+            .contains("to standard output, not to sudoku.txt")
+    );
+
+    let folder = tempfile::tempdir().unwrap();
+    let plan = stdout_plan(folder.path());
+    let program = write_script(folder.path(), "submission", &body);
+    let graded = grade_with(
+        &[&program],
+        &["--plan", plan.to_str().unwrap(), "--first", "5"],
+    );
+    assert_eq!(graded.failed(1), names(&[]), "{}", graded.report);
+}
+
+#[test]
+fn wrong_solutions_fail_the_solving_cases() {
+    // The first solution has its first two cells swapped: its columns 1 and 2 repeat a digit.
+    let body = correct_run()
+        + "[ \"$1\" = -s ] && [ -f sudoku.txt ] && sed -i '1s/^\\(.\\) \\(.\\)/\\2 \\1/' sudoku.txt\nexit 0\n";
+    let graded = grade_fake(&body);
+    assert_eq!(
+        graded.failed(1),
+        names(&["s-level1", "s-level3", "speed-s-200"])
+    );
+    // A repeat is reported on the line of its second copy, naming the first row too.
+    let problem = graded.line_of("s-level1");
+    assert!(
+        problem.contains("grid 1: digit") && problem.contains("(rows 1 and"),
+        "{}",
+        graded.report
+    );
+}
+
+#[test]
+fn a_slow_submission_fails_only_the_speed_case() {
+    let body = format!(
+        "[ \"$1\" = -c ] && [ \"$2\" = 500 ] && sleep 3\n{}",
+        correct_run()
+    );
+    let graded = grade_fake(&body);
+    assert_eq!(graded.failed(1), names(&["speed-c-500"]));
+    assert!(
+        graded
+            .line_of("speed-c-500")
+            .contains("slower than the last tier (10x this tool's time)")
+    );
+}
+
+#[test]
+fn a_folder_stands_for_its_executables_one_row_each() {
+    let folder = tempfile::tempdir().unwrap();
+    write_script(
+        folder.path(),
+        "b-first6",
+        &correct_run().replace("--first 5", "--first 6"),
+    );
+    write_script(folder.path(), "a-correct", &correct_run());
+    std::fs::write(folder.path().join("notes.txt"), "not a program").unwrap();
+    let graded = grade_with(
+        &[folder.path()],
+        &["--plan", PLAN, "-j", "2", "--first", "5"],
+    );
+    assert_eq!(graded.sheet.lines().count(), 3);
+    assert!(graded.sheet.lines().nth(1).unwrap().contains("a-correct,"));
+    assert_eq!(graded.failed(1), names(&[]));
+    assert_eq!(
+        graded.failed(2),
+        names(&["c-1", "c-2", "c-100", "speed-c-500"])
+    );
+    assert_eq!(graded.code, 1);
+}
+
+#[test]
+fn a_malformed_plan_is_a_usage_error_with_its_line() {
+    let folder = tempfile::tempdir().unwrap();
+    let program = write_script(folder.path(), "submission", &correct_run());
+    let plan = folder.path().join("plan.toml");
+    std::fs::write(
+        &plan,
+        "name = \"x\"\n\n[[case]]\nname = \"c\"\nexpect = \"grids\"\n",
+    )
+    .unwrap();
+    let out = sudoku_gen()
+        .arg("--grade")
+        .arg(&program)
+        .arg("--plan")
+        .arg(&plan)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        stderr,
+        format!("{}:3: case `c`: `count` is needed\n", plan.display())
+    );
+}
+
+#[test]
+fn usage_errors_of_the_grade_mode() {
+    for args in [
+        vec!["--grade", "/nonexistent/program"],
+        vec!["--grade", "/bin/sh", "--plan", "nonexistent.toml"],
+        vec!["--grade", "/bin/sh", "--timeout", "0"],
+        vec!["--grade", "/bin/sh", "--seed", "3"],
+        vec!["-c", "3", "--plan", "basic"],
+        vec!["--grade"],
+    ] {
+        let out = sudoku_gen().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(!out.stderr.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn print_shows_the_shipped_plans() {
+    for plan in ["basic", "pair"] {
+        let out = sudoku_gen()
+            .args(["--print", "--plan", plan])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains(&format!("name = \"{plan}\"")));
+        assert!(text.matches("expect = \"rejection\"").count() >= 20);
+    }
+    let pair = sudoku_gen()
+        .args(["--print", "--plan", "pair"])
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8(pair.stdout)
+            .unwrap()
+            .contains("args = [\"-n\", \"20\", \"-m\", \"3\"]")
+    );
+}
+
+#[test]
+fn a_link_to_an_endless_file_is_not_read() {
+    let body = "[ \"$1\" = -c ] && ln -s /dev/zero sudoku.txt\nexit 0\n";
+    let graded = grade_fake(body);
+    assert_eq!(
+        graded.failed(1),
+        names(&[
+            "c-1",
+            "c-2",
+            "c-100",
+            "s-level1",
+            "s-level3",
+            "speed-c-500",
+            "speed-s-200"
+        ])
+    );
+    assert!(
+        graded
+            .line_of("c-1")
+            .ends_with("wrote no sudoku.txt (as a regular file)")
+    );
+}
+
+#[test]
+fn grids_left_by_a_bad_command_line_fail_it_and_a_message_does_not() {
+    let binary = env!("CARGO_BIN_EXE_sudoku-gen");
+    let body = format!(
+        "case \"$2\" in\n  0) \"{binary}\" -c 2 -o sudoku.txt; exit 2 ;;\n  abc) echo 'usage: -c N' > sudoku.txt; exit 2 ;;\nesac\n{}",
+        correct_run()
+    );
+    let graded = grade_fake(&body);
+    assert_eq!(graded.failed(1), names(&["bad-c-0"]));
+    assert!(
+        graded
+            .line_of("bad-c-0")
+            .ends_with("left a sudoku.txt of 2 complete grids")
+    );
+}
+
+#[test]
+fn a_compiled_program_larger_than_the_output_cap_passes() {
+    // This tool itself, some megabytes, printing on standard output: its copy in the case folder
+    // is no output of its own.
+    let folder = tempfile::tempdir().unwrap();
+    let plan = stdout_plan(folder.path());
+    let program = Path::new(env!("CARGO_BIN_EXE_sudoku-gen"));
+    assert!(std::fs::metadata(program).unwrap().len() > 64 << 10);
+    let graded = grade_with(&[program], &["--plan", plan.to_str().unwrap()]);
+    assert_eq!(graded.failed(1), names(&[]), "{}", graded.report);
+}
