@@ -14,7 +14,9 @@
 //! assert!(grids.iter().all(|g| g.is_filled() && g.get(0) == 5));
 //! ```
 
+pub mod canon;
 pub mod check;
+pub mod classes;
 pub mod error;
 pub mod format;
 pub mod generate;
@@ -24,6 +26,7 @@ pub mod memory;
 pub mod output;
 pub mod puzzle;
 pub mod rate;
+pub mod shuffle;
 pub mod solve;
 
 pub use error::Error;

@@ -320,7 +320,7 @@ fn fill_back(
 const FILL_BACK_ORDERS: usize = 8;
 
 /// A random complete grid: random boxes 1, 5 and 9, completed by the solver.
-fn random_grid(rng: &mut Xoshiro256PlusPlus, solver: &mut Solver) -> Grid {
+pub(crate) fn random_grid(rng: &mut Xoshiro256PlusPlus, solver: &mut Solver) -> Grid {
     let mut start = Grid::EMPTY;
     for b in [0, 4, 8] {
         let mut digits: [u8; 9] = [1, 2, 3, 4, 5, 6, 7, 8, 9];
