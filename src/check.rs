@@ -57,7 +57,8 @@ pub struct Report {
 }
 
 impl Report {
-    fn add(&mut self, problem: Problem) {
+    /// Counts `problem`, and lists it if it is among the first [`LISTED_PROBLEMS`] by line.
+    pub fn add(&mut self, problem: Problem) {
         self.problems += 1;
         if self.listed.len() < LISTED_PROBLEMS
             || self

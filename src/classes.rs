@@ -19,7 +19,8 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 
 use crate::canon::canonical_form;
-use crate::format::{Format, push_line, render};
+use crate::check::{Problem, Report};
+use crate::format::{Format, parse_puzzles, push_line, render};
 use crate::generate::GridRequest;
 use crate::grid::Grid;
 use crate::puzzle::random_grid;
@@ -63,6 +64,46 @@ pub fn equivalent_pairs(grids: &[Grid]) -> Vec<(usize, usize)> {
         }
     }
     pairs
+}
+
+/// Adds to `report` (of a check of the grids of `text`) every grid equivalent to an earlier one but
+/// not equal to it, as `grid K: equivalent to grid J (line L)`. With `puzzles` (the text and name of
+/// the file of the puzzles that `text` solves), the puzzles are compared instead, and reported at
+/// their solutions. A text that does not parse was reported by the check already and adds nothing.
+pub fn check_classes(report: &mut Report, text: &[u8], puzzles: Option<(&[u8], &str)>) {
+    let Ok(grids) = parse_puzzles(text) else {
+        return;
+    };
+    let (compared, puzzle_file) = match puzzles {
+        Some((puzzle_text, name)) => match parse_puzzles(puzzle_text) {
+            Ok(puzzles) => (puzzles, Some(name)),
+            Err(_) => return,
+        },
+        None => (grids.clone(), None),
+    };
+    for (later, earlier) in equivalent_pairs(&compared.grids) {
+        let message = match puzzle_file {
+            Some(name) => format!(
+                "its puzzle is equivalent to puzzle {} ({name} line {})",
+                earlier + 1,
+                compared.lines[earlier]
+            ),
+            None => format!(
+                "equivalent to grid {} (line {})",
+                earlier + 1,
+                grids.lines[earlier]
+            ),
+        };
+        report.add(Problem {
+            line: grids
+                .lines
+                .get(later)
+                .copied()
+                .unwrap_or(compared.lines[later]),
+            grid: Some(later + 1),
+            message,
+        });
+    }
 }
 
 /// The random generator of grid `index` of a request with `seed`.

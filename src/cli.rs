@@ -20,11 +20,12 @@ use sudoku_gen::output::{Destination, write_output};
 use sudoku_gen::puzzle::{self, PuzzleRequest};
 use sudoku_gen::rate::{Level, Rating, rate_with};
 use sudoku_gen::{Error, Failure, Format, GridRequest, generate, solve_batch};
+use sudoku_gen::{classes, shuffle};
 
 /// Bulk Sudoku: distinct complete grids and puzzle solving, fast.
 #[derive(Debug, Parser)]
 #[command(name = "sudoku-gen", version, about, max_term_width = 100)]
-#[command(group(ArgGroup::new("mode").required(true).args(["count", "solve", "check", "puzzles_count", "rate"])))]
+#[command(group(ArgGroup::new("mode").required(true).args(["count", "solve", "check", "puzzles_count", "rate", "canon", "shuffle"])))]
 pub struct Cli {
     /// Print N distinct complete grids (1 to 1000000).
     #[arg(short = 'c', value_name = "N", value_parser = parse_count)]
@@ -69,6 +70,26 @@ pub struct Cli {
     /// none repeated; or, with --puzzles, solutions of the puzzles of PFILE.
     #[arg(long, value_name = "FILE")]
     pub check: Option<PathBuf>,
+
+    /// Write the canonical form of every grid or puzzle of FILE (`-` for standard input), in order,
+    /// one line each: the smallest line among its equivalents, a blank read as 0 (written `.`).
+    #[arg(long, value_name = "FILE")]
+    pub canon: Option<PathBuf>,
+
+    /// Replace every grid or puzzle of FILE (`-` for standard input) by a random equivalent, in
+    /// order; a `puzzle,solution,...` CSV (as -n writes it) row by row, one move for both.
+    #[arg(long, value_name = "FILE")]
+    pub shuffle: Option<PathBuf>,
+
+    /// With -c or -n: no two grids (puzzles) are equivalent under relabelling, row, column, band and
+    /// stack moves and transposing. With --check: no two grids (with --puzzles, puzzles) are.
+    #[arg(long)]
+    pub classes: bool,
+
+    /// With -n: the search's guesses to solve the puzzle and prove it unique lie in LOW~HIGH
+    /// (or LOW-HIGH), within 0~20.
+    #[arg(long, value_name = "LOW~HIGH", value_parser = parse_guesses)]
+    pub guesses: Option<(usize, usize)>,
 
     /// With --check: the file must hold exactly N grids.
     #[arg(long = "count", value_name = "N")]
@@ -128,10 +149,24 @@ impl OutputFormat {
 
 /// A blank range `LOW~HIGH` or `LOW-HIGH` inside the supported one.
 fn parse_blanks(text: &str) -> Result<(usize, usize), String> {
+    parse_range(text, &puzzle::BLANKS, "blank counts")
+}
+
+/// A guess range `LOW~HIGH` or `LOW-HIGH` inside the supported one.
+fn parse_guesses(text: &str) -> Result<(usize, usize), String> {
+    parse_range(text, &puzzle::GUESSES, "guess counts")
+}
+
+/// A range `LOW~HIGH` or `LOW-HIGH` inside `range`, the `what` supported.
+fn parse_range(
+    text: &str,
+    range: &std::ops::RangeInclusive<usize>,
+    what: &str,
+) -> Result<(usize, usize), String> {
     let supported = format!(
-        "expected LOW~HIGH with {} <= LOW <= HIGH <= {} (the blank counts supported)",
-        puzzle::BLANKS.start(),
-        puzzle::BLANKS.end()
+        "expected LOW~HIGH with {} <= LOW <= HIGH <= {} (the {what} supported)",
+        range.start(),
+        range.end()
     );
     let (low, high) = text.split_once(['~', '-']).ok_or(supported.clone())?;
     let number = |s: &str| {
@@ -140,9 +175,7 @@ fn parse_blanks(text: &str) -> Result<(usize, usize), String> {
             .flatten()
     };
     match (number(low), number(high)) {
-        (Some(low), Some(high))
-            if low <= high && puzzle::BLANKS.contains(&low) && puzzle::BLANKS.contains(&high) =>
-        {
+        (Some(low), Some(high)) if low <= high && range.contains(&low) && range.contains(&high) => {
             Ok((low, high))
         }
         _ => Err(supported),
@@ -238,6 +271,10 @@ impl Cli {
             "-n"
         } else if self.rate.is_some() {
             "--rate"
+        } else if self.canon.is_some() {
+            "--canon"
+        } else if self.shuffle.is_some() {
+            "--shuffle"
         } else {
             "--check"
         };
@@ -245,7 +282,9 @@ impl Cli {
         let options = [
             ("--unique", self.unique, &["-s"][..]),
             ("--first", self.first.is_some(), &["-c", "--check"]),
-            ("--seed", self.seed.is_some(), &["-c", "-n"]),
+            ("--seed", self.seed.is_some(), &["-c", "-n", "--shuffle"]),
+            ("--classes", self.classes, &["-c", "-n", "--check"]),
+            ("--guesses", self.guesses.is_some(), &["-n"]),
             ("-m", self.level.is_some(), &["-n"]),
             ("-r", self.blanks.is_some(), &["-n"]),
             ("-u", self.unique_flag, &["-n"]),
@@ -263,8 +302,16 @@ impl Cli {
                 self.puzzles.is_some() && (self.expected_count.is_some() || self.first.is_some()),
                 &[],
             ),
-            ("--format", self.format.is_some(), &["-c", "-s", "-n"]),
-            ("-o", self.output.is_some(), &["-c", "-s", "-n", "--rate"]),
+            (
+                "--format",
+                self.format.is_some(),
+                &["-c", "-s", "-n", "--shuffle"],
+            ),
+            (
+                "-o",
+                self.output.is_some(),
+                &["-c", "-s", "-n", "--rate", "--canon", "--shuffle"],
+            ),
         ];
         if let Some((name, _, modes)) = options
             .iter()
@@ -317,6 +364,10 @@ impl Cli {
             self.run_puzzles(count)
         } else if let Some(path) = &self.rate {
             self.run_rate(path)
+        } else if let Some(path) = &self.canon {
+            self.run_canon(path)
+        } else if let Some(path) = &self.shuffle {
+            self.run_shuffle(path)
         } else {
             self.run_check(self.check.as_deref().expect("clap requires a mode"))
         }
@@ -332,7 +383,11 @@ impl Cli {
             .format
             .and_then(OutputFormat::text)
             .unwrap_or(Format::Grid);
-        let bytes = generate::render_grids(&request, format);
+        let bytes = if self.classes {
+            classes::render_classes(&request, format)
+        } else {
+            generate::render_grids(&request, format)
+        };
         write_output(&self.destination(), &bytes)?;
         Ok(ExitCode::SUCCESS)
     }
@@ -372,6 +427,8 @@ impl Cli {
             with_levels: self.format == Some(OutputFormat::Csv),
             minimal: self.minimal,
             symmetric: self.symmetric,
+            guesses: self.guesses.map(|(low, high)| low..=high),
+            classes: self.classes,
         };
         // A bar only where a person watches, and only for runs long enough to want one.
         let bar = (std::io::stderr().is_terminal() && count >= 2000).then(|| {
@@ -408,7 +465,7 @@ impl Cli {
             .par_iter()
             .map_init(Solver::new, rate_with)
             .collect();
-        let mut out = b"puzzle,level,singles,locked,pairs_triples,harder\n".to_vec();
+        let mut out = b"puzzle,level,singles,locked,pairs_triples,harder,guesses\n".to_vec();
         for (grid, rating) in puzzles.grids.iter().zip(&ratings) {
             push_line(&mut out, grid);
             match rating {
@@ -419,12 +476,13 @@ impl Cli {
                         r.locked,
                         r.pairs_triples,
                         r.harder,
+                        r.guesses as u32,
                     ] {
                         out.push(b',');
                         out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
                     }
                 }
-                None => out.extend_from_slice(b",invalid,,,,"),
+                None => out.extend_from_slice(b",invalid,,,,,"),
             }
             out.push(b'\n');
         }
@@ -437,10 +495,35 @@ impl Cli {
         Ok(report_puzzles(&name, &puzzles.lines, invalid.collect()))
     }
 
+    fn run_canon(&self, path: &Path) -> Result<ExitCode, Error> {
+        let Some(puzzles) = read_puzzles(path)? else {
+            return Ok(ExitCode::FAILURE);
+        };
+        let bytes = classes::render_canonical_forms(&puzzles.grids);
+        write_output(&self.destination(), &bytes)?;
+        Ok(ExitCode::SUCCESS)
+    }
+
+    fn run_shuffle(&self, path: &Path) -> Result<ExitCode, Error> {
+        let text = read_source(path)?;
+        let format = self.format.and_then(OutputFormat::text);
+        let seed = self.seed.unwrap_or_else(rand::random);
+        match shuffle::shuffle_text(&text, seed, format) {
+            Ok(bytes) => {
+                write_output(&self.destination(), &bytes)?;
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(errors) => {
+                report_parse_errors(path, &errors);
+                Ok(ExitCode::FAILURE)
+            }
+        }
+    }
+
     fn run_check(&self, path: &Path) -> Result<ExitCode, Error> {
         let name = source_name(path);
         let text = read_source(path)?;
-        let (report, what) = match &self.puzzles {
+        let (mut report, what) = match &self.puzzles {
             Some(puzzles_path) => {
                 let puzzles = read_source(puzzles_path)?;
                 match check::check_solutions(&text, &puzzles) {
@@ -464,6 +547,21 @@ impl Cli {
                     "grids, all valid and distinct",
                 )
             }
+        };
+        if self.classes {
+            let puzzles = match &self.puzzles {
+                Some(path) => Some((read_source(path)?, source_name(path))),
+                None => None,
+            };
+            let puzzles = puzzles
+                .as_ref()
+                .map(|(text, name)| (&text[..], name.as_str()));
+            classes::check_classes(&mut report, &text, puzzles);
+        }
+        let what = if self.classes {
+            what.replace("distinct", "pairwise inequivalent")
+        } else {
+            what.to_owned()
         };
         let mut out = report.problem_lines(&name).join("\n");
         if !out.is_empty() {

@@ -28,6 +28,7 @@ use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
+use crate::canon::canonical_form;
 use crate::format::{Format, push_line};
 use crate::grid::{CELLS, Grid, HOUSES, box_cell};
 use crate::rate::{Level, level_of_unique, level_within, solves_within};
@@ -38,6 +39,12 @@ pub const MAX_PUZZLES: usize = 1_000_000;
 
 /// The blank counts the generator reaches at a useful rate (see the README's table).
 pub const BLANKS: RangeInclusive<usize> = 1..=58;
+
+/// The guess counts the generator reaches at a useful rate (see the README): beyond them, puzzles
+/// are too rare among those it makes.
+pub const GUESSES: RangeInclusive<usize> = 0..=GUESSES_MOST;
+
+const GUESSES_MOST: usize = 20;
 
 /// What to generate.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,6 +63,11 @@ pub struct PuzzleRequest {
     pub minimal: bool,
     /// The givens have 180° rotational symmetry.
     pub symmetric: bool,
+    /// The number of guesses the search makes to solve the puzzle and prove it unique, within
+    /// [`GUESSES`]; any without.
+    pub guesses: Option<RangeInclusive<usize>>,
+    /// No two puzzles are equivalent (see [`crate::canon`]), not only no two equal.
+    pub classes: bool,
 }
 
 /// One generated puzzle.
@@ -138,14 +150,24 @@ pub fn generate_puzzles(request: &PuzzleRequest, progress: &(dyn Fn() + Sync)) -
             puzzle
         })
         .collect();
-    // Two equal puzzles need two equal grids dug the same way: practically never. Should it happen,
-    // the later one is made again from its next attempts, so the result stays a function of the seed.
+    // Two equal (or equivalent) puzzles need two equal (or equivalent) grids dug the same way:
+    // practically never. Should it happen, the later one is made again from its next attempts, so
+    // the result stays a function of the seed.
+    let key = |puzzle: &Puzzle| {
+        if request.classes {
+            canonical_form(&puzzle.puzzle)
+        } else {
+            puzzle.puzzle
+        }
+    };
+    let keys: Vec<Grid> = puzzles.par_iter().map(key).collect();
     let mut seen = HashSet::with_capacity(puzzles.len());
     let mut solver = Solver::new();
-    for (k, puzzle) in puzzles.iter_mut().enumerate() {
+    for (k, (puzzle, mut this)) in puzzles.iter_mut().zip(keys).enumerate() {
         let mut retry = 1;
-        while !seen.insert(puzzle.puzzle) {
+        while !seen.insert(this) {
             *puzzle = make_puzzle(request, k as u64, retry, &mut solver);
+            this = key(puzzle);
             retry += 1;
         }
     }
@@ -229,6 +251,10 @@ fn attempt(
             .as_ref()
             .is_some_and(|range| !range.contains(&(CELLS - puzzle.given_count())))
         || request.minimal && request.symmetric && !is_minimal(&puzzle, &solution, solver)
+        || request
+            .guesses
+            .as_ref()
+            .is_some_and(|range| !range.contains(&solver.search(&puzzle, 2).guesses))
     {
         return None;
     }

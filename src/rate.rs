@@ -82,6 +82,9 @@ pub struct Rating {
     pub pairs_triples: u32,
     /// Cells that needed something harder.
     pub harder: u32,
+    /// Guesses the search made to solve the puzzle and prove its solution unique: a measure of
+    /// difficulty that needs no logic.
+    pub guesses: usize,
 }
 
 /// For two houses, the cells of the first (bit `i` for its `i`-th cell) that lie in the second.
@@ -121,7 +124,10 @@ pub fn rate(puzzle: &Grid) -> Option<Rating> {
 pub fn rate_with(solver: &mut Solver, puzzle: &Grid) -> Option<Rating> {
     let outcome = solver.search(puzzle, 2);
     let solution = outcome.first.filter(|_| outcome.solutions == 1)?;
-    Some(solve_logically(puzzle, Some(&solution), Level::Harder))
+    Some(Rating {
+        guesses: outcome.guesses,
+        ..solve_logically(puzzle, Some(&solution), Level::Harder)
+    })
 }
 
 /// The level of `puzzle`, which must have exactly one solution: the rating stops at the first step
@@ -152,6 +158,7 @@ fn solve_logically(puzzle: &Grid, solution: Option<&Grid>, allowed: Level) -> Ra
         locked: 0,
         pairs_triples: 0,
         harder: 0,
+        guesses: 0,
     };
     let intermediate = allowed >= Level::Intermediate;
     while board.empty != 0 {

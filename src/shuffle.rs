@@ -21,7 +21,8 @@ const CSV_HEADER: &[u8] = b"puzzle,solution";
 /// The transformation of item `index` of a text shuffled with `seed`.
 pub fn transformation_of(seed: u64, index: usize) -> Transformation {
     let index = index as u64;
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut rng =
+        Xoshiro256PlusPlus::seed_from_u64(seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
     Transformation::random(&mut rng)
 }
 
@@ -37,7 +38,11 @@ pub fn shuffle_grids(grids: &[Grid], seed: u64) -> Vec<Grid> {
 /// Shuffles a text of grids or puzzles in any input format of `-s`, written in `format` (the input's
 /// format without one; blanks as `0` in the grid format and `.` in the line format), or a CSV text
 /// row by row. The problems of the text are returned instead.
-pub fn shuffle_text(text: &[u8], seed: u64, format: Option<Format>) -> Result<Vec<u8>, ParseErrors> {
+pub fn shuffle_text(
+    text: &[u8],
+    seed: u64,
+    format: Option<Format>,
+) -> Result<Vec<u8>, ParseErrors> {
     let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
     if text.starts_with(CSV_HEADER) {
         return shuffle_csv(text, seed);
@@ -107,15 +112,19 @@ fn read_row(text: &[u8], line: usize) -> Result<Row<'_>, ParseError> {
 
 /// Shuffles a CSV text row by row; empty lines are skipped.
 fn shuffle_csv(text: &[u8], seed: u64) -> Result<Vec<u8>, ParseErrors> {
-    let mut lines = text.split(|&b| b == b'\n').map(|l| l.strip_suffix(b"\r").unwrap_or(l));
+    let mut lines = text
+        .split(|&b| b == b'\n')
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l));
     let header = lines.next().unwrap_or_default();
     let rows: Vec<(usize, &[u8])> = lines
         .enumerate()
         .map(|(i, line)| (i + 2, line))
         .filter(|(_, line)| !line.is_empty())
         .collect();
-    let read: Vec<Result<Row, ParseError>> =
-        rows.par_iter().map(|&(line, text)| read_row(text, line)).collect();
+    let read: Vec<Result<Row, ParseError>> = rows
+        .par_iter()
+        .map(|&(line, text)| read_row(text, line))
+        .collect();
     let count = read.iter().filter(|row| row.is_err()).count();
     if count > 0 {
         let listed = read
