@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks of sudoku-gen against references timed in the same run, as ratios of medians.
 #
-#   scripts/bench.sh [generate|solve|check|puzzles|all] [RUNS]
+#   scripts/bench.sh [generate|solve|check|puzzles|canon|all] [RUNS]
 #
 # generate: `-c 1000000` into a fresh file, against ../shared/bench/floor-write (one buffer of the
 #           same size and one write, no sudoku work), in both formats; target ratio <= 1.5.
@@ -18,6 +18,10 @@
 #           easy|intermediate|expert --one-line` (Debian package qqwing; target >= 100); each with
 #           -j 1 and with all cores, ratio = our rate / its rate. Then `-n 1000000 -r 30~50` on all
 #           cores: wall time and puzzles per second.
+# canon:    `--canon` on the 1,000,000 grids of `-c 1000000` (target >= 1,000,000 grids/s) and on the
+#           49,158 puzzles of ../shared/data/puzzles/puzzles2_17_clue.txt (target >= 200,000/s), all
+#           cores; `-c 1000000 --classes` against `-c 1000000` (target ratio <= 3.0); `--shuffle` of
+#           the 1,000,000 grids against `-c 1000000` (target ratio <= 2.0).
 # Commands alternate A B A B ..., each timed as a whole process; a file written by a run is removed
 # before the next one, so no run pays for truncating an old file. Needs bash, GNU date and
 # /usr/bin/time (Debian package `time`); the references live in ../shared/bench.
@@ -174,11 +178,26 @@ bench_puzzles() {
     'BEGIN { printf "%-50s %9.2f s  %9.0f puzzles/s  (%d cores, median of %d)\n", "puzzles -n 1000000 -r 30~50", s, 1e6 / s, c, r }'
 }
 
+bench_canon() {
+  local grids=$work/canon-grids.txt puzzles=$shared/data/puzzles/puzzles2_17_clue.txt secs count
+  "$bin" -c 1000000 --format line -o "$grids"
+  secs=$(median_wall "$bin" --canon "$grids")
+  awk -v s="$secs" -v r="$runs" \
+    'BEGIN { printf "%-34s %9.0f grids/s    %8.4f s  (target >= 1000000/s, median of %d)\n", "canon 1M grids of -c", 1e6 / s, s, r }'
+  count=$(grep -cv '^#' "$puzzles")
+  secs=$(median_wall "$bin" --canon "$puzzles")
+  awk -v s="$secs" -v c="$count" -v r="$runs" \
+    'BEGIN { printf "%-34s %9.0f puzzles/s  %8.4f s  (target >= 200000/s, median of %d)\n", "canon puzzles2_17_clue", c / s, s, r }'
+  compare "classes -c 1M" "<= 3.0" -- "$bin" -c 1000000 --classes -- "$bin" -c 1000000
+  compare "shuffle 1M grids" "<= 2.0" -- "$bin" --shuffle "$grids" -- "$bin" -c 1000000
+}
+
 case $what in
   generate) bench_generate ;;
   solve) bench_solve ;;
   check) bench_check ;;
   puzzles) bench_puzzles ;;
-  all) bench_generate; bench_solve; bench_check; bench_puzzles ;;
-  *) echo "bench.sh: unknown benchmark '$what' (generate, solve, check, puzzles, all)" >&2; exit 2 ;;
+  canon) bench_canon ;;
+  all) bench_generate; bench_solve; bench_check; bench_puzzles; bench_canon ;;
+  *) echo "bench.sh: unknown benchmark '$what' (generate, solve, check, puzzles, canon, all)" >&2; exit 2 ;;
 esac

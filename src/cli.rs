@@ -87,7 +87,7 @@ pub struct Cli {
     pub classes: bool,
 
     /// With -n: the search's guesses to solve the puzzle and prove it unique lie in LOW~HIGH
-    /// (or LOW-HIGH), within 0~20.
+    /// (or LOW-HIGH); LOW at most 9, less with -r (see the README).
     #[arg(long, value_name = "LOW~HIGH", value_parser = parse_guesses)]
     pub guesses: Option<(usize, usize)>,
 
@@ -324,6 +324,10 @@ impl Cli {
         }
         if mode == "-n" {
             let blanks = self.blanks.map(|(low, high)| low..=high);
+            if let Some((low, high)) = self.guesses {
+                let level = self.level.and_then(Level::from_number);
+                puzzle::check_guesses_reachable(&(low..=high), level, blanks.as_ref())?;
+            }
             puzzle::check_reachable(
                 self.level.and_then(Level::from_number),
                 self.minimal,

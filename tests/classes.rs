@@ -107,14 +107,14 @@ fn grid_of(cells: &[u8; 81]) -> Grid {
 #[test]
 fn canon_agrees_with_brute_force() {
     let mut inputs: Vec<[u8; 81]> = puzzle_lines(SAMPLE_GRIDS);
-    inputs.extend(puzzle_lines(SAMPLE_17).into_iter().take(2));
-    // A puzzle with twin rows and columns, and an empty one.
+    inputs.truncate(1);
+    inputs.extend(puzzle_lines(SAMPLE_17).into_iter().take(1));
+    // A puzzle with twin rows and columns.
     let mut sparse = [0u8; 81];
     sparse[0] = 5;
     sparse[40] = 5;
     sparse[80] = 7;
     inputs.push(sparse);
-    inputs.push([0; 81]);
     let text: String = inputs.iter().map(|g| line_of(g) + "\n").collect();
     let expected: String = inputs
         .iter()
@@ -134,11 +134,11 @@ fn sample(index: usize, blanks: u128) -> Grid {
     let mut inputs = puzzle_lines(SAMPLE_GRIDS);
     inputs.extend(puzzle_lines(SAMPLE_17));
     let mut cells = inputs[index % inputs.len()];
-    if index % 2 == 0 {
+    if index.is_multiple_of(2) {
         cells = *sudoku_gen::solve(&grid_of(&cells)).unwrap().cells();
     }
     for (cell, value) in cells.iter_mut().enumerate() {
-        if blanks >> cell & 1 == 1 && index % 3 == 0 {
+        if blanks >> cell & 1 == 1 && index.is_multiple_of(3) {
             *value = 0;
         }
     }
@@ -425,7 +425,10 @@ fn classes_and_guesses_are_refused_where_they_do_not_belong() {
     for args in [
         &["-s", "-", "--classes"][..],
         &["--rate", "-", "--guesses", "1~2"],
-        &["-n", "5", "--guesses", "3~100"],
+        &["-n", "5", "--guesses", "10~100"],
+        &["-n", "5", "--guesses", "1~3", "-m", "1"],
+        &["-n", "5", "--guesses", "3~5", "-r", "30~44"],
+        &["-n", "5", "--guesses", "5~3"],
         &["--canon", "-", "--seed", "1"],
         &["--canon", "-", "--format", "grid"],
     ] {
