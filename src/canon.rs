@@ -194,7 +194,7 @@ fn views_of(grid: &Grid) -> Views {
 
 /// The lines of a block (band or stack) not yet in `used` (bit per line): all three lines of every
 /// unused block when `new_block`, else the free lines of the block of `previous`.
-fn free_lines(used: u16, new_block: bool, previous: u8) -> impl Iterator<Item = u8> + Clone {
+fn free_lines(used: u16, new_block: bool, previous: u8) -> impl Iterator<Item = u8> {
     (0..9u8).filter(move |&line| {
         used >> line & 1 == 0
             && if new_block {
@@ -358,18 +358,11 @@ impl PuzzleSearch {
         let first_row = self.views[self.transpose][usize::from(self.rows[0])];
         let previous = if j == 0 { 0 } else { self.columns[j - 1] };
         let twins = self.twins[1 - self.transpose];
-        // A free earlier twin gives the same lines.
-        let choices = free_lines(used, j.is_multiple_of(3), previous)
-            .filter(|&column| twins[usize::from(column)] & !used == 0);
-        // Only the columns giving the smallest cell can lead to the smallest line.
-        let value_of = |column: u8| {
-            let (mut labels, mut next) = (labels, next);
-            label(&mut labels, &mut next, first_row[usize::from(column)])
-        };
-        let Some(smallest) = choices.clone().map(value_of).min() else {
-            return;
-        };
-        for column in choices.filter(|&column| value_of(column) == smallest) {
+        for column in free_lines(used, j.is_multiple_of(3), previous) {
+            // A free earlier twin gives the same lines.
+            if twins[usize::from(column)] & !used != 0 {
+                continue;
+            }
             let (mut labels, mut next) = (labels, next);
             let value = label(&mut labels, &mut next, first_row[usize::from(column)]);
             let Some(child) = standing.after(&self.best, j, value) else {
@@ -397,29 +390,14 @@ impl PuzzleSearch {
         }
         let mut standing = standing;
         let twins = self.twins[self.transpose];
-        // Each free row arranged and labelled; only those giving the smallest row can lead to the
-        // smallest line.
-        let mut arranged = [(0u8, [0u8; 9], [0u8; 10], 0u8); 9];
-        let mut count = 0;
-        for row in free_lines(used, i.is_multiple_of(3), self.rows[i - 1]) {
+        'rows: for row in free_lines(used, i.is_multiple_of(3), self.rows[i - 1]) {
             if twins[usize::from(row)] & !used != 0 {
                 continue;
             }
             let cells = self.views[self.transpose][usize::from(row)];
-            let (mut labels, mut next) = (labels, next);
-            let values = self
-                .columns
-                .map(|column| label(&mut labels, &mut next, cells[usize::from(column)]));
-            arranged[count] = (row, values, labels, next);
-            count += 1;
-        }
-        let arranged = &arranged[..count];
-        let Some(smallest) = arranged.iter().map(|a| a.1).min() else {
-            return;
-        };
-        'rows: for &(row, values, labels, next) in arranged.iter().filter(|a| a.1 == smallest) {
-            let mut child = standing;
-            for (j, &value) in values.iter().enumerate() {
+            let (mut labels, mut next, mut child) = (labels, next, standing);
+            for j in 0..9 {
+                let value = label(&mut labels, &mut next, cells[usize::from(self.columns[j])]);
                 match child.after(&self.best, 9 * i + j, value) {
                     Some(after) => child = after,
                     None => continue 'rows,
@@ -570,10 +548,7 @@ impl CompleteSearch {
             }
             choices
         };
-        // Each choice with the second row's cell it gives; only those giving the smallest cell can
-        // lead to the smallest line.
-        let mut options = [(ColumnOrder::EMPTY, 0u8); 9];
-        let mut count = 0;
+        let mut standing = standing;
         for column in (0..9u8).filter(|c| choices >> c & 1 == 1) {
             let mut order = order;
             if placed == NONE {
@@ -585,13 +560,7 @@ impl CompleteSearch {
                 position = order.smallest_free(partner);
                 order.put(partner, position);
             }
-            options[count] = (order, position + 1);
-            count += 1;
-        }
-        let options = &options[..count];
-        let smallest = options.iter().map(|o| o.1).min().expect("a free column");
-        let mut standing = standing;
-        for &(order, value) in options.iter().filter(|o| o.1 == smallest) {
+            let value = position + 1;
             let Some(child) = standing.after(&self.best, 9 + j, value) else {
                 continue;
             };
@@ -618,20 +587,25 @@ impl CompleteSearch {
                 .at
                 .map(|column| labels[usize::from(cells[usize::from(column)])])
         };
+        let third = arranged(top.rows[2]);
+        if standing == Standing::Level && third[..] > self.best.line[18..27] {
+            return;
+        }
         let mut line = [0; CELLS];
         line[..9].copy_from_slice(&[1, 2, 3, 4, 5, 6, 7, 8, 9]);
         line[9..18].copy_from_slice(second);
-        line[18..27].copy_from_slice(&arranged(top.rows[2]));
+        line[18..27].copy_from_slice(&third);
         let band = top.rows[0] / 3;
-        let mut bands: Vec<[([u8; 9], u8); 3]> = (0..3u8)
-            .filter(|&b| b != band)
-            .map(|b| {
-                let mut rows = [3 * b, 3 * b + 1, 3 * b + 2].map(|r| (arranged(r), r));
-                rows.sort_unstable();
-                rows
-            })
-            .collect();
-        bands.sort_unstable_by_key(|rows| rows[0].0);
+        let [low, high] = [(band + 1) % 3, (band + 2) % 3].map(|b| {
+            let mut rows = [3 * b, 3 * b + 1, 3 * b + 2].map(|r| (arranged(r), r));
+            rows.sort_unstable();
+            rows
+        });
+        let bands = if low[0].0 <= high[0].0 {
+            [low, high]
+        } else {
+            [high, low]
+        };
         let mut rows = [top.rows[0], top.rows[1], top.rows[2], 0, 0, 0, 0, 0, 0];
         for (k, (cells, row)) in bands.iter().flatten().enumerate() {
             line[27 + 9 * k..36 + 9 * k].copy_from_slice(cells);
