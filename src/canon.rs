@@ -287,6 +287,11 @@ fn label(labels: &mut [u8; 10], next: &mut u8, digit: u8) -> u8 {
 }
 
 /// The general search, cell by cell in line order (puzzles, and grids that are not valid).
+///
+/// Columns whose cells read blank so far are interchangeable so far, so which of them goes where is
+/// left open: a position of the first row that can take a blank cell takes "one of the blank columns
+/// of its stack" (a **deferred** position), and the choice is made only at the first row where those
+/// columns differ. The first row's blanks all come first in their stack (0 is below every label).
 struct PuzzleSearch {
     views: Views,
     /// Per view and row, the earlier rows of its band with the same cells: choosing one of two
@@ -294,9 +299,41 @@ struct PuzzleSearch {
     twins: [[u16; 9]; 2],
     transpose: usize,
     rows: [u8; 9],
-    columns: [u8; 9],
     line: [u8; CELLS],
     best: Best,
+}
+
+/// The column side of a partial arrangement: the input column of each output position (`NONE` while
+/// deferred or not reached), the input stack of each output stack, and per output stack the input
+/// columns its deferred positions share.
+#[derive(Clone, Copy)]
+struct Columns {
+    at: [u8; 9],
+    stack_at: [u8; 3],
+    open: [u16; 3],
+}
+
+/// The labels given so far, and the next one.
+#[derive(Clone, Copy)]
+struct Labels {
+    of: [u8; 10],
+    next: u8,
+}
+
+impl Labels {
+    /// The label of `digit`, numbering it if it is new; 0 stays 0.
+    fn take(&mut self, digit: u8) -> u8 {
+        label(&mut self.of, &mut self.next, digit)
+    }
+
+    /// The label `digit` would get, without numbering it.
+    fn peek(&self, digit: u8) -> u8 {
+        match (digit, self.of[usize::from(digit)]) {
+            (0, _) => 0,
+            (_, 0) => self.next,
+            (_, known) => known,
+        }
+    }
 }
 
 impl PuzzleSearch {
@@ -317,100 +354,232 @@ impl PuzzleSearch {
             twins,
             transpose: 0,
             rows: [0; 9],
-            columns: [0; 9],
             line: [0; CELLS],
             best: Best::new(),
         }
     }
 
     fn run(mut self) -> Transformation {
+        let columns = Columns {
+            at: [NONE; 9],
+            stack_at: [NONE; 3],
+            open: [0; 3],
+        };
+        let labels = Labels {
+            of: [0; 10],
+            next: 1,
+        };
         for transpose in 0..2 {
             self.transpose = transpose;
-            for first in free_lines(0, true, 0) {
-                if self.twins[transpose][usize::from(first)] != 0 {
-                    continue;
-                }
-                self.rows[0] = first;
-                let standing = if self.best.found {
-                    Standing::Level
-                } else {
-                    Standing::Below
-                };
-                self.place_column(0, 0, [0; 10], 1, standing);
-            }
+            self.place_row(0, 0, columns, labels, Standing::Level);
         }
         self.best.transformation
     }
 
-    /// Chooses the input column of output column `j` of the first row.
-    fn place_column(
-        &mut self,
-        j: usize,
-        used: u16,
-        labels: [u8; 10],
-        next: u8,
-        standing: Standing,
-    ) {
-        if j == 9 {
-            return self.place_row(1, 1 << self.rows[0], labels, next, standing);
-        }
-        let mut standing = standing;
-        let first_row = self.views[self.transpose][usize::from(self.rows[0])];
-        let previous = if j == 0 { 0 } else { self.columns[j - 1] };
-        let twins = self.twins[1 - self.transpose];
-        for column in free_lines(used, j.is_multiple_of(3), previous) {
-            // A free earlier twin gives the same lines.
-            if twins[usize::from(column)] & !used != 0 {
-                continue;
-            }
-            let (mut labels, mut next) = (labels, next);
-            let value = label(&mut labels, &mut next, first_row[usize::from(column)]);
-            let Some(child) = standing.after(&self.best, j, value) else {
-                continue;
-            };
-            self.columns[j] = column;
-            self.line[j] = value;
-            let improvements = self.best.improvements;
-            self.place_column(j + 1, used | 1 << column, labels, next, child);
-            if self.best.improvements != improvements {
-                standing = Standing::Level;
-            }
+    /// The digit of input column `column` in output row `i`.
+    fn digit(&self, i: usize, column: u8) -> u8 {
+        self.views[self.transpose][usize::from(self.rows[i])][usize::from(column)]
+    }
+
+    /// The standing to start a branch with: level with the best line if there is one.
+    fn start(&self, standing: Standing) -> Standing {
+        if self.best.found {
+            standing
+        } else {
+            Standing::Below
         }
     }
 
-    /// Chooses the input row of output row `i` (from 1).
-    fn place_row(&mut self, i: usize, used: u16, labels: [u8; 10], next: u8, standing: Standing) {
+    /// Chooses the input row of output row `i`, then goes on with its first cell.
+    fn place_row(
+        &mut self,
+        i: usize,
+        used: u16,
+        columns: Columns,
+        labels: Labels,
+        standing: Standing,
+    ) {
         if i == 9 {
-            if standing == Standing::Below {
-                let transpose = self.transpose == 1;
-                self.best
-                    .take(&self.line, transpose, self.rows, self.columns, &labels);
+            if self.start(standing) == Standing::Below {
+                self.take(&columns, &labels);
             }
             return;
         }
         let mut standing = standing;
         let twins = self.twins[self.transpose];
-        'rows: for row in free_lines(used, i.is_multiple_of(3), self.rows[i - 1]) {
+        let previous = if i == 0 { 0 } else { self.rows[i - 1] };
+        for row in free_lines(used, i.is_multiple_of(3), previous) {
             if twins[usize::from(row)] & !used != 0 {
                 continue;
             }
-            let cells = self.views[self.transpose][usize::from(row)];
-            let (mut labels, mut next, mut child) = (labels, next, standing);
-            for j in 0..9 {
-                let value = label(&mut labels, &mut next, cells[usize::from(self.columns[j])]);
-                match child.after(&self.best, 9 * i + j, value) {
-                    Some(after) => child = after,
-                    None => continue 'rows,
-                }
-                self.line[9 * i + j] = value;
-            }
             self.rows[i] = row;
             let improvements = self.best.improvements;
-            self.place_row(i + 1, used | 1 << row, labels, next, child);
+            let start = self.start(standing);
+            self.place_cell(9 * i, used | 1 << row, columns, labels, start);
             if self.best.improvements != improvements {
                 standing = Standing::Level;
             }
         }
+    }
+
+    /// Fills cell `k` of the line.
+    fn place_cell(
+        &mut self,
+        k: usize,
+        used: u16,
+        columns: Columns,
+        labels: Labels,
+        standing: Standing,
+    ) {
+        let (i, j) = (k / 9, k % 9);
+        let next = |search: &mut PuzzleSearch, columns: Columns, labels: Labels, standing| {
+            if j == 8 {
+                search.place_row(i + 1, used, columns, labels, standing);
+            } else {
+                search.place_cell(k + 1, used, columns, labels, standing);
+            }
+        };
+        let stack = j / 3;
+        let mut standing = standing;
+        if i == 0 && j % 3 == 0 {
+            // A new output stack: each input stack not yet used, its columns all open.
+            let taken: u8 = columns
+                .stack_at
+                .iter()
+                .filter(|&&s| s != NONE)
+                .fold(0, |m, &s| m | 1 << s);
+            for input_stack in (0..3u8).filter(|s| taken >> s & 1 == 0) {
+                let mut columns = columns;
+                columns.stack_at[stack] = input_stack;
+                columns.open[stack] = 7 << (3 * input_stack);
+                let improvements = self.best.improvements;
+                self.first_row_cell(k, columns, labels, standing, &next);
+                if self.best.improvements != improvements {
+                    standing = Standing::Level;
+                }
+            }
+            return;
+        }
+        if i == 0 {
+            return self.first_row_cell(k, columns, labels, standing, &next);
+        }
+        let placed = columns.at[j];
+        if placed != NONE {
+            let mut labels = labels;
+            let value = labels.take(self.digit(i, placed));
+            if let Some(child) = standing.after(&self.best, k, value) {
+                self.line[k] = value;
+                next(self, columns, labels, child);
+            }
+            return;
+        }
+        // A deferred position: its open columns read blank in every row so far.
+        let open = columns.open[stack];
+        let candidates = (0..9u8).filter(|c| open >> c & 1 == 1);
+        let blank = candidates.clone().filter(|&c| self.digit(i, c) == 0);
+        let blanks = blank.clone().count() as u32;
+        if blanks == open.count_ones() {
+            if let Some(child) = standing.after(&self.best, k, 0) {
+                self.line[k] = 0;
+                next(self, columns, labels, child);
+            }
+            return;
+        }
+        // The columns differ here: each choice is made now, those giving the smallest cell only.
+        let smallest = candidates
+            .clone()
+            .map(|c| labels.peek(self.digit(i, c)))
+            .min()
+            .unwrap_or(0);
+        let chosen = candidates
+            .filter(|&c| labels.peek(self.digit(i, c)) == smallest)
+            .fold(0u16, |m, c| m | 1 << c);
+        let column_twins = self.twins[1 - self.transpose];
+        for column in (0..9u8).filter(|c| chosen >> c & 1 == 1) {
+            if column_twins[usize::from(column)] & open != 0 {
+                continue;
+            }
+            let mut labels = labels;
+            let value = labels.take(self.digit(i, column));
+            let Some(child) = standing.after(&self.best, k, value) else {
+                continue;
+            };
+            let mut columns = columns;
+            columns.at[j] = column;
+            columns.open[stack] &= !(1 << column);
+            self.line[k] = value;
+            let improvements = self.best.improvements;
+            next(self, columns, labels, child);
+            if self.best.improvements != improvements {
+                standing = Standing::Level;
+            }
+        }
+    }
+
+    /// Fills cell `j` of the first row, whose output stack has its input stack: deferred while a
+    /// blank column of the stack is left for it, else each open column.
+    fn first_row_cell(
+        &mut self,
+        j: usize,
+        columns: Columns,
+        labels: Labels,
+        standing: Standing,
+        next: &dyn Fn(&mut PuzzleSearch, Columns, Labels, Standing),
+    ) {
+        let stack = j / 3;
+        let open = columns.open[stack];
+        let deferred = (3 * stack..j).filter(|&p| columns.at[p] == NONE).count();
+        let blanks = (0..9u8)
+            .filter(|&c| open >> c & 1 == 1 && self.digit(0, c) == 0)
+            .count();
+        if blanks > deferred {
+            if let Some(child) = standing.after(&self.best, j, 0) {
+                self.line[j] = 0;
+                next(self, columns, labels, child);
+            }
+            return;
+        }
+        let mut standing = standing;
+        let column_twins = self.twins[1 - self.transpose];
+        let given = (0..9u8)
+            .filter(|&c| open >> c & 1 == 1 && self.digit(0, c) != 0)
+            .fold(0u16, |m, c| m | 1 << c);
+        for column in (0..9u8).filter(|c| given >> c & 1 == 1) {
+            if column_twins[usize::from(column)] & open != 0 {
+                continue;
+            }
+            let mut labels = labels;
+            let value = labels.take(self.digit(0, column));
+            let Some(child) = standing.after(&self.best, j, value) else {
+                continue;
+            };
+            let mut columns = columns;
+            columns.at[j] = column;
+            columns.open[stack] &= !(1 << column);
+            self.line[j] = value;
+            let improvements = self.best.improvements;
+            next(self, columns, labels, child);
+            if self.best.improvements != improvements {
+                standing = Standing::Level;
+            }
+        }
+    }
+
+    /// Records the current line as the best; deferred positions left at the end read blank in
+    /// every row and take their open columns in any order.
+    fn take(&mut self, columns: &Columns, labels: &Labels) {
+        let mut at = columns.at;
+        for (stack, &open) in columns.open.iter().enumerate() {
+            let mut open = (0..9u8).filter(|c| open >> c & 1 == 1);
+            for slot in &mut at[3 * stack..3 * stack + 3] {
+                if *slot == NONE {
+                    *slot = open.next().expect("an open column per deferred position");
+                }
+            }
+        }
+        let transpose = self.transpose == 1;
+        self.best
+            .take(&self.line, transpose, self.rows, at, &labels.of);
     }
 }
 
