@@ -19,9 +19,12 @@
 //! search is over the 2·6⁸ arrangements only, and it builds the line from its first cell on, keeping
 //! the smallest line found so far and dropping every partial arrangement whose line is already larger.
 //!
-//! - **Puzzles** (and anything that is not a valid complete grid): the first row is chosen (with the
-//!   transposition), then its columns one at a time, then rows 2 to 9; every cell is final when it is
-//!   placed, since its label is fixed by what came before it.
+//! - **Puzzles** (and anything that is not a valid complete grid): the line is built cell by cell,
+//!   each row chosen (with the transposition) at its first cell; every cell is final when it is
+//!   placed, since its label is fixed by what came before it. Columns are chosen lazily: columns of
+//!   one stack that read blank in every row so far are interchangeable so far, so they stay an
+//!   unordered set until a row tells them apart. A first row with one given thus costs one branch
+//!   per stack order instead of one per column order (up to 144).
 //! - **Valid complete grids** take a faster road. Whatever the arrangement, the first row reads
 //!   `123456789`, so it prunes nothing; the second row is where the search decides. Once the first
 //!   two rows are chosen (36 ways), the second row's cell in column `j` is the position of the column

@@ -480,7 +480,7 @@ impl Cli {
                         r.locked,
                         r.pairs_triples,
                         r.harder,
-                        r.guesses as u32,
+                        r.guesses,
                     ] {
                         out.push(b',');
                         out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
@@ -562,10 +562,10 @@ impl Cli {
                 .map(|(text, name)| (&text[..], name.as_str()));
             classes::check_classes(&mut report, &text, puzzles);
         }
-        let what = if self.classes {
-            what.replace("distinct", "pairwise inequivalent")
-        } else {
-            what.to_owned()
+        let what = match (self.classes, &self.puzzles) {
+            (false, _) => what.to_owned(),
+            (true, None) => "grids, all valid and pairwise inequivalent".to_owned(),
+            (true, Some(_)) => format!("{what}, the puzzles pairwise inequivalent"),
         };
         let mut out = report.problem_lines(&name).join("\n");
         if !out.is_empty() {

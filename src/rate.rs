@@ -84,7 +84,7 @@ pub struct Rating {
     pub harder: u32,
     /// Guesses the search made to solve the puzzle and prove its solution unique: a measure of
     /// difficulty that needs no logic.
-    pub guesses: usize,
+    pub guesses: u32,
 }
 
 /// For two houses, the cells of the first (bit `i` for its `i`-th cell) that lie in the second.
@@ -125,7 +125,7 @@ pub fn rate_with(solver: &mut Solver, puzzle: &Grid) -> Option<Rating> {
     let outcome = solver.search(puzzle, 2);
     let solution = outcome.first.filter(|_| outcome.solutions == 1)?;
     Some(Rating {
-        guesses: outcome.guesses,
+        guesses: u32::try_from(outcome.guesses).unwrap_or(u32::MAX),
         ..solve_logically(puzzle, Some(&solution), Level::Harder)
     })
 }
