@@ -191,12 +191,16 @@ pub fn check_classes(report: &mut Report, text: &[u8], puzzles: Option<(&[u8], &
     let Ok(grids) = parse_puzzles(text) else {
         return;
     };
+    let parsed_puzzles;
     let (compared, puzzle_file) = match puzzles {
         Some((puzzle_text, name)) => match parse_puzzles(puzzle_text) {
-            Ok(puzzles) => (puzzles, Some(name)),
+            Ok(puzzles) => {
+                parsed_puzzles = puzzles;
+                (&parsed_puzzles, Some(name))
+            }
             Err(_) => return,
         },
-        None => (grids.clone(), None),
+        None => (&grids, None),
     };
     for (later, earlier) in equivalent_pairs(&compared.grids) {
         let message = match puzzle_file {

@@ -12,7 +12,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 
 use crate::canon::Transformation;
-use crate::format::{Format, ParseError, ParseErrors, parse_puzzles, push_line, render};
+use crate::format::{Format, ParseError, ParseErrors, parse_puzzles, push_line};
 use crate::grid::{CELLS, Grid};
 
 /// The header a CSV text starts with.
@@ -26,13 +26,18 @@ pub fn transformation_of(seed: u64, index: usize) -> Transformation {
     Transformation::random(&mut rng)
 }
 
-/// Every grid of `grids` replaced by a random equivalent (see the module comment).
-pub fn shuffle_grids(grids: &[Grid], seed: u64) -> Vec<Grid> {
-    grids
-        .par_iter()
+/// Every grid of `grids` replaced by a random equivalent (see the module comment) and written in
+/// `format`, blanks as `blank`, in one pass over the output's records.
+pub fn render_shuffled(grids: &[Grid], seed: u64, format: Format, blank: u8) -> Vec<u8> {
+    let mut out = vec![0; format.record_len() * grids.len()];
+    out.par_chunks_mut(format.record_len())
+        .zip(grids.par_iter())
         .enumerate()
-        .map(|(k, grid)| transformation_of(seed, k).apply(grid))
-        .collect()
+        .for_each(|(k, (record, grid))| {
+            format.write_record(&transformation_of(seed, k).apply(grid), blank, record);
+        });
+    out.truncate(format.output_len(grids.len()));
+    out
 }
 
 /// Shuffles a text of grids or puzzles in any input format of `-s`, written in `format` (the input's
@@ -50,7 +55,7 @@ pub fn shuffle_text(
     let puzzles = parse_puzzles(text)?;
     let format = format.unwrap_or(puzzles.format);
     let blank = if format == Format::Grid { b'0' } else { b'.' };
-    Ok(render(&shuffle_grids(&puzzles.grids, seed), format, blank))
+    Ok(render_shuffled(&puzzles.grids, seed, format, blank))
 }
 
 /// One data row of a CSV text: its puzzle, its solution, and the rest of the row from the comma
