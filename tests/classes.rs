@@ -435,6 +435,7 @@ fn classes_and_guesses_are_refused_where_they_do_not_belong() {
         &["-n", "5", "--guesses", "1~3", "-m", "1"],
         &["-n", "5", "--guesses", "3~5", "-r", "30~44"],
         &["-n", "5", "--guesses", "5~3"],
+        &["-n", "5", "--guesses", "4~9", "-m", "2"],
         &["--canon", "-", "--seed", "1"],
         &["--canon", "-", "--format", "grid"],
     ] {
