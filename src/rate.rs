@@ -158,6 +158,7 @@ fn solve_logically(puzzle: &Grid, solution: Option<&Grid>, allowed: Level) -> Ra
         locked: 0,
         pairs_triples: 0,
         harder: 0,
+        // Only `rate_with` searches, and it fills this in.
         guesses: 0,
     };
     let intermediate = allowed >= Level::Intermediate;
