@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks of sudoku-gen against references timed in the same run, as ratios of medians.
 #
-#   scripts/bench.sh [SECTION|all] [RUNS]      sections: generate solve check puzzles; crosscheck
+#   scripts/bench.sh [SECTION|all] [RUNS]      sections: generate solve check puzzles canon; crosscheck
 #
 # generate: `-c 1000000` into a fresh file, against the write floor (scripts/bench/write_floor.rs:
 #           one buffer of the same size and one write, no sudoku work), in both formats; target
@@ -18,6 +18,10 @@
 #           easy|intermediate|expert --one-line` (Debian package qqwing; target >= 100); each with
 #           -j 1 and with all cores, ratio = our rate / its rate. Then `-n 1000000 -r 30~50` on all
 #           cores: wall time and puzzles per second.
+# canon:    `--canon` on the 1,000,000 grids of `-c 1000000` (target >= 1,000,000 grids/s) and on the
+#           17-clue set (target >= 200,000/s), all cores; `-c 1000000 --classes` against
+#           `-c 1000000` (target ratio <= 3.0); `--shuffle` of the 1,000,000 grids against
+#           `-c 1000000` (target ratio <= 2.0).
 # crosscheck (not in `all`): the references built here against those of ../shared/bench, when that
 #           folder exists, on the same work; ratios near 1 mean that lines of either compare.
 #
@@ -272,7 +276,22 @@ bench_crosscheck() {
     'BEGIN { printf "%-50s %9d/s  ../shared %9d/s  ratio %5.2f  (target ~ 1, median of %d)\n", n, a, b, a / b, r }'
 }
 
-sections=(generate solve check puzzles)
+bench_canon() {
+  local grids=$work/canon-grids.txt puzzles label secs count
+  read -r puzzles label < <(puzzle_set puzzles2_17_clue)
+  "$bin" -c 1000000 --format line -o "$grids"
+  secs=$(median_wall "$bin" --canon "$grids")
+  awk -v s="$secs" -v r="$runs" \
+    'BEGIN { printf "%-34s %9.0f grids/s    %8.4f s  (target >= 1000000/s, median of %d)\n", "canon 1M grids of -c", 1e6 / s, s, r }'
+  count=$(grep -cv '^#' "$puzzles")
+  secs=$(median_wall "$bin" --canon "$puzzles")
+  awk -v s="$secs" -v c="$count" -v r="$runs" -v l="$label" \
+    'BEGIN { printf "%-34s %9.0f puzzles/s  %8.4f s  (target >= 200000/s, median of %d)\n", "canon " l, c / s, s, r }'
+  compare "classes -c 1M" "<= 3.0" -- "$bin" -c 1000000 --classes -- "$bin" -c 1000000
+  compare "shuffle 1M grids" "<= 2.0" -- "$bin" --shuffle "$grids" -- "$bin" -c 1000000
+}
+
+sections=(generate solve check puzzles canon)
 extra_sections=(crosscheck)
 if [[ $what == all ]]; then
   chosen=("${sections[@]}")

@@ -65,10 +65,13 @@ pub struct Report {
     pub problems: Problems<Problem>,
     /// Whether the file's lines end in CRLF.
     pub crlf: bool,
+    /// Whether equivalence classes were compared too (`--classes`).
+    pub classes: bool,
 }
 
 impl Report {
-    fn add(&mut self, problem: Problem) {
+    /// Counts `problem`, and lists it if it is among the first listed by line.
+    pub fn add(&mut self, problem: Problem) {
         self.problems.insert_by_key(problem, |p| p.line);
     }
 
@@ -82,7 +85,6 @@ impl Report {
         self.problems.is_empty()
     }
 
-    /// The report as the grader prints it for the file named `name`: each listed problem as
     /// The listed problems as `NAME:LINE: grid K: what`, then `... and N more` if some were not
     /// listed.
     pub fn problem_lines(&self, name: &str) -> Vec<String> {
@@ -92,6 +94,7 @@ impl Report {
         })
     }
 
+    /// The report as the grader prints it for the file named `name`: each listed problem as
     /// `NAME:LINE: grid K: what`, then `... and N more` if some were not listed, then the verdict:
     /// `ok: N grids, ...` or `FAIL: P problems in N grids`.
     pub fn text(&self, name: &str) -> String {
@@ -102,9 +105,16 @@ impl Report {
         }
         let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
         if self.is_clean() {
-            let what = match self.subject {
-                Subject::Grids => "grids, all valid and distinct",
-                Subject::Solutions => "solutions, all valid and keeping their puzzles' givens",
+            let what = match (self.subject, self.classes) {
+                (Subject::Grids, false) => "grids, all valid and distinct",
+                (Subject::Grids, true) => "grids, all valid and pairwise inequivalent",
+                (Subject::Solutions, false) => {
+                    "solutions, all valid and keeping their puzzles' givens"
+                }
+                (Subject::Solutions, true) => {
+                    "solutions, all valid and keeping their puzzles' givens, the puzzles pairwise \
+                     inequivalent"
+                }
             };
             let crlf = if self.crlf { " (CRLF line ends)" } else { "" };
             text += &format!("ok: {} {what}{crlf}\n", self.grids);

@@ -14,15 +14,16 @@ use sudoku_gen::input::{read_source, source_name};
 use sudoku_gen::output::Destination;
 use sudoku_gen::parse::{ParseErrors, Puzzles, parse_puzzles};
 use sudoku_gen::plan::Plan;
+use sudoku_gen::problems::Problems;
 use sudoku_gen::progress::Progress;
 use sudoku_gen::puzzle::{self, PuzzleRequest};
 use sudoku_gen::rate::{Level, rate_file};
-use sudoku_gen::{Error, GridRequest, generate};
+use sudoku_gen::{Error, GridRequest, classes, generate, shuffle};
 
 /// Bulk Sudoku: distinct complete grids and puzzle solving, fast.
 #[derive(Debug, Parser)]
 #[command(name = "sudoku-gen", version, about, max_term_width = 100)]
-#[command(group(ArgGroup::new("mode").required(true).args(["grid_count", "solve", "check", "puzzle_count", "rate", "grade", "print"])))]
+#[command(group(ArgGroup::new("mode").required(true).args(["grid_count", "solve", "check", "puzzle_count", "rate", "canon", "shuffle", "grade", "print"])))]
 pub struct Cli {
     /// Print N distinct complete grids (1 to 1000000).
     #[arg(short = 'c', value_name = "N", value_parser = parse_count)]
@@ -59,7 +60,7 @@ pub struct Cli {
     symmetric: bool,
 
     /// Rate every puzzle of FILE (`-` for standard input): a CSV row
-    /// `puzzle,level,singles,locked,pairs_triples,harder` each.
+    /// `puzzle,level,singles,locked,pairs_triples,harder,guesses` each.
     #[arg(long, value_name = "FILE")]
     rate: Option<PathBuf>,
 
@@ -67,6 +68,26 @@ pub struct Cli {
     /// none repeated; or, with --puzzles, solutions of the puzzles of PFILE.
     #[arg(long, value_name = "FILE")]
     check: Option<PathBuf>,
+
+    /// Write the canonical form of every grid or puzzle of FILE (`-` for standard input), in order,
+    /// one line each: the smallest line among its equivalents, a blank read as 0 (written `.`).
+    #[arg(long, value_name = "FILE")]
+    canon: Option<PathBuf>,
+
+    /// Replace every grid or puzzle of FILE (`-` for standard input) by a random equivalent, in
+    /// order; a `puzzle,solution,...` CSV (as -n writes it) row by row, one move for both.
+    #[arg(long, value_name = "FILE")]
+    shuffle: Option<PathBuf>,
+
+    /// With -c or -n: no two grids (puzzles) are equivalent under relabelling, row, column, band and
+    /// stack moves and transposing. With --check: no two grids (with --puzzles, puzzles) are.
+    #[arg(long)]
+    classes: bool,
+
+    /// With -n: the search's guesses to solve the puzzle and prove it unique lie in LOW~HIGH
+    /// (or LOW-HIGH); LOW at most 9, less with -r (see the README).
+    #[arg(long, value_name = "LOW~HIGH", value_parser = parse_guesses)]
+    guesses: Option<(usize, usize)>,
 
     /// Grade homework submissions: run each PROGRAM (a folder: every executable file in it) through
     /// the cases of --plan, with this tool as the oracle; a report per program on stdout, and with
@@ -126,8 +147,12 @@ pub struct Cli {
 /// What a run was asked to do, with everything its job needs.
 #[derive(Debug)]
 pub enum Mode {
-    /// `-c N`: distinct complete grids.
-    Generate(GridRequest, Format),
+    /// `-c N`: distinct complete grids; with `classes`, no two equivalent.
+    Generate {
+        request: GridRequest,
+        format: Format,
+        classes: bool,
+    },
     /// `-s FILE`: solve every puzzle, in `format` or the input's own.
     Solve {
         path: PathBuf,
@@ -138,13 +163,27 @@ pub enum Mode {
     Puzzles(PuzzleRequest, OutputFormat),
     /// `--rate FILE`: rate every puzzle.
     Rate(PathBuf),
-    /// `--check FILE`: check complete grids.
-    CheckGrids(PathBuf, GridRules),
-    /// `--check FILE --puzzles PFILE`: check solutions against their puzzles.
+    /// `--canon FILE`: the canonical form of every grid or puzzle.
+    Canon(PathBuf),
+    /// `--shuffle FILE`: every grid or puzzle replaced by a random equivalent.
+    Shuffle {
+        path: PathBuf,
+        seed: u64,
+        format: Option<Format>,
+    },
+    /// `--check FILE`: check complete grids; with `classes`, that no two are equivalent.
+    CheckGrids {
+        path: PathBuf,
+        rules: GridRules,
+        classes: bool,
+    },
+    /// `--check FILE --puzzles PFILE`: check solutions against their puzzles; with `classes`, that
+    /// no two puzzles are equivalent.
     CheckSolutions {
         path: PathBuf,
         puzzles: PathBuf,
         rules: GridRules,
+        classes: bool,
     },
     /// `--grade PROGRAM...`: the programs run through a plan; with `sheet`, the score sheet goes to
     /// the output.
@@ -209,10 +248,24 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
 
 /// A blank range `LOW~HIGH` or `LOW-HIGH` inside the supported one.
 fn parse_blanks(text: &str) -> Result<(usize, usize), String> {
+    parse_range(text, &puzzle::BLANKS, "blank counts")
+}
+
+/// A guess range `LOW~HIGH` or `LOW-HIGH` inside the supported one.
+fn parse_guesses(text: &str) -> Result<(usize, usize), String> {
+    parse_range(text, &puzzle::GUESSES, "guess counts")
+}
+
+/// A range `LOW~HIGH` or `LOW-HIGH` inside `range`, the `what` supported.
+fn parse_range(
+    text: &str,
+    range: &std::ops::RangeInclusive<usize>,
+    what: &str,
+) -> Result<(usize, usize), String> {
     let supported = format!(
-        "expected LOW~HIGH with {} <= LOW <= HIGH <= {} (the blank counts supported)",
-        puzzle::BLANKS.start(),
-        puzzle::BLANKS.end()
+        "expected LOW~HIGH with {} <= LOW <= HIGH <= {} (the {what} supported)",
+        range.start(),
+        range.end()
     );
     let (low, high) = text.split_once(['~', '-']).ok_or(supported.clone())?;
     let number = |s: &str| {
@@ -221,9 +274,7 @@ fn parse_blanks(text: &str) -> Result<(usize, usize), String> {
             .flatten()
     };
     match (number(low), number(high)) {
-        (Some(low), Some(high))
-            if low <= high && puzzle::BLANKS.contains(&low) && puzzle::BLANKS.contains(&high) =>
-        {
+        (Some(low), Some(high)) if low <= high && range.contains(&low) && range.contains(&high) => {
             Ok((low, high))
         }
         _ => Err(supported),
@@ -273,6 +324,10 @@ impl Cli {
             "-n"
         } else if self.rate.is_some() {
             "--rate"
+        } else if self.canon.is_some() {
+            "--canon"
+        } else if self.shuffle.is_some() {
+            "--shuffle"
         } else if self.grade.is_some() {
             "--grade"
         } else if self.print {
@@ -294,7 +349,9 @@ impl Cli {
             ),
             ("--plan", self.plan.is_some(), &["--grade", "--print"]),
             ("--timeout", self.timeout.is_some(), &["--grade"]),
-            ("--seed", self.seed.is_some(), &["-c", "-n"]),
+            ("--seed", self.seed.is_some(), &["-c", "-n", "--shuffle"]),
+            ("--classes", self.classes, &["-c", "-n", "--check"]),
+            ("--guesses", self.guesses.is_some(), &["-n"]),
             ("-m", self.level.is_some(), &["-n"]),
             ("-r", self.blanks.is_some(), &["-n"]),
             ("-u", self.homework_unique, &["-n"]),
@@ -307,11 +364,23 @@ impl Cli {
             ),
             ("--count", self.expected_grids.is_some(), &["--check"]),
             ("--puzzles", self.puzzles_file.is_some(), &["--check"]),
-            ("--format", self.format.is_some(), &["-c", "-s", "-n"]),
+            (
+                "--format",
+                self.format.is_some(),
+                &["-c", "-s", "-n", "--shuffle"],
+            ),
             (
                 "-o",
                 self.output.is_some(),
-                &["-c", "-s", "-n", "--rate", "--grade"],
+                &[
+                    "-c",
+                    "-s",
+                    "-n",
+                    "--rate",
+                    "--canon",
+                    "--shuffle",
+                    "--grade",
+                ],
             ),
         ];
         if let Some((name, _, modes)) = options
@@ -331,7 +400,11 @@ impl Cli {
                 seed: seed(),
                 first: self.first,
             };
-            Mode::Generate(request, text_format().unwrap_or(Format::Grid))
+            Mode::Generate {
+                request,
+                format: text_format().unwrap_or(Format::Grid),
+                classes: self.classes,
+            }
         } else if let Some(path) = &self.solve {
             Mode::Solve {
                 path: path.clone(),
@@ -341,6 +414,10 @@ impl Cli {
         } else if let Some(count) = self.puzzle_count {
             let level = self.level.and_then(Level::from_number);
             let blanks = self.blanks.map(|(low, high)| low..=high);
+            let guesses = self.guesses.map(|(low, high)| low..=high);
+            if let Some(guesses) = &guesses {
+                puzzle::check_guesses_reachable(guesses, level, blanks.as_ref())?;
+            }
             puzzle::check_reachable(level, self.minimal, self.symmetric, blanks.as_ref())?;
             let format = self.format.unwrap_or(OutputFormat::Grid);
             let request = PuzzleRequest {
@@ -351,10 +428,20 @@ impl Cli {
                 with_levels: format == OutputFormat::Csv,
                 minimal: self.minimal,
                 symmetric: self.symmetric,
+                guesses,
+                classes: self.classes,
             };
             Mode::Puzzles(request, format)
         } else if let Some(path) = &self.rate {
             Mode::Rate(path.clone())
+        } else if let Some(path) = &self.canon {
+            Mode::Canon(path.clone())
+        } else if let Some(path) = &self.shuffle {
+            Mode::Shuffle {
+                path: path.clone(),
+                seed: seed(),
+                format: text_format(),
+            }
         } else if let Some(programs) = &self.grade {
             let request = GradeRequest {
                 programs: programs.clone(),
@@ -389,8 +476,13 @@ impl Cli {
                     path,
                     puzzles: puzzles.clone(),
                     rules,
+                    classes: self.classes,
                 },
-                None => Mode::CheckGrids(path, rules),
+                None => Mode::CheckGrids {
+                    path,
+                    rules,
+                    classes: self.classes,
+                },
             }
         })
     }
@@ -420,8 +512,17 @@ pub fn run(invocation: Invocation) -> Result<Finished, Error> {
 
 fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
     match mode {
-        Mode::Generate(request, format) => {
-            destination.write(&generate::render_grids(&request, format))?;
+        Mode::Generate {
+            request,
+            format,
+            classes,
+        } => {
+            let text = if classes {
+                classes::render_classes(&request, format)
+            } else {
+                generate::render_grids(&request, format)
+            };
+            destination.write(&text)?;
             Ok(Finished::Clean)
         }
         Mode::Solve {
@@ -439,18 +540,50 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
             Ok(Finished::Clean)
         }
         Mode::Rate(path) => run_on_puzzles(&path, destination, rate_file),
-        Mode::CheckGrids(path, rules) => {
-            let report = check::check_grids(&read_source(&path)?, rules);
+        Mode::Canon(path) => run_on_puzzles(&path, destination, |puzzles| BatchOutput {
+            text: classes::render_canonical_forms(&puzzles.grids),
+            problems: Problems::new(),
+        }),
+        Mode::Shuffle { path, seed, format } => {
+            match shuffle::shuffle_text(&read_source(&path)?, seed, format) {
+                Ok(text) => {
+                    destination.write(&text)?;
+                    Ok(Finished::Clean)
+                }
+                Err(errors) => {
+                    report_parse_errors(&source_name(&path), &errors);
+                    Ok(Finished::WithProblems)
+                }
+            }
+        }
+        Mode::CheckGrids {
+            path,
+            rules,
+            classes,
+        } => {
+            let text = read_source(&path)?;
+            let mut report = check::check_grids(&text, rules);
+            if classes {
+                classes::check_classes(&mut report, &text, None);
+            }
             finish_check(&report, &path)
         }
         Mode::CheckSolutions {
             path,
             puzzles,
             rules,
+            classes,
         } => {
             let text = read_source(&path)?;
-            match check::check_solutions(&text, &read_source(&puzzles)?, rules) {
-                Ok(report) => finish_check(&report, &path),
+            let puzzle_text = read_source(&puzzles)?;
+            match check::check_solutions(&text, &puzzle_text, rules) {
+                Ok(mut report) => {
+                    if classes {
+                        let name = source_name(&puzzles);
+                        classes::check_classes(&mut report, &text, Some((&puzzle_text, &name)));
+                    }
+                    finish_check(&report, &path)
+                }
                 Err(errors) => {
                     report_parse_errors(&source_name(&puzzles), &errors);
                     Ok(Finished::WithProblems)

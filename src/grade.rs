@@ -312,9 +312,7 @@ fn make_input(case: &Case) -> Option<Vec<u8>> {
         seed: input.seed,
         blanks: input.blank_range(),
         level: input.level.and_then(Level::from_number),
-        with_levels: false,
-        minimal: false,
-        symmetric: false,
+        ..PuzzleRequest::default()
     };
     let puzzles = puzzle::generate_puzzles(&request, &|| {});
     Some(puzzle::render_puzzles(&puzzles, OutputFormat::Grid))
@@ -666,9 +664,7 @@ mod tests {
             seed: 11,
             blanks: blanks.map(|(low, high)| low..=high),
             level,
-            with_levels: false,
-            minimal: false,
-            symmetric: false,
+            ..PuzzleRequest::default()
         };
         puzzle::render_puzzles(
             &puzzle::generate_puzzles(&request, &|| {}),

@@ -51,7 +51,9 @@
 //! ```
 
 pub mod batch;
+pub mod canon;
 pub mod check;
+pub mod classes;
 pub mod error;
 pub mod format;
 pub mod generate;
@@ -68,6 +70,7 @@ pub mod problems;
 pub mod progress;
 pub mod puzzle;
 pub mod rate;
+pub mod shuffle;
 pub mod solve;
 
 pub use error::Error;

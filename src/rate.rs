@@ -88,6 +88,9 @@ pub struct Rating {
     pub pairs_triples: u32,
     /// Cells that needed something harder.
     pub harder: u32,
+    /// Guesses the search made to solve the puzzle and prove its solution unique: a measure of
+    /// difficulty that needs no logic.
+    pub guesses: u32,
 }
 
 /// For two houses, the cells of the first (bit `i` for its `i`-th cell) that lie in the second.
@@ -127,7 +130,10 @@ pub fn rate(puzzle: &Grid) -> Option<Rating> {
 pub fn rate_with(solver: &mut Solver, puzzle: &Grid) -> Option<Rating> {
     let outcome = solver.search(puzzle, 2);
     let solution = outcome.first_solution.filter(|_| outcome.solutions == 1)?;
-    Some(solve_logically(puzzle, Some(&solution), Level::Harder))
+    Some(Rating {
+        guesses: u32::try_from(outcome.guesses).unwrap_or(u32::MAX),
+        ..solve_logically(puzzle, Some(&solution), Level::Harder)
+    })
 }
 
 /// The level of `puzzle` (which must have exactly one solution) when it is `ceiling` or below, else
@@ -145,7 +151,7 @@ pub fn rate_file(puzzles: &Puzzles) -> BatchOutput {
         .par_iter()
         .map_init(Solver::new, rate_with)
         .collect();
-    let mut text = b"puzzle,level,singles,locked,pairs_triples,harder\n".to_vec();
+    let mut text = b"puzzle,level,singles,locked,pairs_triples,harder,guesses\n".to_vec();
     let mut problems = Problems::new();
     for (index, (grid, rating)) in puzzles.grids.iter().zip(&ratings).enumerate() {
         push_line(&mut text, grid);
@@ -157,13 +163,14 @@ pub fn rate_file(puzzles: &Puzzles) -> BatchOutput {
                     r.locked,
                     r.pairs_triples,
                     r.harder,
+                    r.guesses,
                 ] {
                     text.push(b',');
                     text.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
                 }
             }
             None => {
-                text.extend_from_slice(b",invalid,,,,");
+                text.extend_from_slice(b",invalid,,,,,");
                 problems
                     .push_with(|| PuzzleProblem::new(puzzles, index, "not exactly one solution"));
             }
@@ -189,6 +196,8 @@ fn solve_logically(puzzle: &Grid, solution: Option<&Grid>, allowed: Level) -> Ra
         locked: 0,
         pairs_triples: 0,
         harder: 0,
+        // Only `rate_with` searches, and it fills this in.
+        guesses: 0,
     };
     let intermediate = allowed >= Level::Intermediate;
     while board.empty != 0 {

@@ -1,0 +1,874 @@
+//! Equivalence of grids and puzzles, and the canonical form that names each equivalence class.
+//!
+//! # Equivalence
+//! The moves that keep every rule of Sudoku are: transposing, reordering the bands, the rows inside
+//! each band, the stacks and the columns inside each stack, and relabelling the digits. A
+//! [`Transformation`] is one of each, 9!·2·6⁸ in all. Two grids (or puzzles) are **equivalent** when a
+//! transformation maps one onto the other.
+//!
+//! # Representation
+//! A transformation keeps its row and column moves as one permutation of the nine rows and one of the
+//! nine columns (output row `i` reads input row `rows[i]`), each moving whole bands or stacks, and
+//! the relabelling as a table indexed by digit, with 0 (empty) kept as 0: applying it is then one
+//! table read a cell.
+//!
+//! # Canonical form
+//! The canonical form of a grid is the smallest of its equivalents read as an 81-digit line, an empty
+//! cell reading as 0. For a given arrangement of rows and columns the smallest relabelling is forced:
+//! digits are numbered 1, 2, 3, ... in their order of first appearance in the arranged line. So the
+//! search is over the 2·6⁸ arrangements only, and it builds the line from its first cell on, keeping
+//! the smallest line found so far and dropping every partial arrangement whose line is already larger.
+//!
+//! - **Puzzles** (and anything that is not a valid complete grid): the line is built cell by cell,
+//!   each row chosen (with the transposition) at its first cell; every cell is final when it is
+//!   placed, since its label is fixed by what came before it. Columns are chosen lazily: columns of
+//!   one stack that read blank in every row so far are interchangeable so far, so they stay an
+//!   unordered set until a row tells them apart. A first row with one given thus costs one branch
+//!   per stack order instead of one per column order (up to 144).
+//! - **Valid complete grids** take a faster road. Whatever the arrangement, the first row reads
+//!   `123456789`, so it prunes nothing; the second row is where the search decides. Once the first
+//!   two rows are chosen (36 ways), the second row's cell in column `j` is the position of the column
+//!   that holds, in the first row, the digit the second row has under column `j`. Columns are placed
+//!   in output order, and placing one places that second column too, at the smallest position it can
+//!   take (any other position would make the line larger), so a branch is a choice of column only
+//!   where the position is still free. With the column order fixed, the third row follows, and the
+//!   two other bands are fixed rows that only need sorting: each band's rows in ascending order, and
+//!   the bands by their first rows.
+
+use rand::seq::SliceRandom;
+use rand::{Rng, RngExt};
+
+use crate::grid::{CELLS, Grid};
+
+/// One move of the equivalence group: a transposition (or none), then rows and columns reordered
+/// within their bands and stacks, then digits relabelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Transformation {
+    /// Whether the input is transposed first.
+    transpose: bool,
+    /// Output row `i` is (transposed) input row `rows[i]`; bands move as wholes.
+    rows: [u8; 9],
+    /// Output column `j` is (transposed) input column `columns[j]`; stacks move as wholes.
+    columns: [u8; 9],
+    /// Digit `d` becomes `digits[d]`; `digits[0]` is 0.
+    digits: [u8; 10],
+}
+
+/// Whether `order` is a permutation of 0..9 that keeps every block of three (band or stack)
+/// together, in order or not.
+fn keeps_blocks(order: &[u8; 9]) -> bool {
+    let mut seen = 0u16;
+    for (i, &line) in order.iter().enumerate() {
+        if line > 8 || seen >> line & 1 == 1 || line / 3 != order[i - i % 3] / 3 {
+            return false;
+        }
+        seen |= 1 << line;
+    }
+    true
+}
+
+/// The inverse of a permutation of 0..N.
+fn inverse_of<const N: usize>(order: &[u8; N]) -> [u8; N] {
+    let mut inverse = [0; N];
+    for (i, &x) in order.iter().enumerate() {
+        inverse[usize::from(x)] = i as u8;
+    }
+    inverse
+}
+
+impl Transformation {
+    /// The move that changes nothing.
+    pub const IDENTITY: Transformation = Transformation {
+        transpose: false,
+        rows: [0, 1, 2, 3, 4, 5, 6, 7, 8],
+        columns: [0, 1, 2, 3, 4, 5, 6, 7, 8],
+        digits: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    };
+
+    /// A transformation from its parts: whether to transpose, the input line of each output row and
+    /// column (0..9, bands and stacks kept whole), and the new digit of each digit 1..=9. `None` if
+    /// a part is not such a permutation.
+    pub fn new(
+        transpose: bool,
+        rows: [u8; 9],
+        columns: [u8; 9],
+        digits: [u8; 9],
+    ) -> Option<Transformation> {
+        let mut table = [0; 10];
+        let mut seen = 0u16;
+        for (d, &to) in digits.iter().enumerate() {
+            if !(1..=9).contains(&to) || seen >> to & 1 == 1 {
+                return None;
+            }
+            seen |= 1 << to;
+            table[d + 1] = to;
+        }
+        (keeps_blocks(&rows) && keeps_blocks(&columns)).then_some(Transformation {
+            transpose,
+            rows,
+            columns,
+            digits: table,
+        })
+    }
+
+    /// A transformation drawn uniformly from all 9!·2·6⁸.
+    pub fn random<R: Rng + ?Sized>(rng: &mut R) -> Transformation {
+        let mut lines = || {
+            let mut blocks = [0u8, 1, 2];
+            blocks.shuffle(rng);
+            let mut order = [0; 9];
+            for (slot, block) in order.chunks_exact_mut(3).zip(blocks) {
+                let mut inside = [0u8, 1, 2];
+                inside.shuffle(rng);
+                for (line, offset) in slot.iter_mut().zip(inside) {
+                    *line = 3 * block + offset;
+                }
+            }
+            order
+        };
+        let rows = lines();
+        let columns = lines();
+        let mut digits = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+        digits.shuffle(rng);
+        let transpose = rng.random::<bool>();
+        Transformation::new(transpose, rows, columns, digits).expect("permutations keeping blocks")
+    }
+
+    /// The image of `grid`.
+    pub fn apply(&self, grid: &Grid) -> Grid {
+        let input = grid.cells();
+        let mut cells = [0; CELLS];
+        for (i, out_row) in cells.chunks_exact_mut(9).enumerate() {
+            for (j, cell) in out_row.iter_mut().enumerate() {
+                let (r, c) = (usize::from(self.rows[i]), usize::from(self.columns[j]));
+                let from = if self.transpose { 9 * c + r } else { 9 * r + c };
+                *cell = self.digits[usize::from(input[from])];
+            }
+        }
+        Grid::from_cells(cells).expect("digits map to digits")
+    }
+
+    /// The transformation that undoes this one.
+    pub fn inverse(&self) -> Transformation {
+        let (rows, columns) = (inverse_of(&self.rows), inverse_of(&self.columns));
+        let digits = inverse_of(&self.digits);
+        // Without a transposition, input (r, c) came from output (rows⁻¹[r], columns⁻¹[c]); with
+        // one, input (r, c) is the transposed input's (c, r), which came from output
+        // (rows⁻¹[c], columns⁻¹[r]): the output transposed, read with the roles swapped.
+        let (rows, columns) = if self.transpose {
+            (columns, rows)
+        } else {
+            (rows, columns)
+        };
+        Transformation {
+            transpose: self.transpose,
+            rows,
+            columns,
+            digits,
+        }
+    }
+}
+
+/// The canonical form of `grid`: the smallest line among its equivalents (see the module comment).
+pub fn canonical_form(grid: &Grid) -> Grid {
+    canonical_transformation(grid).apply(grid)
+}
+
+/// A transformation that maps `grid` onto its canonical form.
+pub fn canonical_transformation(grid: &Grid) -> Transformation {
+    if grid.is_filled() && grid.first_repeat().is_none() {
+        CompleteSearch::new(grid).run()
+    } else {
+        PuzzleSearch::new(grid).run()
+    }
+}
+
+/// A grid as rows of cells, as read plainly (index 0) and transposed (index 1).
+type Views = [[[u8; 9]; 9]; 2];
+
+fn views_of(grid: &Grid) -> Views {
+    let mut views = [[[0; 9]; 9]; 2];
+    for (cell, &digit) in grid.cells().iter().enumerate() {
+        views[0][cell / 9][cell % 9] = digit;
+        views[1][cell % 9][cell / 9] = digit;
+    }
+    views
+}
+
+/// The lines of a block (band or stack) not yet in `used` (bit per line): all three lines of every
+/// unused block when `new_block`, else the free lines of the block of `previous`.
+fn free_lines(used: u16, new_block: bool, previous: u8) -> impl Iterator<Item = u8> {
+    (0..9u8).filter(move |&line| {
+        used >> line & 1 == 0
+            && if new_block {
+                used >> (line / 3 * 3) & 7 == 0
+            } else {
+                line / 3 == previous / 3
+            }
+    })
+}
+
+/// The best line so far, the arrangement that gives it, and how many times it was improved (a
+/// branch whose prefix was below the best one is level with it once a line inside it is taken).
+struct Best {
+    line: [u8; CELLS],
+    found: bool,
+    improvements: u32,
+    transformation: Transformation,
+}
+
+impl Best {
+    fn new() -> Best {
+        Best {
+            line: [0; CELLS],
+            found: false,
+            improvements: 0,
+            transformation: Transformation::IDENTITY,
+        }
+    }
+
+    /// Records `line` as the best, reached by the arrangement given; `labels[d]` is the label of
+    /// digit `d` (0 for digits that do not occur: they take the labels left, in order).
+    fn take(
+        &mut self,
+        line: &[u8; CELLS],
+        transpose: bool,
+        rows: [u8; 9],
+        columns: [u8; 9],
+        labels: &[u8; 10],
+    ) {
+        let mut digits = [0; 9];
+        let mut next = 1 + labels.iter().filter(|&&l| l != 0).count() as u8;
+        for (d, to) in digits.iter_mut().enumerate() {
+            *to = if labels[d + 1] != 0 {
+                labels[d + 1]
+            } else {
+                next += 1;
+                next - 1
+            };
+        }
+        self.line = *line;
+        self.found = true;
+        self.improvements += 1;
+        self.transformation =
+            Transformation::new(transpose, rows, columns, digits).expect("a valid arrangement");
+    }
+}
+
+/// How a partial line compares with the best line's prefix of the same length.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Standing {
+    /// Equal so far: later cells still decide.
+    Level,
+    /// Already smaller (or there is no best line yet): nothing more to compare.
+    Below,
+}
+
+impl Standing {
+    /// The standing after cell `at` takes `value`; `None` if the line is now above the best.
+    fn after(self, best: &Best, at: usize, value: u8) -> Option<Standing> {
+        match self {
+            Standing::Below => Some(Standing::Below),
+            Standing::Level if value < best.line[at] => Some(Standing::Below),
+            Standing::Level if value == best.line[at] => Some(Standing::Level),
+            Standing::Level => None,
+        }
+    }
+}
+
+/// The label of `digit` given the labels so far, numbering a new digit `next`; 0 stays 0.
+fn label(labels: &mut [u8; 10], next: &mut u8, digit: u8) -> u8 {
+    if digit == 0 {
+        return 0;
+    }
+    let slot = &mut labels[usize::from(digit)];
+    if *slot == 0 {
+        *slot = *next;
+        *next += 1;
+    }
+    *slot
+}
+
+/// The general search, cell by cell in line order (puzzles, and grids that are not valid).
+///
+/// Columns whose cells read blank so far are interchangeable so far, so which of them goes where is
+/// left open: a position of the first row that can take a blank cell takes "one of the blank columns
+/// of its stack" (a **deferred** position), and the choice is made only at the first row where those
+/// columns differ. The first row's blanks all come first in their stack (0 is below every label).
+struct PuzzleSearch {
+    views: Views,
+    /// Per view and row, the earlier rows of its band with the same cells: choosing one of two
+    /// such rows or the other gives the same lines, so only the first free one is tried.
+    twins: [[u16; 9]; 2],
+    transpose: usize,
+    rows: [u8; 9],
+    line: [u8; CELLS],
+    best: Best,
+}
+
+/// The column side of a partial arrangement: the input column of each output position (`NONE` while
+/// deferred or not reached), the input stack of each output stack, and per output stack the input
+/// columns its deferred positions share.
+#[derive(Clone, Copy)]
+struct Columns {
+    at: [u8; 9],
+    stack_at: [u8; 3],
+    open: [u16; 3],
+}
+
+/// The labels given so far, and the next one.
+#[derive(Clone, Copy)]
+struct Labels {
+    of: [u8; 10],
+    next: u8,
+}
+
+impl Labels {
+    /// The label of `digit`, numbering it if it is new; 0 stays 0.
+    fn take(&mut self, digit: u8) -> u8 {
+        label(&mut self.of, &mut self.next, digit)
+    }
+
+    /// The label `digit` would get, without numbering it.
+    fn peek(&self, digit: u8) -> u8 {
+        match (digit, self.of[usize::from(digit)]) {
+            (0, _) => 0,
+            (_, 0) => self.next,
+            (_, known) => known,
+        }
+    }
+}
+
+impl PuzzleSearch {
+    fn new(grid: &Grid) -> PuzzleSearch {
+        let views = views_of(grid);
+        let mut twins = [[0; 9]; 2];
+        for (view, view_twins) in views.iter().zip(&mut twins) {
+            for (row, row_twins) in view_twins.iter_mut().enumerate() {
+                for earlier in row - row % 3..row {
+                    if view[earlier] == view[row] {
+                        *row_twins |= 1 << earlier;
+                    }
+                }
+            }
+        }
+        PuzzleSearch {
+            views,
+            twins,
+            transpose: 0,
+            rows: [0; 9],
+            line: [0; CELLS],
+            best: Best::new(),
+        }
+    }
+
+    fn run(mut self) -> Transformation {
+        let columns = Columns {
+            at: [NONE; 9],
+            stack_at: [NONE; 3],
+            open: [0; 3],
+        };
+        let labels = Labels {
+            of: [0; 10],
+            next: 1,
+        };
+        for transpose in 0..2 {
+            self.transpose = transpose;
+            self.place_row(0, 0, columns, labels, Standing::Level);
+        }
+        self.best.transformation
+    }
+
+    /// The digit of input column `column` in output row `i`.
+    fn digit(&self, i: usize, column: u8) -> u8 {
+        self.views[self.transpose][usize::from(self.rows[i])][usize::from(column)]
+    }
+
+    /// The standing to start a branch with: level with the best line if there is one.
+    fn start(&self, standing: Standing) -> Standing {
+        if self.best.found {
+            standing
+        } else {
+            Standing::Below
+        }
+    }
+
+    /// Chooses the input row of output row `i`, then goes on with its first cell.
+    fn place_row(
+        &mut self,
+        i: usize,
+        used: u16,
+        columns: Columns,
+        labels: Labels,
+        standing: Standing,
+    ) {
+        if i == 9 {
+            if self.start(standing) == Standing::Below {
+                self.take(&columns, &labels);
+            }
+            return;
+        }
+        let mut standing = standing;
+        let twins = self.twins[self.transpose];
+        let previous = if i == 0 { 0 } else { self.rows[i - 1] };
+        for row in free_lines(used, i.is_multiple_of(3), previous) {
+            if twins[usize::from(row)] & !used != 0 {
+                continue;
+            }
+            self.rows[i] = row;
+            let improvements = self.best.improvements;
+            let start = self.start(standing);
+            self.place_cell(9 * i, used | 1 << row, columns, labels, start);
+            if self.best.improvements != improvements {
+                standing = Standing::Level;
+            }
+        }
+    }
+
+    /// Fills cell `k` of the line.
+    fn place_cell(
+        &mut self,
+        k: usize,
+        used: u16,
+        columns: Columns,
+        labels: Labels,
+        standing: Standing,
+    ) {
+        let (i, j) = (k / 9, k % 9);
+        let next = |search: &mut PuzzleSearch, columns: Columns, labels: Labels, standing| {
+            if j == 8 {
+                search.place_row(i + 1, used, columns, labels, standing);
+            } else {
+                search.place_cell(k + 1, used, columns, labels, standing);
+            }
+        };
+        let stack = j / 3;
+        let mut standing = standing;
+        if i == 0 && j % 3 == 0 {
+            // A new output stack: each input stack not yet used, its columns all open.
+            let taken: u8 = columns
+                .stack_at
+                .iter()
+                .filter(|&&s| s != NONE)
+                .fold(0, |m, &s| m | 1 << s);
+            for input_stack in (0..3u8).filter(|s| taken >> s & 1 == 0) {
+                let mut columns = columns;
+                columns.stack_at[stack] = input_stack;
+                columns.open[stack] = 7 << (3 * input_stack);
+                let improvements = self.best.improvements;
+                self.first_row_cell(k, columns, labels, standing, &next);
+                if self.best.improvements != improvements {
+                    standing = Standing::Level;
+                }
+            }
+            return;
+        }
+        if i == 0 {
+            return self.first_row_cell(k, columns, labels, standing, &next);
+        }
+        let placed = columns.at[j];
+        if placed != NONE {
+            let mut labels = labels;
+            let value = labels.take(self.digit(i, placed));
+            if let Some(child) = standing.after(&self.best, k, value) {
+                self.line[k] = value;
+                next(self, columns, labels, child);
+            }
+            return;
+        }
+        // A deferred position: its open columns read blank in every row so far.
+        let open = columns.open[stack];
+        let candidates = (0..9u8).filter(|c| open >> c & 1 == 1);
+        let blank = candidates.clone().filter(|&c| self.digit(i, c) == 0);
+        let blanks = blank.clone().count() as u32;
+        if blanks == open.count_ones() {
+            if let Some(child) = standing.after(&self.best, k, 0) {
+                self.line[k] = 0;
+                next(self, columns, labels, child);
+            }
+            return;
+        }
+        // The columns differ here: each choice is made now, those giving the smallest cell only.
+        let smallest = candidates
+            .clone()
+            .map(|c| labels.peek(self.digit(i, c)))
+            .min()
+            .unwrap_or(0);
+        let chosen = candidates
+            .filter(|&c| labels.peek(self.digit(i, c)) == smallest)
+            .fold(0u16, |m, c| m | 1 << c);
+        let column_twins = self.twins[1 - self.transpose];
+        for column in (0..9u8).filter(|c| chosen >> c & 1 == 1) {
+            if column_twins[usize::from(column)] & open != 0 {
+                continue;
+            }
+            let mut labels = labels;
+            let value = labels.take(self.digit(i, column));
+            let Some(child) = standing.after(&self.best, k, value) else {
+                continue;
+            };
+            let mut columns = columns;
+            columns.at[j] = column;
+            columns.open[stack] &= !(1 << column);
+            self.line[k] = value;
+            let improvements = self.best.improvements;
+            next(self, columns, labels, child);
+            if self.best.improvements != improvements {
+                standing = Standing::Level;
+            }
+        }
+    }
+
+    /// Fills cell `j` of the first row, whose output stack has its input stack: deferred while a
+    /// blank column of the stack is left for it, else each open column.
+    fn first_row_cell(
+        &mut self,
+        j: usize,
+        columns: Columns,
+        labels: Labels,
+        standing: Standing,
+        next: &dyn Fn(&mut PuzzleSearch, Columns, Labels, Standing),
+    ) {
+        let stack = j / 3;
+        let open = columns.open[stack];
+        let deferred = (3 * stack..j).filter(|&p| columns.at[p] == NONE).count();
+        let blanks = (0..9u8)
+            .filter(|&c| open >> c & 1 == 1 && self.digit(0, c) == 0)
+            .count();
+        if blanks > deferred {
+            if let Some(child) = standing.after(&self.best, j, 0) {
+                self.line[j] = 0;
+                next(self, columns, labels, child);
+            }
+            return;
+        }
+        let mut standing = standing;
+        let column_twins = self.twins[1 - self.transpose];
+        let given = (0..9u8)
+            .filter(|&c| open >> c & 1 == 1 && self.digit(0, c) != 0)
+            .fold(0u16, |m, c| m | 1 << c);
+        for column in (0..9u8).filter(|c| given >> c & 1 == 1) {
+            if column_twins[usize::from(column)] & open != 0 {
+                continue;
+            }
+            let mut labels = labels;
+            let value = labels.take(self.digit(0, column));
+            let Some(child) = standing.after(&self.best, j, value) else {
+                continue;
+            };
+            let mut columns = columns;
+            columns.at[j] = column;
+            columns.open[stack] &= !(1 << column);
+            self.line[j] = value;
+            let improvements = self.best.improvements;
+            next(self, columns, labels, child);
+            if self.best.improvements != improvements {
+                standing = Standing::Level;
+            }
+        }
+    }
+
+    /// Records the current line as the best; deferred positions left at the end read blank in
+    /// every row and take their open columns in any order.
+    fn take(&mut self, columns: &Columns, labels: &Labels) {
+        let mut at = columns.at;
+        for (stack, &open) in columns.open.iter().enumerate() {
+            let mut open = (0..9u8).filter(|c| open >> c & 1 == 1);
+            for slot in &mut at[3 * stack..3 * stack + 3] {
+                if *slot == NONE {
+                    *slot = open.next().expect("an open column per deferred position");
+                }
+            }
+        }
+        let transpose = self.transpose == 1;
+        self.best
+            .take(&self.line, transpose, self.rows, at, &labels.of);
+    }
+}
+
+/// A column order being built for the complete-grid search: which input column each output
+/// position holds (`NONE` if not yet placed), the reverse, and which input stack each output stack
+/// holds.
+#[derive(Clone, Copy)]
+struct ColumnOrder {
+    at: [u8; 9],
+    position: [u8; 9],
+    stack_at: [u8; 3],
+    stack_position: [u8; 3],
+}
+
+const NONE: u8 = u8::MAX;
+
+impl ColumnOrder {
+    const EMPTY: ColumnOrder = ColumnOrder {
+        at: [NONE; 9],
+        position: [NONE; 9],
+        stack_at: [NONE; 3],
+        stack_position: [NONE; 3],
+    };
+
+    /// Puts input column `column` at output position `at`, mapping their stacks if needed.
+    fn put(&mut self, column: u8, at: u8) {
+        self.at[usize::from(at)] = column;
+        self.position[usize::from(column)] = at;
+        self.stack_at[usize::from(at / 3)] = column / 3;
+        self.stack_position[usize::from(column / 3)] = at / 3;
+    }
+
+    /// The smallest position `column` can still take: the first free one of the output stack its
+    /// stack went to, or the first of the first output stack not yet used.
+    fn smallest_free(&self, column: u8) -> u8 {
+        let stack = self.stack_position[usize::from(column / 3)];
+        if stack == NONE {
+            let used = self.stack_at.iter().filter(|&&s| s != NONE).count() as u8;
+            3 * used
+        } else {
+            (3 * stack..3 * stack + 3)
+                .find(|&p| self.at[usize::from(p)] == NONE)
+                .expect("a stack with a column left has a free position")
+        }
+    }
+}
+
+/// The search for valid complete grids (see the module comment).
+struct CompleteSearch {
+    views: Views,
+    best: Best,
+}
+
+/// The arrangement of the top band being searched: its three input rows, and for each input column
+/// the column of the first row that holds the digit the second row has there.
+struct TopBand {
+    transpose: usize,
+    rows: [u8; 3],
+    first_row_column: [u8; 9],
+    partner: [u8; 9],
+}
+
+impl CompleteSearch {
+    fn new(grid: &Grid) -> CompleteSearch {
+        CompleteSearch {
+            views: views_of(grid),
+            best: Best::new(),
+        }
+    }
+
+    fn run(mut self) -> Transformation {
+        for transpose in 0..2 {
+            for band in 0..3u8 {
+                for (a, b, c) in [
+                    (0, 1, 2),
+                    (0, 2, 1),
+                    (1, 0, 2),
+                    (1, 2, 0),
+                    (2, 0, 1),
+                    (2, 1, 0),
+                ] {
+                    let rows = [3 * band + a, 3 * band + b, 3 * band + c];
+                    let view = &self.views[transpose];
+                    let mut first_row_column = [0; 9];
+                    for (column, &digit) in view[usize::from(rows[0])].iter().enumerate() {
+                        first_row_column[usize::from(digit - 1)] = column as u8;
+                    }
+                    let second = view[usize::from(rows[1])];
+                    let partner = second.map(|digit| first_row_column[usize::from(digit - 1)]);
+                    let top = TopBand {
+                        transpose,
+                        rows,
+                        first_row_column,
+                        partner,
+                    };
+                    let standing = if self.best.found {
+                        Standing::Level
+                    } else {
+                        Standing::Below
+                    };
+                    self.place(&top, 0, ColumnOrder::EMPTY, [0; 9], standing);
+                }
+            }
+        }
+        self.best.transformation
+    }
+
+    /// Fills output position `j` of the second row.
+    fn place(
+        &mut self,
+        top: &TopBand,
+        j: usize,
+        order: ColumnOrder,
+        second: [u8; 9],
+        standing: Standing,
+    ) {
+        if j == 9 {
+            return self.finish(top, &order, &second, standing);
+        }
+        let placed = order.at[j];
+        let choices = if placed != NONE {
+            1 << placed
+        } else {
+            let stack = order.stack_at[j / 3];
+            let mut choices = 0u16;
+            for column in 0..9u8 {
+                let free_stack = if stack == NONE {
+                    order.stack_position[usize::from(column / 3)] == NONE
+                } else {
+                    column / 3 == stack
+                };
+                if free_stack && order.position[usize::from(column)] == NONE {
+                    choices |= 1 << column;
+                }
+            }
+            choices
+        };
+        let mut standing = standing;
+        for column in (0..9u8).filter(|c| choices >> c & 1 == 1) {
+            let mut order = order;
+            if placed == NONE {
+                order.put(column, j as u8);
+            }
+            let partner = top.partner[usize::from(column)];
+            let mut position = order.position[usize::from(partner)];
+            if position == NONE {
+                position = order.smallest_free(partner);
+                order.put(partner, position);
+            }
+            let value = position + 1;
+            let Some(child) = standing.after(&self.best, 9 + j, value) else {
+                continue;
+            };
+            let mut second = second;
+            second[j] = value;
+            let improvements = self.best.improvements;
+            self.place(top, j + 1, order, second, child);
+            if self.best.improvements != improvements {
+                standing = Standing::Level;
+            }
+        }
+    }
+
+    /// With the column order complete: the rest of the grid, compared with the best line.
+    fn finish(&mut self, top: &TopBand, order: &ColumnOrder, second: &[u8; 9], standing: Standing) {
+        let view = &self.views[top.transpose];
+        let mut labels = [0; 10];
+        for (label, &column) in labels[1..].iter_mut().zip(&top.first_row_column) {
+            *label = order.position[usize::from(column)] + 1;
+        }
+        let arranged = |row: u8| {
+            let cells = view[usize::from(row)];
+            order
+                .at
+                .map(|column| labels[usize::from(cells[usize::from(column)])])
+        };
+        let third = arranged(top.rows[2]);
+        if standing == Standing::Level && third[..] > self.best.line[18..27] {
+            return;
+        }
+        let mut line = [0; CELLS];
+        line[..9].copy_from_slice(&[1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        line[9..18].copy_from_slice(second);
+        line[18..27].copy_from_slice(&third);
+        let band = top.rows[0] / 3;
+        let [low, high] = [(band + 1) % 3, (band + 2) % 3].map(|b| {
+            let mut rows = [3 * b, 3 * b + 1, 3 * b + 2].map(|r| (arranged(r), r));
+            rows.sort_unstable();
+            rows
+        });
+        let bands = if low[0].0 <= high[0].0 {
+            [low, high]
+        } else {
+            [high, low]
+        };
+        let mut rows = [top.rows[0], top.rows[1], top.rows[2], 0, 0, 0, 0, 0, 0];
+        for (k, (cells, row)) in bands.iter().flatten().enumerate() {
+            line[27 + 9 * k..36 + 9 * k].copy_from_slice(cells);
+            rows[3 + k] = *row;
+        }
+        let better = standing == Standing::Below || line[18..] < self.best.line[18..];
+        if better {
+            self.best
+                .take(&line, top.transpose == 1, rows, order.at, &labels);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand::rngs::Xoshiro256PlusPlus;
+
+    fn grid(line: &str) -> Grid {
+        let mut cells = [0; CELLS];
+        for (cell, ch) in cells.iter_mut().zip(line.bytes()) {
+            *cell = if ch == b'.' { 0 } else { ch - b'0' };
+        }
+        Grid::from_cells(cells).unwrap()
+    }
+
+    const GRID: &str =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    const PUZZLE: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+    #[test]
+    fn inverse_undoes() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        for _ in 0..50 {
+            let t = Transformation::random(&mut rng);
+            for line in [GRID, PUZZLE] {
+                let g = grid(line);
+                assert_eq!(t.inverse().apply(&t.apply(&g)), g);
+                assert_eq!(t.apply(&t.inverse().apply(&g)), g);
+            }
+        }
+    }
+
+    #[test]
+    fn new_rejects_moves_that_break_blocks() {
+        let id = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        let digits = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+        assert!(Transformation::new(false, id, id, digits).is_some());
+        assert!(Transformation::new(false, [3, 4, 5, 0, 2, 1, 8, 6, 7], id, digits).is_some());
+        assert!(Transformation::new(false, [0, 1, 3, 2, 4, 5, 6, 7, 8], id, digits).is_none());
+        assert!(
+            Transformation::new(false, id, [0, 0, 2, 3, 4, 5, 6, 7, 8], id.map(|d| d + 1))
+                .is_none()
+        );
+        assert!(Transformation::new(false, id, id, [1, 1, 3, 4, 5, 6, 7, 8, 9]).is_none());
+    }
+
+    #[test]
+    fn both_searches_agree_on_complete_grids() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        for _ in 0..20 {
+            let g = Transformation::random(&mut rng).apply(&grid(GRID));
+            let fast = CompleteSearch::new(&g).run().apply(&g);
+            let general = PuzzleSearch::new(&g).run().apply(&g);
+            assert_eq!(fast, general);
+        }
+    }
+
+    #[test]
+    fn equivalent_inputs_share_their_form() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+        for line in [GRID, PUZZLE] {
+            let g = grid(line);
+            let form = canonical_form(&g);
+            for _ in 0..20 {
+                let moved = Transformation::random(&mut rng).apply(&g);
+                assert_eq!(canonical_form(&moved), form);
+            }
+        }
+    }
+
+    #[test]
+    fn a_complete_form_starts_with_the_first_row_in_order() {
+        let form = canonical_form(&grid(GRID));
+        assert_eq!(&form.cells()[..9], &[1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    }
+
+    #[test]
+    fn the_empty_grid_is_its_own_form() {
+        assert_eq!(canonical_form(&Grid::EMPTY), Grid::EMPTY);
+    }
+}
