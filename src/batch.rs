@@ -1,5 +1,6 @@
-//! Solving a whole file of puzzles: every puzzle solved over the thread pool and written straight
-//! into its record of the output text, in input order.
+//! Jobs over a whole file of puzzles, a piece at a time ([`run_batch`]): solving, where every
+//! puzzle is solved over the thread pool and written straight into its record of the output text,
+//! in input order; and rating (see [`crate::rate::rate_file`]).
 //!
 //! Records have a fixed length in both formats (see [`Format`]), so the output is one buffer cut
 //! into equal slices, one per puzzle, that threads fill independently; pieces of 256 puzzles keep
@@ -9,9 +10,12 @@ use std::fmt;
 
 use rayon::prelude::*;
 
+use crate::corpus::{self, Header, RowResult};
+use crate::error::Error;
 use crate::format::Format;
 use crate::grid::House;
-use crate::parse::Puzzles;
+use crate::input::{Boundary, Pieces};
+use crate::parse::{ParseErrors, ParsedText, Puzzles, detect_format, parse_piece};
 use crate::problems::Problems;
 use crate::solve::Solver;
 
@@ -116,4 +120,145 @@ pub fn solve_batch(puzzles: &Puzzles, unique: bool, format: Format) -> BatchOutp
         problems.push_with(|| PuzzleProblem::new(puzzles, index, failure));
     }
     BatchOutput { text, problems }
+}
+
+/// How a job over a file of puzzles ended, when no I/O failed.
+pub enum BatchEnd {
+    /// Every piece was done; these puzzles had problems (no solution, not rated, ...).
+    Done(Problems<PuzzleProblem>),
+    /// Some records were malformed: their problems, in the whole input. Nothing from the piece of
+    /// the first one on was done or written; the pieces before it were.
+    Malformed(ParseErrors),
+}
+
+/// What the job is told of the piece it is given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceInfo {
+    /// Whether it is the first piece (the one that writes a header, if any).
+    pub first: bool,
+    /// The input's format (the line format for a CSV corpus).
+    pub format: Format,
+    /// Whether the input is a CSV corpus: the job writes one result line per puzzle and no header,
+    /// and the results go into the rows as [`BatchRules::row_result`] says.
+    pub csv: bool,
+}
+
+/// How a job's output is put together from its pieces.
+#[derive(Clone, Debug)]
+pub struct BatchRules {
+    /// Whether an output in this format separates records by an empty line (the grid format,
+    /// whose last record has none after it): a piece after the first is then written after one.
+    pub separated: fn(Format) -> bool,
+    /// The puzzle column of a CSV corpus, when not one of the usual names.
+    pub column: Option<String>,
+    /// How the job's results go into the rows of a CSV corpus.
+    pub row_result: RowResult,
+    /// The header line of the job's results (for [`RowResult::Appended`]).
+    pub result_header: &'static [u8],
+}
+
+/// Runs `job` on every piece of `pieces` in turn, passing its text to `write` (which answers
+/// whether its reader still reads: the run stops when it does not), and `done` the number of
+/// puzzles and input bytes of each piece. Problems are numbered as in the whole input. Once a
+/// record is malformed, the rest of the input is only read for its problems.
+pub fn run_batch(
+    pieces: &mut Pieces,
+    rules: &BatchRules,
+    mut job: impl FnMut(&Puzzles, PieceInfo) -> BatchOutput,
+    mut write: impl FnMut(&[u8]) -> Result<bool, Error>,
+    mut done: impl FnMut(usize, usize),
+) -> Result<BatchEnd, Error> {
+    let mut format = None;
+    let mut corpus: Option<Header> = None;
+    let mut problems = Problems::new();
+    let mut malformed: Option<ParseErrors> = None;
+    let mut puzzles_before = 0;
+    loop {
+        let boundary = |text: &[u8]| {
+            if corpus.is_some() {
+                return Boundary::Line;
+            }
+            match format.unwrap_or_else(|| detect_format(text)) {
+                Format::Line => Boundary::Line,
+                Format::Grid => Boundary::EmptyLine,
+            }
+        };
+        let Some(piece) = pieces.next_piece(boundary)? else {
+            break;
+        };
+        let first = format.is_none();
+        let mut header_line = Vec::new();
+        if first {
+            match corpus::detect_header(&piece, rules.column.as_deref()) {
+                Some(Ok(header)) => {
+                    header_line =
+                        corpus::write_header(&header, rules.row_result, rules.result_header);
+                    corpus = Some(header);
+                }
+                Some(Err(error)) => {
+                    let mut errors = ParseErrors::new();
+                    errors.push(error);
+                    return Ok(BatchEnd::Malformed(errors));
+                }
+                None => {}
+            }
+        }
+        let (parsed, records) = match &corpus {
+            Some(header) => {
+                let (text, first_line) = if first {
+                    let body = memchr::memchr(b'\n', &piece).map_or(piece.len(), |at| at + 1);
+                    (&piece[body..], 2)
+                } else {
+                    (&piece[..], piece.first_line)
+                };
+                let rows = corpus::read_rows(text, header, first_line);
+                let parsed = ParsedText {
+                    puzzles: rows.puzzles,
+                    malformed: rows.errors.count(),
+                    errors: rows.errors,
+                    ended: false,
+                };
+                (parsed, Some(rows.records))
+            }
+            None => (parse_piece(&piece, format, piece.first_line), None),
+        };
+        let info = PieceInfo {
+            first,
+            format: parsed.puzzles.format,
+            csv: corpus.is_some(),
+        };
+        format = Some(parsed.puzzles.format);
+        if let Some(errors) = &mut malformed {
+            errors.append(parsed.errors);
+        } else if !parsed.errors.is_empty() {
+            malformed = Some(parsed.errors);
+        } else if !parsed.puzzles.grids.is_empty() || first {
+            let puzzles = &parsed.puzzles;
+            let mut output = job(puzzles, info);
+            if let (Some(header), Some(records)) = (&corpus, &records) {
+                let rows = corpus::write_rows(header, records, &output.text, rules.row_result);
+                header_line.extend_from_slice(&rows);
+                output.text = header_line;
+            } else if (rules.separated)(info.format) && !first && !output.text.is_empty() {
+                write(b"\n")?;
+            }
+            if !write(&output.text)? {
+                break;
+            }
+            for mut problem in output.problems.listed().iter().cloned() {
+                problem.puzzle += puzzles_before;
+                problems.push(problem);
+            }
+            problems.count_unlisted(output.problems.count() - output.problems.listed().len());
+        }
+        puzzles_before += parsed.puzzles.grids.len();
+        done(parsed.puzzles.grids.len(), piece.len());
+        if parsed.ended {
+            break;
+        }
+    }
+    Ok(match malformed {
+        Some(errors) => BatchEnd::Malformed(errors),
+        None => BatchEnd::Done(problems),
+    })
 }

@@ -6,18 +6,20 @@ use std::time::Duration;
 use clap::error::ErrorKind;
 use clap::{ArgGroup, CommandFactory, Parser};
 
+use sudoku_gen::batch::{BatchEnd, BatchRules, PieceInfo, run_batch};
 use sudoku_gen::batch::{BatchOutput, solve_batch};
 use sudoku_gen::check::{self, GridRules};
+use sudoku_gen::corpus::RowResult;
 use sudoku_gen::format::{Format, OutputFormat};
 use sudoku_gen::grade::{self, GradeJob, GradeRequest};
-use sudoku_gen::input::{read_source, source_name};
+use sudoku_gen::input::{open_pieces, read_source, source_name};
 use sudoku_gen::output::Destination;
-use sudoku_gen::parse::{ParseErrors, Puzzles, parse_puzzles};
+use sudoku_gen::parse::{ParseErrors, Puzzles};
 use sudoku_gen::plan::Plan;
 use sudoku_gen::problems::Problems;
-use sudoku_gen::progress::Progress;
+use sudoku_gen::progress::{self, InputProgress, Progress};
 use sudoku_gen::puzzle::{self, PuzzleRequest};
-use sudoku_gen::rate::{Level, rate_file};
+use sudoku_gen::rate::{self, Level, rate_file};
 use sudoku_gen::{Error, GridRequest, classes, generate, shuffle};
 
 /// Bulk Sudoku: distinct complete grids and puzzle solving, fast.
@@ -134,6 +136,15 @@ pub struct Cli {
     #[arg(long, value_name = "S")]
     seed: Option<u64>,
 
+    /// With -s, --rate, --canon or --check on a CSV corpus: the puzzle column, instead of the one
+    /// named puzzle, quizzes or quiz.
+    #[arg(long, value_name = "NAME")]
+    column: Option<String>,
+
+    /// No progress bar (one is drawn on long runs when stderr is a terminal).
+    #[arg(long)]
+    quiet: bool,
+
     /// Worker threads (default: the available cores); changes the speed, never the output.
     #[arg(short = 'j', value_name = "THREADS", value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
@@ -158,13 +169,20 @@ pub enum Mode {
         path: PathBuf,
         format: Option<Format>,
         unique: bool,
+        column: Option<String>,
     },
     /// `-n N`: puzzles with one solution.
     Puzzles(PuzzleRequest, OutputFormat),
     /// `--rate FILE`: rate every puzzle.
-    Rate(PathBuf),
+    Rate {
+        path: PathBuf,
+        column: Option<String>,
+    },
     /// `--canon FILE`: the canonical form of every grid or puzzle.
-    Canon(PathBuf),
+    Canon {
+        path: PathBuf,
+        column: Option<String>,
+    },
     /// `--shuffle FILE`: every grid or puzzle replaced by a random equivalent.
     Shuffle {
         path: PathBuf,
@@ -298,6 +316,9 @@ impl Cli {
     /// Parses the command line; on a usage error, reports it and exits with code 2.
     pub fn parse_invocation() -> Invocation {
         let cli = Cli::parse();
+        if cli.quiet {
+            progress::silence();
+        }
         match cli.mode() {
             Ok(mode) => Invocation {
                 mode,
@@ -363,6 +384,11 @@ impl Cli {
                 &["-n"],
             ),
             ("--count", self.expected_grids.is_some(), &["--check"]),
+            (
+                "--column",
+                self.column.is_some(),
+                &["-s", "--rate", "--canon", "--check"],
+            ),
             ("--puzzles", self.puzzles_file.is_some(), &["--check"]),
             (
                 "--format",
@@ -410,6 +436,7 @@ impl Cli {
                 path: path.clone(),
                 format: text_format(),
                 unique: self.require_unique,
+                column: self.column.clone(),
             }
         } else if let Some(count) = self.puzzle_count {
             let level = self.level.and_then(Level::from_number);
@@ -433,9 +460,15 @@ impl Cli {
             };
             Mode::Puzzles(request, format)
         } else if let Some(path) = &self.rate {
-            Mode::Rate(path.clone())
+            Mode::Rate {
+                path: path.clone(),
+                column: self.column.clone(),
+            }
         } else if let Some(path) = &self.canon {
-            Mode::Canon(path.clone())
+            Mode::Canon {
+                path: path.clone(),
+                column: self.column.clone(),
+            }
         } else if let Some(path) = &self.shuffle {
             Mode::Shuffle {
                 path: path.clone(),
@@ -529,9 +562,23 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
             path,
             format,
             unique,
-        } => run_on_puzzles(&path, destination, |puzzles| {
-            solve_batch(puzzles, unique, format.unwrap_or(puzzles.format))
-        }),
+            column,
+        } => {
+            let rules = BatchRules {
+                separated: |format| format == Format::Grid,
+                column,
+                row_result: RowResult::Solution,
+                result_header: b"",
+            };
+            run_on_puzzles(&path, destination, &rules, |puzzles, piece| {
+                let format = match format {
+                    _ if piece.csv => Format::Line,
+                    Some(format) => format,
+                    None => piece.format,
+                };
+                solve_batch(puzzles, unique, format)
+            })
+        }
         Mode::Puzzles(request, format) => {
             let progress = Progress::new(request.count, "puzzles");
             let puzzles = puzzle::generate_puzzles(&request, &|| progress.advance());
@@ -539,11 +586,29 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
             destination.write(&puzzle::render_puzzles(&puzzles, format))?;
             Ok(Finished::Clean)
         }
-        Mode::Rate(path) => run_on_puzzles(&path, destination, rate_file),
-        Mode::Canon(path) => run_on_puzzles(&path, destination, |puzzles| BatchOutput {
-            text: classes::render_canonical_forms(&puzzles.grids),
-            problems: Problems::new(),
-        }),
+        Mode::Rate { path, column } => {
+            let rules = BatchRules {
+                separated: |_| false,
+                column,
+                row_result: RowResult::Appended,
+                result_header: rate::HEADER,
+            };
+            run_on_puzzles(&path, destination, &rules, |puzzles, piece| {
+                rate_file(puzzles, piece.first && !piece.csv)
+            })
+        }
+        Mode::Canon { path, column } => {
+            let rules = BatchRules {
+                separated: |_| false,
+                column,
+                row_result: RowResult::Column("canon"),
+                result_header: b"",
+            };
+            run_on_puzzles(&path, destination, &rules, |puzzles, _| BatchOutput {
+                text: classes::render_canonical_forms(&puzzles.grids),
+                problems: Problems::new(),
+            })
+        }
         Mode::Shuffle { path, seed, format } => {
             match shuffle::shuffle_text(&read_source(&path)?, seed, format) {
                 Ok(text) => {
@@ -605,27 +670,49 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
     }
 }
 
-/// Reads the puzzles of `path`, runs `job` on them, writes its text and reports its problems on
-/// stderr; malformed puzzles are reported instead, and nothing is written.
+/// Reads the puzzles of `path` a piece at a time, runs `job` on each, writes its text and reports
+/// the problems on stderr. Malformed puzzles are reported instead; the output then stays
+/// unwritten unless it had grown past what is held back (see [`sudoku_gen::output::HELD`]).
 fn run_on_puzzles(
     path: &Path,
     destination: Destination,
-    job: impl FnOnce(&Puzzles) -> BatchOutput,
+    rules: &BatchRules,
+    job: impl FnMut(&Puzzles, PieceInfo) -> BatchOutput,
 ) -> Result<Finished, Error> {
-    let name = source_name(path);
-    let puzzles = match parse_puzzles(&read_source(path)?) {
-        Ok(puzzles) => puzzles,
-        Err(errors) => {
-            report_parse_errors(&name, &errors);
-            return Ok(Finished::WithProblems);
+    let mut pieces = open_pieces(path)?;
+    let name = pieces.name().to_owned();
+    let mut progress = InputProgress::new(pieces.len(), "puzzles");
+    let mut output = destination.into_stream();
+    let end = run_batch(
+        &mut pieces,
+        rules,
+        job,
+        |bytes| {
+            output.write(bytes)?;
+            Ok(!output.is_closed())
+        },
+        |items, bytes| progress.advance(items, bytes),
+    )?;
+    progress.finish();
+    match end {
+        BatchEnd::Done(problems) => {
+            output.finish()?;
+            for line in problems.lines(|problem| problem.line_in(&name)) {
+                eprintln!("{line}");
+            }
+            Ok(Finished::from_problems(problems.count()))
         }
-    };
-    let output = job(&puzzles);
-    destination.write(&output.text)?;
-    for line in output.problems.lines(|problem| problem.line_in(&name)) {
-        eprintln!("{line}");
+        BatchEnd::Malformed(errors) => {
+            report_parse_errors(&name, &errors);
+            if output.has_written() {
+                eprintln!(
+                    "sudoku-gen: the results of the puzzles before the first malformed piece of \
+                     {name} were written"
+                );
+            }
+            Ok(Finished::WithProblems)
+        }
     }
-    Ok(Finished::from_problems(output.problems.count()))
 }
 
 fn report_parse_errors(name: &str, errors: &ParseErrors) {

@@ -8,10 +8,12 @@
 //!   version of the file in particular, but it ends normally. Input files must not change during a
 //!   run (README says so).
 //! - **shortened**: touching a page past the new end raises SIGBUS, which would kill the process.
-//!   `sigbus` catches it when it falls inside one of our mappings and ends the run as an I/O
-//!   error that names the file, exit code 1.
+//!   A handler catches it when it falls inside one of our windows and ends the run as an I/O error
+//!   that names the file, exit code 1.
 //!
-//! Standard input, pipes, devices and empty files are read whole.
+//! Inputs are read a piece at a time ([`PIECE`] bytes at most, whole records each), so that a run
+//! needs bounded memory whatever the input's size: a regular file through windows mapped one after
+//! another; standard input, pipes, devices and empty files through reads into a buffer.
 
 use std::io::Read;
 use std::path::Path;
@@ -27,54 +29,248 @@ pub fn source_name(path: &Path) -> String {
     }
 }
 
-/// The whole text of a source: a regular file mapped into memory, or the bytes read from anything
-/// else.
-pub enum SourceText {
-    /// A regular file, mapped read-only.
-    Mapped(memmap2::Mmap),
-    /// Standard input, a pipe, or an empty or special file, read whole.
+/// Bytes a piece of input holds at most: large inputs are read a piece at a time, each ending at a
+/// record boundary, so that memory stays bounded whatever the input's size.
+pub const PIECE: usize = 32 << 20;
+
+/// Where a piece may end: after a line end, or after an empty line (between two grids of the grid
+/// format, whose records span several lines).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Boundary {
+    /// After any line end.
+    Line,
+    /// After a line that is empty but for spaces, tabs and a carriage return.
+    EmptyLine,
+}
+
+/// One piece of an input: whole records, the line its text starts on, and whether it is the last.
+pub struct Piece {
+    text: PieceText,
+    /// The line of the input where the piece starts, counted from 1.
+    pub first_line: usize,
+    /// Whether nothing of the input follows.
+    pub last: bool,
+}
+
+enum PieceText {
+    /// A window of a mapped file and the range of it that the piece holds.
+    Mapped(memmap2::Mmap, std::ops::Range<usize>),
+    /// Bytes read from a stream.
     Read(Vec<u8>),
 }
 
-impl std::ops::Deref for SourceText {
+impl std::ops::Deref for Piece {
     type Target = [u8];
 
     fn deref(&self) -> &[u8] {
-        match self {
-            SourceText::Mapped(map) => map,
-            SourceText::Read(bytes) => bytes,
+        match &self.text {
+            PieceText::Mapped(map, range) => &map[range.clone()],
+            PieceText::Read(bytes) => bytes,
         }
     }
 }
 
-/// The whole text of `path`, or of standard input for `-`.
-pub fn read_source(path: &Path) -> Result<SourceText, Error> {
+/// An input read a piece at a time: a regular file through windows mapped one after another, or
+/// standard input, a pipe or a device through reads into a buffer.
+pub struct Pieces {
+    name: String,
+    reader: Reader,
+    next_line: usize,
+    done: bool,
+}
+
+enum Reader {
+    File {
+        file: std::fs::File,
+        len: usize,
+        offset: usize,
+        watch: sigbus::Watch,
+    },
+    Stream {
+        stream: Box<dyn Read>,
+        /// Bytes read past the end of the last piece.
+        carry: Vec<u8>,
+    },
+}
+
+/// The whole text of `path` (standard input for `-`), for jobs that need all of it at once.
+pub fn read_source(path: &Path) -> Result<Vec<u8>, Error> {
+    open_pieces(path)?.read_whole()
+}
+
+/// Opens `path` (standard input for `-`) to be read a piece at a time.
+pub fn open_pieces(path: &Path) -> Result<Pieces, Error> {
     let name = source_name(path);
-    let failed = |e| Error::io(&name, e);
-    if path == Path::new("-") {
-        let mut text = Vec::new();
-        std::io::stdin()
-            .lock()
-            .read_to_end(&mut text)
-            .map_err(failed)?;
-        return Ok(SourceText::Read(text));
+    let reader = if path == Path::new("-") {
+        Reader::Stream {
+            stream: Box::new(std::io::stdin()),
+            carry: Vec::new(),
+        }
+    } else {
+        let file = std::fs::File::open(path).map_err(|e| Error::io(&name, e))?;
+        let metadata = file.metadata().map_err(|e| Error::io(&name, e))?;
+        match sigbus::Watch::new(&name) {
+            Some(watch) if metadata.is_file() && metadata.len() > 0 => Reader::File {
+                file,
+                len: usize::try_from(metadata.len()).unwrap_or(usize::MAX),
+                offset: 0,
+                watch,
+            },
+            _ => Reader::Stream {
+                stream: Box::new(file),
+                carry: Vec::new(),
+            },
+        }
+    };
+    Ok(Pieces {
+        name,
+        reader,
+        next_line: 1,
+        done: false,
+    })
+}
+
+impl Pieces {
+    /// The input's name in messages.
+    pub fn name(&self) -> &str {
+        &self.name
     }
-    let mut file = std::fs::File::open(path).map_err(failed)?;
-    let metadata = file.metadata().map_err(failed)?;
-    if metadata.is_file() && metadata.len() > 0 && sigbus::watch_ready() {
-        // SAFETY: the mapping is read-only and shared with the file. Another process writing the
-        // file changes what we read, which is undefined only as a result, not as memory: the bytes
-        // are plain data. Another process shortening it makes a touch past the new end raise
-        // SIGBUS, which `sigbus` turns into an error exit before the mapping is registered for
-        // use below.
-        if let Ok(map) = unsafe { memmap2::MmapOptions::new().populate().map(&file) } {
-            sigbus::watch(&map, &name);
-            return Ok(SourceText::Mapped(map));
+
+    /// The input's length in bytes, when it is a regular file.
+    pub fn len(&self) -> Option<u64> {
+        match &self.reader {
+            Reader::File { len, .. } => Some(*len as u64),
+            Reader::Stream { .. } => None,
         }
     }
-    let mut text = Vec::new();
-    file.read_to_end(&mut text).map_err(failed)?;
-    Ok(SourceText::Read(text))
+
+    /// The next piece, ending at the boundary that `boundary` picks for the piece's text (a piece
+    /// may end anywhere before it) unless it is the last; `None` after the last.
+    pub fn next_piece(
+        &mut self,
+        boundary: impl FnOnce(&[u8]) -> Boundary,
+    ) -> Result<Option<Piece>, Error> {
+        if self.done {
+            return Ok(None);
+        }
+        let name = &self.name;
+        let failed = |e| Error::io(name, e);
+        let next_line = self.next_line;
+        let (text, last) = match &mut self.reader {
+            Reader::File {
+                file,
+                len,
+                offset,
+                watch,
+            } => {
+                let page = page_size();
+                let start = *offset - *offset % page;
+                let end = (*offset + PIECE).min(*len);
+                // SAFETY: the mapping is read-only and shared with the file (see the module
+                // comment); `watch` turns a fault from a shortened file into an error exit.
+                let map = unsafe {
+                    memmap2::MmapOptions::new()
+                        .offset(start as u64)
+                        .len(end - start)
+                        .populate()
+                        .map(&*file)
+                }
+                .map_err(failed)?;
+                watch.cover(&map);
+                let window = *offset - start..end - start;
+                let last = end == *len;
+                let cut = if last {
+                    window.len()
+                } else {
+                    let text = &map[window.clone()];
+                    let boundary = boundary(text);
+                    cut_at(text, boundary).ok_or_else(|| too_long(name, next_line, boundary))?
+                };
+                *offset += cut;
+                let range = window.start..window.start + cut;
+                (PieceText::Mapped(map, range), last)
+            }
+            Reader::Stream { stream, carry } => {
+                let mut text = std::mem::take(carry);
+                text.reserve(PIECE.saturating_sub(text.len()));
+                let mut eof = false;
+                while text.len() < PIECE {
+                    let room = PIECE - text.len();
+                    let read = stream
+                        .by_ref()
+                        .take(room as u64)
+                        .read_to_end(&mut text)
+                        .map_err(failed)?;
+                    if read == 0 {
+                        eof = true;
+                        break;
+                    }
+                }
+                if !eof {
+                    let boundary = boundary(&text);
+                    let cut = cut_at(&text, boundary)
+                        .ok_or_else(|| too_long(name, next_line, boundary))?;
+                    *carry = text.split_off(cut);
+                }
+                (PieceText::Read(text), eof)
+            }
+        };
+        self.done = last;
+        let piece = Piece {
+            text,
+            first_line: self.next_line,
+            last,
+        };
+        self.next_line += memchr::memchr_iter(b'\n', &piece).count();
+        Ok(Some(piece))
+    }
+
+    /// The whole rest of the input as one piece, however long: for inputs that must be read whole.
+    pub fn read_whole(mut self) -> Result<Vec<u8>, Error> {
+        let mut text = Vec::new();
+        while let Some(piece) = self.next_piece(|_| Boundary::Line)? {
+            text.extend_from_slice(&piece);
+        }
+        Ok(text)
+    }
+}
+
+/// The error of a piece that holds no `boundary`: its records are longer than any puzzle's.
+fn too_long(name: &str, line: usize, boundary: Boundary) -> Error {
+    let what = match boundary {
+        Boundary::Line => "no line ends",
+        Boundary::EmptyLine => "no empty line ends a grid",
+    };
+    Error::io(
+        &format!("{name}:{line}"),
+        std::io::Error::other(format!(
+            "{what} within {} MiB: not a puzzle or grid file",
+            PIECE >> 20
+        )),
+    )
+}
+
+/// Where a text may be cut at `boundary`: just after the last one in it.
+fn cut_at(text: &[u8], boundary: Boundary) -> Option<usize> {
+    let mut end = text.len();
+    loop {
+        let line_end = memchr::memrchr(b'\n', &text[..end])?;
+        if boundary == Boundary::Line {
+            return Some(line_end + 1);
+        }
+        let line_start = memchr::memrchr(b'\n', &text[..line_end]).map_or(0, |at| at + 1);
+        let line = &text[line_start..line_end];
+        if line.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r')) && line_start > 0 {
+            return Some(line_end + 1);
+        }
+        end = line_end;
+    }
+}
+
+fn page_size() -> usize {
+    // SAFETY: sysconf only reads a system value.
+    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    usize::try_from(size).unwrap_or(4096).max(1)
 }
 
 /// Turning SIGBUS in a mapped input into an error exit. The handler does only what is safe in a
@@ -84,15 +280,17 @@ mod sigbus {
     use std::sync::Once;
     use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
-    /// Mappings watched at once: a run maps at most two inputs (`--check FILE --puzzles PFILE`).
-    const SLOTS: usize = 4;
+    /// Inputs watched at once: a run reads at most two (`--check FILE --puzzles PFILE`), or a few
+    /// files one after another.
+    const SLOTS: usize = 8;
 
-    /// One watched mapping: its address range and the message that names its file.
+    /// One watched input: the address range of its current window and the message that names it.
     struct Slot {
         start: AtomicUsize,
         end: AtomicUsize,
         message: AtomicPtr<u8>,
         message_len: AtomicUsize,
+        taken: AtomicUsize,
     }
 
     #[allow(clippy::declare_interior_mutable_const)]
@@ -101,48 +299,67 @@ mod sigbus {
         end: AtomicUsize::new(0),
         message: AtomicPtr::new(std::ptr::null_mut()),
         message_len: AtomicUsize::new(0),
+        taken: AtomicUsize::new(0),
     };
 
-    static SLOTS_IN_USE: AtomicUsize = AtomicUsize::new(0);
     static WATCHED: [Slot; SLOTS] = [EMPTY_SLOT; SLOTS];
     static INSTALL: Once = Once::new();
     static INSTALLED: AtomicUsize = AtomicUsize::new(0);
 
-    /// Whether a new mapping can be watched: the handler is in place and a slot is free.
-    pub(super) fn watch_ready() -> bool {
-        INSTALL.call_once(|| {
-            // SAFETY: a zeroed sigaction is valid; the handler is an `extern "C"` function of the
-            // signature SA_SIGINFO asks for.
-            let installed = unsafe {
-                let mut action: libc::sigaction = std::mem::zeroed();
-                action.sa_sigaction = on_sigbus as *const () as usize;
-                action.sa_flags = libc::SA_SIGINFO;
-                libc::sigemptyset(&mut action.sa_mask);
-                libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut()) == 0
-            };
-            INSTALLED.store(usize::from(installed), Ordering::Release);
-        });
-        INSTALLED.load(Ordering::Acquire) == 1 && SLOTS_IN_USE.load(Ordering::Acquire) < SLOTS
+    /// A watched input: a fault inside the window it covers ends the run with its message.
+    pub(super) struct Watch(&'static Slot);
+
+    impl Watch {
+        /// A watch for the input named `name`, if the handler is in place and a slot is free.
+        pub(super) fn new(name: &str) -> Option<Watch> {
+            INSTALL.call_once(|| {
+                // SAFETY: a zeroed sigaction is valid; the handler is an `extern "C"` function of
+                // the signature SA_SIGINFO asks for.
+                let installed = unsafe {
+                    let mut action: libc::sigaction = std::mem::zeroed();
+                    action.sa_sigaction = on_sigbus as *const () as usize;
+                    action.sa_flags = libc::SA_SIGINFO;
+                    libc::sigemptyset(&mut action.sa_mask);
+                    libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut()) == 0
+                };
+                INSTALLED.store(usize::from(installed), Ordering::Release);
+            });
+            if INSTALLED.load(Ordering::Acquire) != 1 {
+                return None;
+            }
+            let slot = WATCHED.iter().find(|slot| {
+                slot.taken
+                    .compare_exchange(0, 1, Ordering::AcqRel, Ordering::Acquire)
+                    .is_ok()
+            })?;
+            // Leaked once per input: the handler may read it at any moment until the run ends.
+            let message: &'static mut [u8] = Box::leak(
+                format!("sudoku-gen: error: {name}: the file was shortened while it was read\n")
+                    .into_bytes()
+                    .into_boxed_slice(),
+            );
+            slot.message_len.store(message.len(), Ordering::Release);
+            slot.message.store(message.as_mut_ptr(), Ordering::Release);
+            Some(Watch(slot))
+        }
+
+        /// Watches `map`, the input's current window, instead of the one before.
+        pub(super) fn cover(&self, map: &[u8]) {
+            let start = map.as_ptr() as usize;
+            self.0.start.store(0, Ordering::Release);
+            // The range covers the window's last page whole: a fault there is ours too.
+            self.0
+                .end
+                .store(start + map.len().next_multiple_of(4096), Ordering::Release);
+            self.0.start.store(start, Ordering::Release);
+        }
     }
 
-    /// Watches `map` for the rest of the run (mappings live until the run ends).
-    pub(super) fn watch(map: &[u8], name: &str) {
-        let index = SLOTS_IN_USE.fetch_add(1, Ordering::AcqRel);
-        let Some(slot) = WATCHED.get(index) else {
-            return;
-        };
-        let message: &'static mut [u8] = Box::leak(
-            format!("sudoku-gen: error: {name}: the file was shortened while it was read\n")
-                .into_bytes()
-                .into_boxed_slice(),
-        );
-        slot.message_len.store(message.len(), Ordering::Release);
-        slot.message.store(message.as_mut_ptr(), Ordering::Release);
-        let start = map.as_ptr() as usize;
-        // The range covers the mapping's last page whole: a fault there is ours too.
-        slot.end
-            .store(start + map.len().next_multiple_of(4096), Ordering::Release);
-        slot.start.store(start, Ordering::Release);
+    impl Drop for Watch {
+        fn drop(&mut self) {
+            self.0.start.store(0, Ordering::Release);
+            self.0.taken.store(0, Ordering::Release);
+        }
     }
 
     extern "C" fn on_sigbus(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
@@ -172,9 +389,27 @@ mod sigbus {
 
 #[cfg(not(unix))]
 mod sigbus {
-    pub(super) fn watch_ready() -> bool {
-        false
-    }
+    pub(super) struct Watch;
 
-    pub(super) fn watch(_: &[u8], _: &str) {}
+    impl Watch {
+        pub(super) fn new(_: &str) -> Option<Watch> {
+            None
+        }
+
+        pub(super) fn cover(&self, _: &[u8]) {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_end_at_their_boundary() {
+        assert_eq!(cut_at(b"ab\ncd\nef", Boundary::Line), Some(6));
+        assert_eq!(cut_at(b"abcdef", Boundary::Line), None);
+        assert_eq!(cut_at(b"1\n2\n\n3\n4\n", Boundary::EmptyLine), Some(5));
+        assert_eq!(cut_at(b"1\n2\n \r\n3\n", Boundary::EmptyLine), Some(7));
+        assert_eq!(cut_at(b"1\n2\n3\n", Boundary::EmptyLine), None);
+    }
 }

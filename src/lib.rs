@@ -54,6 +54,7 @@ pub mod batch;
 pub mod canon;
 pub mod check;
 pub mod classes;
+pub mod corpus;
 pub mod error;
 pub mod format;
 pub mod generate;

@@ -1,7 +1,9 @@
 //! Where results go: standard output, a stream written through, or a file replaced atomically.
 //!
-//! Every job builds its whole output in memory and hands it over with a single `write_all`, so a
-//! failure before the end writes nothing. `-o FILE` is made atomic: the bytes go to a temporary
+//! Jobs of bounded output build it whole in memory and hand it over with a single `write_all`, so a
+//! failure before the end writes nothing. Jobs over inputs of any size write a part at a time
+//! through an [`OutputStream`], which holds the first [`HELD`] bytes back (so that a small job that
+//! fails writes nothing) and writes through after that. `-o FILE` is made atomic: the bytes go to a temporary
 //! file in FILE's folder, named `.sudoku-gen-` and six random characters, which is renamed over
 //! FILE only once everything is written.
 //!
@@ -99,19 +101,114 @@ impl Destination {
     /// Writes `bytes` with one `write_all`; a file is replaced only once they are all written.
     pub fn write(self, bytes: &[u8]) -> Result<(), Error> {
         match self {
-            Destination::Stdout => write_stream("standard output", io::stdout().lock(), bytes),
-            Destination::Stream { name, file } => write_stream(&name, file, bytes),
+            Destination::Stdout => {
+                write_stream("standard output", io::stdout().lock(), bytes).map(drop)
+            }
+            Destination::Stream { name, file } => write_stream(&name, file, bytes).map(drop),
             Destination::File(replacement) => replacement.finish(bytes),
         }
     }
 }
 
+/// Output held back before an [`OutputStream`] starts writing through: the whole output of every
+/// input below a few hundred thousand puzzles.
+pub const HELD: usize = 32 << 20;
+
+/// A destination written a part at a time. Parts are held until they pass [`HELD`] bytes, then
+/// written through: to the temporary file of `-o FILE` (which replaces FILE only at
+/// [`OutputStream::finish`]), or to the stream. A stream's reader that has gone away ends the
+/// writing quietly; [`OutputStream::is_closed`] tells the job it may stop.
+#[derive(Debug)]
+pub struct OutputStream {
+    destination: Destination,
+    held: Vec<u8>,
+    through: bool,
+    closed: bool,
+}
+
+impl Destination {
+    /// This destination, to be written a part at a time.
+    pub fn into_stream(self) -> OutputStream {
+        OutputStream {
+            destination: self,
+            held: Vec::new(),
+            through: false,
+            closed: false,
+        }
+    }
+}
+
+impl OutputStream {
+    /// Adds `bytes` to the output.
+    pub fn write(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        if self.closed {
+            return Ok(());
+        }
+        if !self.through {
+            self.held.extend_from_slice(bytes);
+            if self.held.len() < HELD {
+                return Ok(());
+            }
+            self.through = true;
+            let held = std::mem::take(&mut self.held);
+            return self.write_through(&held);
+        }
+        self.write_through(bytes)
+    }
+
+    fn write_through(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        let result = match &mut self.destination {
+            Destination::Stdout => write_stream("standard output", io::stdout().lock(), bytes),
+            Destination::Stream { name, file } => write_stream(name, &*file, bytes),
+            Destination::File(replacement) => replacement.write_part(bytes),
+        };
+        match result {
+            Ok(Written::All) => Ok(()),
+            Ok(Written::ReaderGone) => {
+                self.closed = true;
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Whether the stream's reader has gone away: nothing written from now on is read.
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+
+    /// Whether some of the output has been written, so that a failure now leaves a part of it on
+    /// a stream (a file is still never replaced by a part).
+    pub fn has_written(&self) -> bool {
+        self.through
+    }
+
+    /// Writes what is held and ends the output: a file is replaced now.
+    pub fn finish(mut self) -> Result<(), Error> {
+        let held = std::mem::take(&mut self.held);
+        self.through = true;
+        self.write_through(&held)?;
+        match self.destination {
+            Destination::File(replacement) => replacement.finish(&[]),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// How a write to a stream ended.
+enum Written {
+    All,
+    /// The reader went away (a closed pipe); nothing more will be read.
+    ReaderGone,
+}
+
 /// Writes `bytes` to a stream (standard output, a device, a pipe). A reader that has gone away
 /// (`| head`) ends the job quietly, as a success.
-fn write_stream(name: &str, mut stream: impl Write, bytes: &[u8]) -> Result<(), Error> {
+fn write_stream(name: &str, mut stream: impl Write, bytes: &[u8]) -> Result<Written, Error> {
     match stream.write_all(bytes) {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Error::io(name, e)),
-        _ => Ok(()),
+        Ok(()) => Ok(Written::All),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(Written::ReaderGone),
+        Err(e) => Err(Error::io(name, e)),
     }
 }
 
@@ -293,12 +390,20 @@ impl Replacement {
             .as_file()
     }
 
+    /// Writes `bytes` to the temporary file.
+    fn write_part(&self, bytes: &[u8]) -> Result<Written, Error> {
+        let mut file = self.temporary_file();
+        file.write_all(bytes)
+            .map_err(|e| Error::io(&self.name, e))?;
+        Ok(Written::All)
+    }
+
     /// Writes `bytes` to the temporary file, then renames it over the target.
     fn finish(mut self, bytes: &[u8]) -> Result<(), Error> {
         let name = self.name.clone();
         let failed = |e| Error::io(&name, e);
-        let mut file = self.temporary_file();
-        file.write_all(bytes).map_err(failed)?;
+        self.write_part(bytes)?;
+        let file = self.temporary_file();
         file.sync_data().map_err(failed)?;
         let mut registry = registry();
         if registry.abandoned {

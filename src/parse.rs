@@ -73,6 +73,8 @@ pub struct ParsedText {
     pub errors: ParseErrors,
     /// How many records (lines, or blocks of the grid format) were malformed.
     pub malformed: usize,
+    /// Whether the text holds the line `end`, after which nothing is read.
+    pub ended: bool,
 }
 
 impl ParsedText {
@@ -85,30 +87,48 @@ impl ParsedText {
 /// Reads a text as [`parse_puzzles`] does, keeping the puzzles that could be read beside the
 /// problems of the others.
 pub fn parse_text(text: &[u8]) -> ParsedText {
-    if let Some(encoding) = utf16_encoding(text) {
-        let mut errors = ParseErrors::new();
-        errors.push(ParseError {
-            line: 1,
-            column: 1,
-            message: format!("the text is {encoding} (it starts with its byte-order mark); expected ASCII or UTF-8"),
-        });
-        return ParsedText {
-            puzzles: Puzzles::empty(Format::Line),
-            errors,
-            malformed: 0,
-        };
+    parse_piece(text, None, 1)
+}
+
+/// Reads one piece of a text (whole records) that starts on line `first_line`, in `format`, or in
+/// the format its content shows when `None` (the first piece decides for those after it). Lines and
+/// problems are numbered as in the whole text.
+pub fn parse_piece(text: &[u8], format: Option<Format>, first_line: usize) -> ParsedText {
+    let text = if first_line == 1 {
+        if let Some(encoding) = utf16_encoding(text) {
+            let mut errors = ParseErrors::new();
+            errors.push(ParseError {
+                line: 1,
+                column: 1,
+                message: format!(
+                    "the text is {encoding} (it starts with its byte-order mark); expected ASCII or UTF-8"
+                ),
+            });
+            return ParsedText {
+                puzzles: Puzzles::empty(Format::Line),
+                errors,
+                malformed: 0,
+                ended: false,
+            };
+        }
+        text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text)
+    } else {
+        text
+    };
+    match format.unwrap_or_else(|| detect_format(text)) {
+        Format::Line => parse_lines(text, first_line),
+        Format::Grid => parse_grid_blocks(text, first_line),
     }
-    let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
-    let first = numbered_lines(text)
+}
+
+/// The format a text is in: the first line that is neither empty nor a `#` comment decides.
+pub fn detect_format(text: &[u8]) -> Format {
+    let first = numbered_lines(text, 1)
         .map(|(_, line)| line)
         .find(|line| !line.is_empty() && !line.starts_with(b"#"));
-    let format = match first {
+    match first {
         Some(line) if line.len() == 9 || line.contains(&b' ') => Format::Grid,
         _ => Format::Line,
-    };
-    match format {
-        Format::Line => parse_lines(text),
-        Format::Grid => parse_grid_blocks(text),
     }
 }
 
@@ -121,15 +141,15 @@ pub fn utf16_encoding(text: &[u8]) -> Option<&'static str> {
     }
 }
 
-/// The lines of `text` with their numbers (counted from 1), without their line ends.
-fn numbered_lines(text: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+/// The lines of `text` with their numbers (its first is `first_line`), without their line ends.
+fn numbered_lines(text: &[u8], first_line: usize) -> impl Iterator<Item = (usize, &[u8])> {
     text.split(|&b| b == b'\n')
         .enumerate()
-        .map(|(i, line)| (i + 1, trim_line_end(line)))
+        .map(move |(i, line)| (first_line + i, trim_line_end(line)))
 }
 
 /// Reads text in the line format: one puzzle a line.
-fn parse_lines(text: &[u8]) -> ParsedText {
+fn parse_lines(text: &[u8], first_line: usize) -> ParsedText {
     let mut puzzles = Puzzles::empty(Format::Line);
     let mut errors = ParseErrors::new();
     // Large inputs are read in parallel, in pieces that end at line ends. Each piece writes
@@ -138,7 +158,7 @@ fn parse_lines(text: &[u8]) -> ParsedText {
     // cut at a line `end`.
     let mut pieces = Vec::new();
     let mut rest = text;
-    let mut first_line = 1;
+    let mut first_line = first_line;
     while !rest.is_empty() {
         let cut = match rest
             .get(LINE_PIECE..)
@@ -174,7 +194,7 @@ fn parse_lines(text: &[u8]) -> ParsedText {
             parse_line_piece(piece, first_line, grids, lines)
         })
         .collect();
-    let (mut kept, mut start) = (0, 0);
+    let (mut kept, mut start, mut ended) = (0, 0, false);
     for (piece, &(_, _, room)) in parsed.into_iter().zip(&pieces) {
         puzzles.grids.copy_within(start..start + piece.count, kept);
         puzzles.lines.copy_within(start..start + piece.count, kept);
@@ -182,6 +202,7 @@ fn parse_lines(text: &[u8]) -> ParsedText {
         start += room;
         errors.append(piece.errors);
         if piece.ended {
+            ended = true;
             break;
         }
     }
@@ -193,11 +214,12 @@ fn parse_lines(text: &[u8]) -> ParsedText {
         puzzles,
         errors,
         malformed,
+        ended,
     }
 }
 
 /// Reads text in the grid format: blocks of nine row lines, one puzzle a block.
-fn parse_grid_blocks(text: &[u8]) -> ParsedText {
+fn parse_grid_blocks(text: &[u8], first_line: usize) -> ParsedText {
     let mut puzzles = Puzzles::empty(Format::Grid);
     let mut errors = ParseErrors::new();
     let mut malformed = 0;
@@ -206,7 +228,7 @@ fn parse_grid_blocks(text: &[u8]) -> ParsedText {
     // line after the text closes the last block; a `#` comment line is skipped wherever it is.
     let mut block: Vec<(usize, &[u8])> = Vec::with_capacity(10);
     let (mut block_len, mut block_end) = (0, 0);
-    for (number, line) in numbered_lines(text).chain(std::iter::once((0, &b""[..]))) {
+    for (number, line) in numbered_lines(text, first_line).chain(std::iter::once((0, &b""[..]))) {
         if line.starts_with(b"#") {
             continue;
         }
@@ -260,11 +282,12 @@ fn parse_grid_blocks(text: &[u8]) -> ParsedText {
         puzzles,
         errors,
         malformed,
+        ended: false,
     }
 }
 
 impl Puzzles {
-    fn empty(format: Format) -> Puzzles {
+    pub(crate) fn empty(format: Format) -> Puzzles {
         Puzzles {
             format,
             grids: Vec::new(),

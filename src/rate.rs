@@ -142,16 +142,21 @@ pub fn level_within(puzzle: &Grid, ceiling: Level) -> Level {
     solve_logically(puzzle, None, ceiling).level
 }
 
-/// The ratings of a file's puzzles as CSV, rated over the thread pool: a header, then one row per
-/// puzzle, `puzzle,level,singles,locked,pairs_triples,harder` (the puzzle in the line format). A
-/// puzzle without exactly one solution gets `invalid` and empty counts, and is a problem.
-pub fn rate_file(puzzles: &Puzzles) -> BatchOutput {
+/// The ratings of a file's puzzles as CSV, rated over the thread pool: [`HEADER`] if asked, then one
+/// row per puzzle, `puzzle,level,singles,locked,pairs_triples,harder,guesses` (the puzzle in the
+/// line format). A puzzle without exactly one solution gets `invalid` and empty counts, and is a
+/// problem.
+pub fn rate_file(puzzles: &Puzzles, with_header: bool) -> BatchOutput {
     let ratings: Vec<Option<Rating>> = puzzles
         .grids
         .par_iter()
         .map_init(Solver::new, rate_with)
         .collect();
-    let mut text = b"puzzle,level,singles,locked,pairs_triples,harder,guesses\n".to_vec();
+    let mut text = if with_header {
+        HEADER.to_vec()
+    } else {
+        Vec::new()
+    };
     let mut problems = Problems::new();
     for (index, (grid, rating)) in puzzles.grids.iter().zip(&ratings).enumerate() {
         push_line(&mut text, grid);
@@ -179,6 +184,9 @@ pub fn rate_file(puzzles: &Puzzles) -> BatchOutput {
     }
     BatchOutput { text, problems }
 }
+
+/// The header of [`rate_file`]'s CSV.
+pub const HEADER: &[u8] = b"puzzle,level,singles,locked,pairs_triples,harder,guesses\n";
 
 /// Whether the techniques of `level` and below solve `puzzle` (which must have exactly one solution).
 /// Cheaper than [`level_within`]: it stops at the first step that needs more.
