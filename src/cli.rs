@@ -681,7 +681,7 @@ fn run_on_puzzles(
 ) -> Result<Finished, Error> {
     let mut pieces = open_pieces(path)?;
     let name = pieces.name().to_owned();
-    let mut progress = InputProgress::new(pieces.len(), "puzzles");
+    let mut progress = InputProgress::new(pieces.file_len(), "puzzles");
     let mut output = destination.into_stream();
     let end = run_batch(
         &mut pieces,

@@ -322,7 +322,7 @@ mod tests {
     fn a_header_needs_a_puzzle_column() {
         assert!(detect_header(b"a,b\n", None).unwrap().is_err());
         assert!(detect_header(b"id,board\n", Some("board")).unwrap().is_ok());
-        assert!(detect_header(&PUZZLE.as_bytes()[..], None).is_none());
+        assert!(detect_header(PUZZLE.as_bytes(), None).is_none());
     }
 
     #[test]

@@ -137,7 +137,7 @@ impl Pieces {
     }
 
     /// The input's length in bytes, when it is a regular file.
-    pub fn len(&self) -> Option<u64> {
+    pub fn file_len(&self) -> Option<u64> {
         match &self.reader {
             Reader::File { len, .. } => Some(*len as u64),
             Reader::Stream { .. } => None,
