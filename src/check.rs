@@ -19,8 +19,11 @@ use std::hash::BuildHasher;
 use foldhash::fast::FixedState;
 use rayon::prelude::*;
 
+use crate::corpus::Header;
+use crate::error::Error;
 use crate::format::Format;
 use crate::grid::Grid;
+use crate::input::{Boundary, Piece, Pieces};
 use crate::parse::{ParseErrors, parse_puzzles, parse_text, utf16_encoding};
 use crate::problems::{Problems, shown_character};
 
@@ -202,61 +205,366 @@ impl Layout {
     }
 }
 
-/// Checks a file of complete grids in either `-c` format.
+/// Checks a file of complete grids in either `-c` format, held whole in memory.
 pub fn check_grids(text: &[u8], rules: GridRules) -> Report {
-    if let Some(encoding) = utf16_encoding(text) {
-        let mut report = Report::default();
-        report.add(Problem {
-            line: 1,
-            grid: None,
-            message: format!(
-                "the file is {encoding} (it starts with its byte-order mark); expected ASCII"
-            ),
-        });
-        return report;
-    }
-    let layout = Layout::detect(text);
-    let mut report = Report {
-        crlf: layout.eol == 2,
-        ..Report::default()
-    };
-    let spot_at = |k: usize| Spot {
-        offset: k * layout.record(),
-        line: k * layout.lines_per_grid() + 1,
-    };
-    let fast = regular_count(text, layout)
-        .and_then(|count| judge_all(text, layout, rules, count, spot_at, true));
-    let (hashes, judged, listed) = match fast {
-        Some((hashes, judged)) => (hashes, judged, None),
-        None => {
-            let spots = scan(text, layout, &mut report);
-            let (hashes, judged) = judge_all(text, layout, rules, spots.len(), |k| spots[k], false)
-                .expect("the scanner lists only well-formed grids");
-            (hashes, judged, Some(spots))
-        }
-    };
-    if listed.is_none() {
-        report.grids = hashes.len();
-    }
-    report = report.merge(judged);
-    let spot = |k: usize| listed.as_ref().map_or_else(|| spot_at(k), |spots| spots[k]);
-    for (later, earlier) in repeats(text, layout, &spot, &hashes) {
-        report.add(Problem {
-            line: spot(later).line,
-            grid: Some(later + 1),
-            message: format!("repeats grid {} (line {})", earlier + 1, spot(earlier).line),
-        });
-    }
-    if let Some(count) = rules.count.filter(|&count| count != report.grids) {
-        let lines =
-            text.iter().filter(|&&b| b == b'\n').count() + usize::from(!text.ends_with(b"\n"));
-        report.add(Problem {
-            line: lines.max(1),
-            grid: None,
-            message: format!("expected {count} grids, found {}", report.grids),
-        });
-    }
+    let mut seen = Vec::new();
+    let mut check = FileCheck::default();
+    check.piece(text, 1, true, rules, 0, &mut seen);
+    let mut reports = [check.finish(rules)];
+    add_repeats(&mut seen, &mut reports, &[String::new()]);
+    let [report] = reports;
     report
+}
+
+/// A grid of the files checked, as the search for repeats keeps it: 32 bytes a grid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Seen {
+    /// The 128-bit hash of its digits, which stands for them: two grids with the same hash are
+    /// taken as the same grid (for a billion grids, the odds of a collision are below 10⁻²⁰).
+    hash: u128,
+    /// Its file, in the order given.
+    file: u32,
+    /// Its number in the file, counted from 0.
+    grid: u32,
+    /// The line where it starts.
+    line: u64,
+}
+
+/// The check of one file, fed a piece (whole records) at a time.
+#[derive(Default)]
+pub struct FileCheck {
+    layout: Option<Layout>,
+    report: Report,
+    /// Line ends so far, and whether the text read so far ends without one.
+    lines: usize,
+    unterminated: bool,
+    /// Whether the file is in an encoding the check does not read.
+    unreadable: bool,
+}
+
+impl FileCheck {
+    /// Where a piece of this file may end: after any line end in the line format, after an empty
+    /// line in the grid format; the first piece's first line tells which.
+    pub fn boundary(&self, text: &[u8]) -> Boundary {
+        match self
+            .layout
+            .unwrap_or_else(|| Layout::detect(text))
+            .line_format
+        {
+            true => Boundary::Line,
+            false => Boundary::EmptyLine,
+        }
+    }
+
+    /// Checks the piece `text` of the file, which starts on line `first_line`; `last` when nothing
+    /// follows it. The hashes of its well-formed grids go to `seen`, marked as of file `file`.
+    pub fn piece(
+        &mut self,
+        text: &[u8],
+        first_line: usize,
+        last: bool,
+        rules: GridRules,
+        file: u32,
+        seen: &mut Vec<Seen>,
+    ) {
+        self.lines += memchr::memchr_iter(b'\n', text).count();
+        self.unterminated = !text.is_empty() && !text.ends_with(b"\n");
+        if self.unreadable {
+            return;
+        }
+        let layout = match self.layout {
+            Some(layout) => layout,
+            None => {
+                if let Some(encoding) = utf16_encoding(text) {
+                    self.report.add(Problem {
+                        line: 1,
+                        grid: None,
+                        message: format!(
+                            "the file is {encoding} (it starts with its byte-order mark); expected \
+                             ASCII"
+                        ),
+                    });
+                    self.unreadable = true;
+                    return;
+                }
+                let layout = Layout::detect(text);
+                self.report.crlf = layout.eol == 2;
+                self.layout = Some(layout);
+                layout
+            }
+        };
+        let before = self.report.grids;
+        let place = Place {
+            first_line,
+            grids_before: before,
+            last,
+        };
+        let spot_at = |k: usize| Spot {
+            offset: k * layout.record(),
+            line: first_line + k * layout.lines_per_grid(),
+        };
+        let regular = if last {
+            regular_count(text, layout)
+        } else {
+            text.len()
+                .is_multiple_of(layout.record())
+                .then(|| text.len() / layout.record())
+        };
+        let fast =
+            regular.and_then(|count| judge_all(text, layout, rules, count, spot_at, place, true));
+        let (hashes, judged, spots) = match fast {
+            Some((hashes, judged)) => {
+                self.report.grids += hashes.len();
+                (hashes, judged, None)
+            }
+            None => {
+                let mut scanned = Report::default();
+                let (spots, grids) = scan(text, layout, &mut scanned, place);
+                self.report = std::mem::take(&mut self.report).merge(scanned);
+                self.report.grids = grids;
+                let (hashes, judged) =
+                    judge_all(text, layout, rules, spots.len(), |k| spots[k], place, false)
+                        .expect("the scanner lists only well-formed grids");
+                (hashes, judged, Some(spots))
+            }
+        };
+        self.report = std::mem::take(&mut self.report).merge(judged);
+        let spot = |k: usize| spots.as_ref().map_or_else(|| spot_at(k), |spots| spots[k]);
+        seen.extend(hashes.iter().enumerate().map(|(k, &hash)| Seen {
+            hash,
+            file,
+            grid: u32::try_from(before + k).unwrap_or(u32::MAX),
+            line: spot(k).line as u64,
+        }));
+    }
+
+    /// The file's report once every piece is checked (repeats aside: see [`add_repeats`]).
+    pub fn finish(mut self, rules: GridRules) -> Report {
+        if let Some(count) = rules.count.filter(|&count| count != self.report.grids) {
+            let lines = self.lines + usize::from(self.unterminated);
+            self.report.add(Problem {
+                line: lines.max(1),
+                grid: None,
+                message: format!("expected {count} grids, found {}", self.report.grids),
+            });
+        }
+        self.report
+    }
+}
+
+/// Reports every grid of `seen` that repeats an earlier one (of its file or of a file before it)
+/// in the report of its file; `names` name the files.
+pub fn add_repeats(seen: &mut [Seen], reports: &mut [Report], names: &[String]) {
+    seen.par_sort_unstable();
+    for group in seen.chunk_by(|a, b| a.hash == b.hash) {
+        let first = group[0];
+        for later in &group[1..] {
+            let of_file = if later.file == first.file {
+                String::new()
+            } else {
+                format!(" of {}", names[first.file as usize])
+            };
+            reports[later.file as usize].add(Problem {
+                line: later.line as usize,
+                grid: Some(later.grid as usize + 1),
+                message: format!(
+                    "repeats grid {}{of_file} (line {})",
+                    first.grid + 1,
+                    first.line
+                ),
+            });
+        }
+    }
+}
+
+/// Checks the files of grids `inputs` together, each a piece at a time: each file as
+/// [`check_grids`] checks one, and no grid repeated in any of them. Memory: the pieces being read,
+/// plus 32 bytes a grid ([`Seen`]). With several files, `rules.count` is their total.
+pub fn check_grid_files(
+    inputs: Vec<Pieces>,
+    rules: GridRules,
+    corpus_rules: &CorpusRules,
+) -> Result<Vec<(String, Report)>, Error> {
+    let names: Vec<String> = inputs.iter().map(|input| input.name().to_owned()).collect();
+    let several = inputs.len() > 1;
+    let file_rules = GridRules {
+        count: rules.count.filter(|_| !several),
+        ..rules
+    };
+    let mut seen = Vec::new();
+    let mut reports = Vec::new();
+    let mut last_lines = 1;
+    for (file, mut input) in inputs.into_iter().enumerate() {
+        let mut check = FileCheck::default();
+        let file = u32::try_from(file).unwrap_or(u32::MAX);
+        let mut corpus: Option<CorpusCheck> = None;
+        while let Some(piece) = input.next_piece(|text| match corpus {
+            Some(_) => Boundary::Line,
+            None => check.boundary(text),
+        })? {
+            if piece.first_line == 1 {
+                match crate::corpus::detect_header(&piece, corpus_rules.column.as_deref()) {
+                    Some(Ok(header)) => {
+                        corpus = Some(CorpusCheck {
+                            header,
+                            report: Report {
+                                subject: Subject::Solutions,
+                                ..Report::default()
+                            },
+                        });
+                    }
+                    Some(Err(error)) => {
+                        check.report.add(Problem {
+                            line: error.line,
+                            grid: None,
+                            message: error.message,
+                        });
+                        check.unreadable = true;
+                    }
+                    None => {}
+                }
+            }
+            match &mut corpus {
+                Some(corpus) => corpus.piece(&piece, file_rules, corpus_rules.unique),
+                None => check.piece(
+                    &piece,
+                    piece.first_line,
+                    piece.last,
+                    file_rules,
+                    file,
+                    &mut seen,
+                ),
+            }
+        }
+        if let Some(corpus) = corpus {
+            reports.push(corpus.report);
+            continue;
+        }
+        last_lines = (check.lines + usize::from(check.unterminated)).max(1);
+        reports.push(check.finish(file_rules));
+    }
+    add_repeats(&mut seen, &mut reports, &names);
+    if several && let Some(count) = rules.count {
+        let total: usize = reports.iter().map(|r| r.grids).sum();
+        if total != count {
+            let last = reports.last_mut().expect("several files");
+            last.add(Problem {
+                line: last_lines,
+                grid: None,
+                message: format!("expected {count} grids in all the files, found {total}"),
+            });
+        }
+    }
+    Ok(names.into_iter().zip(reports).collect())
+}
+
+/// How CSV corpora are checked.
+#[derive(Clone, Debug, Default)]
+pub struct CorpusRules {
+    /// The puzzle column, when not one of the usual names.
+    pub column: Option<String>,
+    /// Whether each puzzle must have exactly one solution (`--unique`).
+    pub unique: bool,
+}
+
+/// The check of a CSV corpus: every row's solution against its puzzle.
+struct CorpusCheck {
+    header: Header,
+    report: Report,
+}
+
+impl CorpusCheck {
+    /// Checks the rows of `piece` (the header too, in the first).
+    fn piece(&mut self, piece: &Piece, rules: GridRules, unique: bool) {
+        let (text, first_line) = if piece.first_line == 1 {
+            let body = memchr::memchr(b'\n', piece).map_or(piece.len(), |at| at + 1);
+            (&piece[body..], 2)
+        } else {
+            (&piece[..], piece.first_line)
+        };
+        let rows = crate::corpus::read_rows(text, &self.header, first_line);
+        for e in rows.errors.listed() {
+            self.report.add(Problem {
+                line: e.line,
+                grid: None,
+                message: format!("column {}: {}", e.column, e.message),
+            });
+        }
+        let unlisted = rows.errors.count() - rows.errors.listed().len();
+        self.report.problems.count_unlisted(unlisted);
+        let before = self.report.grids;
+        self.report.grids += rows.puzzles.grids.len() + rows.errors.count();
+        let judged =
+            rows.puzzles
+                .grids
+                .par_iter()
+                .zip(&rows.solutions)
+                .zip(&rows.puzzles.lines)
+                .enumerate()
+                .map(|(k, ((puzzle, solution), &line))| {
+                    let mut report = Report::default();
+                    let index = before + k;
+                    let problem = |message: String| Problem {
+                        line,
+                        grid: Some(index + 1),
+                        message,
+                    };
+                    match solution {
+                        None => report.add(problem("the row has no solution".to_owned())),
+                        Some(solution) => {
+                            let spot = Spot { offset: 0, line };
+                            judge_solution(solution, puzzle, index, spot, 0, rules, &mut report);
+                        }
+                    }
+                    if unique {
+                        match crate::solve::count_solutions(puzzle, 2) {
+                            1 => {}
+                            0 => report.add(problem("the puzzle has no solution".to_owned())),
+                            _ => report
+                                .add(problem("the puzzle has more than one solution".to_owned())),
+                        }
+                    }
+                    report
+                })
+                .reduce(Report::default, Report::merge);
+        self.report = std::mem::take(&mut self.report).merge(judged);
+    }
+}
+
+/// The report of a check of several files: each file's problems, then one verdict for all.
+pub fn files_text(reports: &[(String, Report)]) -> String {
+    if let [(name, report)] = reports {
+        return report.text(name);
+    }
+    let mut text = String::new();
+    for (name, report) in reports {
+        for line in report.problem_lines(name) {
+            text += &line;
+            text.push('\n');
+        }
+    }
+    let grids: usize = reports.iter().map(|(_, r)| r.grids).sum();
+    let problems: usize = reports.iter().map(|(_, r)| r.problems.count()).sum();
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    let files = plural(reports.len(), "file");
+    if problems == 0 {
+        text += &format!("ok: {grids} grids in {files}, all valid and distinct\n");
+    } else {
+        text += &format!(
+            "FAIL: {} in {} ({files})\n",
+            plural(problems, "problem"),
+            plural(grids, "grid")
+        );
+    }
+    text
+}
+
+/// Where a piece stands in its file.
+#[derive(Clone, Copy)]
+struct Place {
+    first_line: usize,
+    grids_before: usize,
+    last: bool,
 }
 
 /// How many grids a file in the exact layout of its length would hold; `None` if no such file has
@@ -281,10 +589,11 @@ fn judge_all(
     rules: GridRules,
     count: usize,
     spot_at: impl Fn(usize) -> Spot + Sync,
+    place: Place,
     exact: bool,
-) -> Option<(Vec<u64>, Report)> {
+) -> Option<(Vec<u128>, Report)> {
     let template = exact.then(|| Template::new(layout));
-    let mut hashes = vec![0u64; count];
+    let mut hashes = vec![0u128; count];
     let report = hashes
         .par_iter_mut()
         .enumerate()
@@ -292,14 +601,16 @@ fn judge_all(
             let spot = spot_at(k);
             if let Some(template) = &template {
                 let end = (spot.offset + layout.record()).min(text.len());
-                if !template.matches(&text[spot.offset..end], end == text.len()) {
+                if !template.matches(&text[spot.offset..end], end == text.len() && place.last) {
                     return None;
                 }
             }
             let digits = layout.digits(text, spot.offset);
-            *hash = FixedState::with_seed(0x5d0c).hash_one(digits);
+            *hash = u128::from(FixedState::with_seed(0x5d0c).hash_one(digits)) << 64
+                | u128::from(FixedState::with_seed(0x9e37).hash_one(digits));
             let row_lines = usize::from(!layout.line_format);
-            judge(&digits, k, spot, row_lines, rules.first, &mut report);
+            let index = place.grids_before + k;
+            judge(&digits, index, spot, row_lines, rules.first, &mut report);
             Some(report)
         })
         .try_reduce(Report::default, |a, b| Some(a.merge(b)))?;
@@ -371,17 +682,18 @@ struct OpenGrid {
 }
 
 /// Reads the file line by line, reporting every format problem; returns the well-formed grids.
-fn scan(text: &[u8], layout: Layout, report: &mut Report) -> Vec<Spot> {
+fn scan(text: &[u8], layout: Layout, report: &mut Report, place: Place) -> (Vec<Spot>, usize) {
     let mut spots = Vec::new();
-    let mut grids = 0;
+    let mut grids = place.grids_before;
     let mut current: Option<OpenGrid> = None;
-    let mut empty_run = 0;
+    // A piece after the first starts after an empty line (see `FileCheck::boundary`).
+    let mut empty_run = usize::from(place.first_line > 1);
     let mut offset = 0;
     // Pieces between line ends, read as they come: a list of them would cost 16 bytes a line.
     let last = memchr::memchr_iter(b'\n', text).count();
     let ends_with_line_end = text.ends_with(b"\n");
     for (index, piece) in text.split(|&b| b == b'\n').enumerate() {
-        let number = index + 1;
+        let number = place.first_line + index;
         let start = offset;
         offset += piece.len() + 1;
         if index == last && piece.is_empty() {
@@ -418,7 +730,7 @@ fn scan(text: &[u8], layout: Layout, report: &mut Report) -> Vec<Spot> {
                 Some("expected the first row of a grid, found an empty line".to_owned())
             } else if empty_run == 2 {
                 Some("expected one empty line between grids, found more".to_owned())
-            } else if index + 1 == last && ends_with_line_end {
+            } else if index + 1 == last && ends_with_line_end && place.last {
                 Some("expected no empty line after the last grid".to_owned())
             } else {
                 None
@@ -507,10 +819,14 @@ fn scan(text: &[u8], layout: Layout, report: &mut Report) -> Vec<Spot> {
         && open.rows < 9
         && !layout.line_format
     {
-        report.add(missing_rows(last + 1, grids, open.first_line, open.rows));
+        report.add(missing_rows(
+            place.first_line + last,
+            grids,
+            open.first_line,
+            open.rows,
+        ));
     }
-    report.grids = grids;
-    spots
+    (spots, grids)
 }
 
 fn missing_rows(line: usize, grid: usize, first: usize, rows: usize) -> Problem {
@@ -648,46 +964,6 @@ fn first_repeat_in_text(digits: &[u8; 81]) -> Option<Repeat> {
         }
     }
     None
-}
-
-/// Pairs (later, earlier) of grid indices whose grids are equal, each later grid once, paired with
-/// its first occurrence.
-fn repeats(
-    text: &[u8],
-    layout: Layout,
-    spot: &impl Fn(usize) -> Spot,
-    hashes: &[u64],
-) -> Vec<(usize, usize)> {
-    let mut sorted = hashes.to_vec();
-    sorted.par_sort_unstable();
-    let mut shared: Vec<u64> = sorted
-        .windows(2)
-        .filter(|w| w[0] == w[1])
-        .map(|w| w[0])
-        .collect();
-    shared.dedup();
-    if shared.is_empty() {
-        return Vec::new();
-    }
-    let shared: std::collections::HashSet<u64> = shared.into_iter().collect();
-    let mut firsts: std::collections::HashMap<u64, Vec<usize>> = std::collections::HashMap::new();
-    let mut pairs = Vec::new();
-    for (index, hash) in hashes
-        .iter()
-        .enumerate()
-        .filter(|(_, h)| shared.contains(h))
-    {
-        let digits = layout.digits(text, spot(index).offset);
-        let seen = firsts.entry(*hash).or_default();
-        match seen
-            .iter()
-            .find(|&&e| layout.digits(text, spot(e).offset) == digits)
-        {
-            Some(&earlier) => pairs.push((index, earlier)),
-            None => seen.push(index),
-        }
-    }
-    pairs
 }
 
 /// Checks a file of solutions against the file of their puzzles (either in either `-s` input

@@ -8,7 +8,7 @@ use clap::{ArgGroup, CommandFactory, Parser};
 
 use sudoku_gen::batch::{BatchEnd, BatchRules, PieceInfo, run_batch};
 use sudoku_gen::batch::{BatchOutput, solve_batch};
-use sudoku_gen::check::{self, GridRules};
+use sudoku_gen::check::{self, CorpusRules, GridRules};
 use sudoku_gen::corpus::RowResult;
 use sudoku_gen::format::{Format, OutputFormat};
 use sudoku_gen::grade::{self, GradeJob, GradeRequest};
@@ -67,9 +67,10 @@ pub struct Cli {
     rate: Option<PathBuf>,
 
     /// Check FILE (`-` for standard input): complete grids in either -c format, every grid valid and
-    /// none repeated; or, with --puzzles, solutions of the puzzles of PFILE.
-    #[arg(long, value_name = "FILE")]
-    check: Option<PathBuf>,
+    /// none repeated, in all the files given together; or, with --puzzles, solutions of the
+    /// puzzles of PFILE.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    check: Option<Vec<PathBuf>>,
 
     /// Write the canonical form of every grid or puzzle of FILE (`-` for standard input), in order,
     /// one line each: the smallest line among its equivalents, a blank read as 0 (written `.`).
@@ -124,6 +125,7 @@ pub struct Cli {
     format: Option<OutputFormat>,
 
     /// With -s: a puzzle with more than one solution is an error (one solution is still written).
+    /// With --check on a CSV corpus: every puzzle must have exactly one solution.
     #[arg(long = "unique")]
     require_unique: bool,
 
@@ -191,8 +193,9 @@ pub enum Mode {
     },
     /// `--check FILE`: check complete grids; with `classes`, that no two are equivalent.
     CheckGrids {
-        path: PathBuf,
+        paths: Vec<PathBuf>,
         rules: GridRules,
+        corpus: CorpusRules,
         classes: bool,
     },
     /// `--check FILE --puzzles PFILE`: check solutions against their puzzles; with `classes`, that
@@ -362,7 +365,7 @@ impl Cli {
     fn mode(&self) -> Result<Mode, UsageError> {
         let mode = self.mode_flag();
         let options = [
-            ("--unique", self.require_unique, &["-s"][..]),
+            ("--unique", self.require_unique, &["-s", "--check"][..]),
             (
                 "--first",
                 self.first.is_some(),
@@ -494,26 +497,40 @@ impl Cli {
                 Plan::load(&self.plan()).map_err(|e| UsageError::Unusable(e.to_string()))?;
             Mode::PrintPlan(text)
         } else {
-            let path = self.check.clone().unwrap_or_default();
+            let paths = self.check.clone().unwrap_or_default();
+            if paths.iter().filter(|p| *p == Path::new("-")).count() > 1 {
+                return Err(UsageError::Conflict(
+                    "standard input ('-') can be checked once".to_owned(),
+                ));
+            }
+            if paths.len() > 1 && (self.puzzles_file.is_some() || self.classes) {
+                return Err(UsageError::Conflict(
+                    "--puzzles and --classes check one file at a time".to_owned(),
+                ));
+            }
             let rules = GridRules {
                 count: self.expected_grids,
                 first: self.first,
             };
             match &self.puzzles_file {
-                Some(puzzles) if puzzles == Path::new("-") && path == Path::new("-") => {
+                Some(puzzles) if puzzles == Path::new("-") && paths[0] == Path::new("-") => {
                     return Err(UsageError::Conflict(
                         "'--check -' and '--puzzles -' cannot both read standard input".to_owned(),
                     ));
                 }
                 Some(puzzles) => Mode::CheckSolutions {
-                    path,
+                    path: paths[0].clone(),
                     puzzles: puzzles.clone(),
                     rules,
                     classes: self.classes,
                 },
                 None => Mode::CheckGrids {
-                    path,
+                    paths,
                     rules,
+                    corpus: CorpusRules {
+                        column: self.column.clone(),
+                        unique: self.require_unique,
+                    },
                     classes: self.classes,
                 },
             }
@@ -622,16 +639,30 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
             }
         }
         Mode::CheckGrids {
-            path,
+            paths,
             rules,
-            classes,
+            classes: true,
+            ..
         } => {
-            let text = read_source(&path)?;
+            let text = read_source(&paths[0])?;
             let mut report = check::check_grids(&text, rules);
-            if classes {
-                classes::check_classes(&mut report, &text, None);
-            }
-            finish_check(&report, &path)
+            classes::check_classes(&mut report, &text, None);
+            finish_check(&report, &paths[0])
+        }
+        Mode::CheckGrids {
+            paths,
+            rules,
+            corpus,
+            ..
+        } => {
+            let inputs = paths
+                .iter()
+                .map(|path| open_pieces(path))
+                .collect::<Result<Vec<_>, Error>>()?;
+            let reports = check::check_grid_files(inputs, rules, &corpus)?;
+            Destination::Stdout.write(check::files_text(&reports).as_bytes())?;
+            let problems = reports.iter().map(|(_, r)| r.problems.count()).sum();
+            Ok(Finished::from_problems(problems))
         }
         Mode::CheckSolutions {
             path,
