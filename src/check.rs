@@ -211,7 +211,7 @@ pub fn check_grids(text: &[u8], rules: GridRules) -> Report {
     let mut check = FileCheck::default();
     check.piece(text, 1, true, rules, 0, &mut seen);
     let mut reports = [check.finish(rules)];
-    add_repeats(&mut seen, &mut reports, &[String::new()]);
+    add_repeats(&seen, &mut reports, &[String::new()]);
     let [report] = reports;
     report
 }
@@ -267,8 +267,10 @@ impl FileCheck {
         file: u32,
         seen: &mut Vec<Seen>,
     ) {
-        self.lines += memchr::memchr_iter(b'\n', text).count();
-        self.unterminated = !text.is_empty() && !text.ends_with(b"\n");
+        if last {
+            self.lines = first_line - 1 + bytecount::count(text, b'\n');
+            self.unterminated = !text.is_empty() && !text.ends_with(b"\n");
+        }
         if self.unreadable {
             return;
         }
@@ -354,9 +356,28 @@ impl FileCheck {
 
 /// Reports every grid of `seen` that repeats an earlier one (of its file or of a file before it)
 /// in the report of its file; `names` name the files.
-pub fn add_repeats(seen: &mut [Seen], reports: &mut [Report], names: &[String]) {
-    seen.par_sort_unstable();
-    for group in seen.chunk_by(|a, b| a.hash == b.hash) {
+pub fn add_repeats(seen: &[Seen], reports: &mut [Report], names: &[String]) {
+    // Most files repeat nothing: the high halves of the hashes, sorted, say so at 8 bytes a grid;
+    // only the grids whose high halves meet are sorted whole.
+    let mut keys: Vec<u64> = seen.par_iter().map(|s| (s.hash >> 64) as u64).collect();
+    keys.par_sort_unstable();
+    let mut shared: Vec<u64> = keys
+        .windows(2)
+        .filter(|w| w[0] == w[1])
+        .map(|w| w[0])
+        .collect();
+    drop(keys);
+    if shared.is_empty() {
+        return;
+    }
+    shared.dedup();
+    let mut meeting: Vec<Seen> = seen
+        .iter()
+        .filter(|s| shared.binary_search(&((s.hash >> 64) as u64)).is_ok())
+        .copied()
+        .collect();
+    meeting.sort_unstable();
+    for group in meeting.chunk_by(|a, b| a.hash == b.hash) {
         let first = group[0];
         for later in &group[1..] {
             let of_file = if later.file == first.file {
@@ -443,7 +464,7 @@ pub fn check_grid_files(
         last_lines = (check.lines + usize::from(check.unterminated)).max(1);
         reports.push(check.finish(file_rules));
     }
-    add_repeats(&mut seen, &mut reports, &names);
+    add_repeats(&seen, &mut reports, &names);
     if several && let Some(count) = rules.count {
         let total: usize = reports.iter().map(|r| r.grids).sum();
         if total != count {
@@ -690,7 +711,7 @@ fn scan(text: &[u8], layout: Layout, report: &mut Report, place: Place) -> (Vec<
     let mut empty_run = usize::from(place.first_line > 1);
     let mut offset = 0;
     // Pieces between line ends, read as they come: a list of them would cost 16 bytes a line.
-    let last = memchr::memchr_iter(b'\n', text).count();
+    let last = bytecount::count(text, b'\n');
     let ends_with_line_end = text.ends_with(b"\n");
     for (index, piece) in text.split(|&b| b == b'\n').enumerate() {
         let number = place.first_line + index;

@@ -40,7 +40,7 @@ pub fn detect_header(text: &[u8], column: Option<&str>) -> Option<Result<Header,
     }
     let fields = read_records(first)
         .next()
-        .map(|(record, _)| record)
+        .map(|(record, ..)| record)
         .unwrap_or_default();
     let named = |names: &[&str]| {
         fields.iter().position(|field| {
@@ -93,8 +93,8 @@ pub fn read_rows(text: &[u8], header: &Header, first_line: usize) -> Rows {
         records: Vec::new(),
         errors: ParseErrors::new(),
     };
-    for (record, start) in read_records(text) {
-        let line = first_line + memchr::memchr_iter(b'\n', &text[..start]).count();
+    for (record, start, record_line) in read_records(text) {
+        let line = first_line + record_line - 1;
         if record.iter().all(<[u8]>::is_empty) {
             continue;
         }
@@ -137,19 +137,20 @@ pub fn read_rows(text: &[u8], header: &Header, first_line: usize) -> Rows {
     rows
 }
 
-/// The records of `text` with the byte offset where each starts.
-fn read_records(text: &[u8]) -> impl Iterator<Item = (csv::ByteRecord, usize)> + '_ {
+/// The records of `text` with the byte offset and the line (counted from 1) where each starts.
+fn read_records(text: &[u8]) -> impl Iterator<Item = (csv::ByteRecord, usize, usize)> + '_ {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
         .from_reader(text);
     let mut record = csv::ByteRecord::new();
-    std::iter::from_fn(move || {
-        let start = reader.position().byte();
-        match reader.read_byte_record(&mut record) {
-            Ok(true) => Some((record.clone(), usize::try_from(start).unwrap_or(usize::MAX))),
-            _ => None,
+    std::iter::from_fn(move || match reader.read_byte_record(&mut record) {
+        Ok(true) => {
+            let position = record.position()?;
+            let at = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+            Some((record.clone(), at(position.byte()), at(position.line())))
         }
+        _ => None,
     })
 }
 

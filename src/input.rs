@@ -221,7 +221,7 @@ impl Pieces {
             first_line: self.next_line,
             last,
         };
-        self.next_line += memchr::memchr_iter(b'\n', &piece).count();
+        self.next_line += bytecount::count(&piece, b'\n');
         Ok(Some(piece))
     }
 

@@ -168,8 +168,7 @@ fn parse_lines(text: &[u8], first_line: usize) -> ParsedText {
             None => rest.len(),
         };
         let (piece, tail) = rest.split_at(cut);
-        let line_count =
-            memchr::memchr_iter(b'\n', piece).count() + usize::from(!piece.ends_with(b"\n"));
+        let line_count = bytecount::count(piece, b'\n') + usize::from(!piece.ends_with(b"\n"));
         // A puzzle takes a line of at least 81 bytes: a text of empty lines gets no room.
         let room = line_count.min(piece.len() / CELLS + 1);
         pieces.push((first_line, piece, room));
