@@ -670,16 +670,20 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
             rules,
             classes,
         } => {
-            let text = read_source(&path)?;
-            let puzzle_text = read_source(&puzzles)?;
-            match check::check_solutions(&text, &puzzle_text, rules) {
-                Ok(mut report) => {
-                    if classes {
-                        let name = source_name(&puzzles);
-                        classes::check_classes(&mut report, &text, Some((&puzzle_text, &name)));
-                    }
-                    finish_check(&report, &path)
-                }
+            let checked = if classes {
+                // Classes compare puzzles with every other: both files are read whole.
+                let text = read_source(&path)?;
+                let puzzle_text = read_source(&puzzles)?;
+                check::check_solutions(&text, &puzzle_text, rules).map(|mut report| {
+                    let name = source_name(&puzzles);
+                    classes::check_classes(&mut report, &text, Some((&puzzle_text, &name)));
+                    report
+                })
+            } else {
+                check::check_solution_files(open_pieces(&path)?, open_pieces(&puzzles)?, rules)?
+            };
+            match checked {
+                Ok(report) => finish_check(&report, &path),
                 Err(errors) => {
                     report_parse_errors(&source_name(&puzzles), &errors);
                     Ok(Finished::WithProblems)

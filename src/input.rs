@@ -98,6 +98,21 @@ pub fn read_source(path: &Path) -> Result<Vec<u8>, Error> {
     open_pieces(path)?.read_whole()
 }
 
+impl Pieces {
+    /// Bytes already in memory, named `name`, to be read a piece at a time like a file.
+    pub fn of_bytes(name: &str, bytes: Vec<u8>) -> Pieces {
+        Pieces {
+            name: name.to_owned(),
+            reader: Reader::Stream {
+                stream: Box::new(std::io::Cursor::new(bytes)),
+                carry: Vec::new(),
+            },
+            next_line: 1,
+            done: false,
+        }
+    }
+}
+
 /// Opens `path` (standard input for `-`) to be read a piece at a time.
 pub fn open_pieces(path: &Path) -> Result<Pieces, Error> {
     let name = source_name(path);

@@ -482,7 +482,8 @@ fn usage_errors_for_checking() {
     for args in [
         &["--check"][..],
         &["--check", "x", "--seed", "1"],
-        &["--check", "x", "--unique"],
+        &["--check", "x", "y", "--classes"],
+        &["--check", "-", "-"],
         &["--check", "x", "-o", "y"],
         &["-c", "3", "--count", "3"],
         &["--check", "-", "--puzzles", "-"],

@@ -209,8 +209,7 @@ fn run_with_input(args: &[&str], input: &str) -> std::process::Output {
 
 #[test]
 fn kaggle_layout_is_solved_checked_and_rated() {
-    let blank = PUZZLE.replace('0', "0");
-    let corpus = format!("quizzes,solutions\n{blank},{SOLUTION}\n{blank},\n");
+    let corpus = format!("quizzes,solutions\n{PUZZLE},{SOLUTION}\n{PUZZLE},\n");
     let solved = run_with_input(&["-s"], &corpus);
     assert!(solved.status.success());
     let text = String::from_utf8(solved.stdout).unwrap();
@@ -320,4 +319,56 @@ fn progress_shows_on_a_terminal_and_never_on_a_pipe() {
         .output()
         .unwrap();
     assert!(piped.stderr.is_empty());
+}
+
+#[test]
+fn solutions_of_several_pieces_are_checked_against_their_puzzles() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzles = dir.path().join("puzzles.txt");
+    let lines = 2 * PIECE / 82 + 500;
+    write_puzzles(&puzzles, lines, &[]);
+    let solutions = dir.path().join("solutions.txt");
+    sudoku_gen()
+        .arg("-s")
+        .arg(&puzzles)
+        .arg("-o")
+        .arg(&solutions)
+        .assert()
+        .success();
+    sudoku_gen()
+        .arg("--check")
+        .arg(&solutions)
+        .arg("--puzzles")
+        .arg(&puzzles)
+        .assert()
+        .success()
+        .stdout(format!(
+            "ok: {lines} solutions, all valid and keeping their puzzles' givens\n"
+        ));
+    // The first two cells of the solution on the next-to-last line swapped: a repeat in columns
+    // 1 and 2, or a given changed.
+    let mut text = std::fs::read(&solutions).unwrap();
+    let at = (lines - 2) * 82;
+    text.swap(at, at + 1);
+    std::fs::write(&solutions, &text).unwrap();
+    let out = sudoku_gen()
+        .arg("--check")
+        .arg(&solutions)
+        .arg("--puzzles")
+        .arg(&puzzles)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let expected = format!(
+        "{}:{}: grid {}: ",
+        solutions.display(),
+        lines - 1,
+        lines - 1
+    );
+    assert!(stdout.starts_with(&expected), "{stdout}");
+    assert!(
+        stdout.ends_with(&format!("FAIL: 1 problem in {lines} grids\n")),
+        "{stdout}"
+    );
 }
