@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks of sudoku-gen against references timed in the same run, as ratios of medians.
 #
-#   scripts/bench.sh [SECTION|all] [RUNS]      sections: generate solve check puzzles canon; crosscheck
+#   scripts/bench.sh [SECTION|all] [RUNS]   sections: generate solve check puzzles canon stream; crosscheck
 #
 # generate: `-c 1000000` into a fresh file, against the write floor (scripts/bench/write_floor.rs:
 #           one buffer of the same size and one write, no sudoku work), in both formats; target
@@ -22,6 +22,11 @@
 #           17-clue set (target >= 200,000/s), all cores; `-c 1000000 --classes` against
 #           `-c 1000000` (target ratio <= 3.0); `--shuffle` of the 1,000,000 grids against
 #           `-c 1000000` (target ratio <= 2.0).
+# stream:   `-s` on 10,000,000 puzzles (the 17-clue set repeated, about 820 MB) into /dev/null: its
+#           peak memory (target <= 256 MiB), and its rate against the rate of `-s` on the set itself
+#           (read in one piece; target >= 0.9). Then `--check` of four files of 1,000,000 grids
+#           together (`-c 1000000 --seed 1..4`): wall time and peak memory (target: 64 bytes a grid
+#           plus 256 MiB). Needs about 1.5 GB of free space in the temporary folder.
 # crosscheck (not in `all`): the references built here against those of ../shared/bench, when that
 #           folder exists, on the same work; ratios near 1 mean that lines of either compare.
 #
@@ -215,8 +220,7 @@ bench_check() {
   local grids=$work/grids.txt
   "$bin" -c 1000000 -o "$grids"
   compare "check 1M grids" "<= 2.0" -- "$bin" --check "$grids" --count 1000000 -- "$bin" -c 1000000
-  local limit=$(( $(stat -c %s "$grids") / 1048576 + 64 ))
-  echo "check 1M grids peak memory $(peak_mib "$bin" --check "$grids") MiB (limit: file + 64 MiB = $limit MiB)"
+  echo "check 1M grids peak memory $(peak_mib "$bin" --check "$grids") MiB (limit: 64 bytes a grid + 256 MiB = 317 MiB)"
 }
 
 # rate_line NAME COUNT SECONDS REFERENCE_RATE TARGET: one line of a rate against a reference rate.
@@ -291,7 +295,28 @@ bench_canon() {
   compare "shuffle 1M grids" "<= 2.0" -- "$bin" --shuffle "$grids" -- "$bin" -c 1000000
 }
 
-sections=(generate solve check puzzles canon)
+bench_stream() {
+  local set label big=$work/stream-10M.txt one=$work/stream-one.txt count secs_big secs_one
+  read -r set label < <(puzzle_set puzzles2_17_clue)
+  grep -v '^#' "$set" | grep -v '^$' > "$one"
+  count=$(wc -l < "$one")
+  for ((i = 0; i < 10000000 / count + 1; i++)); do cat "$one"; done | head -n 10000000 > "$big"
+  echo "stream -s 10M puzzles ($label repeated) peak memory $(peak_mib "$bin" -s "$big" -o /dev/null) MiB (target <= 256 MiB)"
+  read -r secs_big secs_one < <(alternate "$bin" -s "$big" -o /dev/null -- "$bin" -s "$one" -o /dev/null)
+  awk -v a="$secs_big" -v b="$secs_one" -v c="$count" -v r="$runs" -v l="$label" \
+    'BEGIN { printf "stream -s 10M puzzles %9.0f/s  %s whole %9.0f/s  ratio %5.2f  (target >= 0.9, median of %d)\n", 1e7 / a, l, c / b, (1e7 / a) / (c / b), r }'
+  rm -f "$big" "$one"
+  local parts=()
+  for seed in 1 2 3 4; do
+    "$bin" -c 1000000 --seed "$seed" -o "$work/part-$seed.txt"
+    parts+=("$work/part-$seed.txt")
+  done
+  secs_big=$(median_wall "$bin" --check "${parts[@]}")
+  echo "stream --check 4 files of 1M grids $secs_big s, peak memory $(peak_mib "$bin" --check "${parts[@]}") MiB (limit: 64 bytes a grid + 256 MiB = 500 MiB)"
+  rm -f "${parts[@]}"
+}
+
+sections=(generate solve check puzzles canon stream)
 extra_sections=(crosscheck)
 if [[ $what == all ]]; then
   chosen=("${sections[@]}")

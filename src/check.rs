@@ -6,13 +6,14 @@
 //! share their bugs; its house checks are plain loops over the text's digits.
 //!
 //! # Speed
-//! A file is read as it is in memory. A file in the exact `-c` layout has every grid at a fixed
-//! offset, so the grids are checked in parallel straight from the text (**fast path**). The first
-//! byte out of place sends the whole file through a line-by-line scanner that names every format
-//! problem (**slow path**). Both give the places of the well-formed grids, whose houses and first
-//! digit are then checked in parallel; each grid's 64-bit hash is kept, the hashes are sorted, and only
-//! grids with equal hashes are compared byte by byte to name repeats. Memory: the file, plus 24 bytes
-//! a grid.
+//! A file is read a piece at a time (whole grids, at most 32 MiB; see [`crate::input`]). A piece in
+//! the exact `-c` layout has every grid at a fixed offset, so its grids are checked in parallel
+//! straight from the text (**fast path**). The first byte out of place sends the piece through a
+//! line-by-line scanner that names every format problem (**slow path**). Both give the places of
+//! the well-formed grids, whose houses and first digit are then checked in parallel. Each grid
+//! leaves a 128-bit hash of its digits ([`Seen`]), so that repeats are found across pieces and
+//! files once all are read: the hashes' high halves are sorted, and only grids whose halves meet
+//! are compared whole. Memory: the pieces being read, plus 40 bytes a grid.
 
 use std::hash::BuildHasher;
 
@@ -399,12 +400,15 @@ pub fn add_repeats(seen: &[Seen], reports: &mut [Report], names: &[String]) {
 }
 
 /// Checks the files of grids `inputs` together, each a piece at a time: each file as
-/// [`check_grids`] checks one, and no grid repeated in any of them. Memory: the pieces being read,
-/// plus 32 bytes a grid ([`Seen`]). With several files, `rules.count` is their total.
+/// [`check_grids`] checks one, and no grid repeated in any of them. `done` is told the grids and
+/// bytes of each piece checked. Memory: the pieces being read,
+/// plus 40 bytes a grid (a [`Seen`], and a sort key at the end). With several files, `rules.count`
+/// is their total.
 pub fn check_grid_files(
     inputs: Vec<Pieces>,
     rules: GridRules,
     corpus_rules: &CorpusRules,
+    mut done: impl FnMut(usize, usize),
 ) -> Result<Vec<(String, Report)>, Error> {
     let names: Vec<String> = inputs.iter().map(|input| input.name().to_owned()).collect();
     let several = inputs.len() > 1;
@@ -445,6 +449,10 @@ pub fn check_grid_files(
                     None => {}
                 }
             }
+            let checked = |check: &FileCheck, corpus: &Option<CorpusCheck>| {
+                check.report.grids + corpus.as_ref().map_or(0, |c| c.report.grids)
+            };
+            let before = checked(&check, &corpus);
             match &mut corpus {
                 Some(corpus) => corpus.piece(&piece, file_rules, corpus_rules.unique),
                 None => check.piece(
@@ -456,6 +464,7 @@ pub fn check_grid_files(
                     &mut seen,
                 ),
             }
+            done(checked(&check, &corpus) - before, piece.len());
         }
         if let Some(corpus) = corpus {
             reports.push(corpus.report);
@@ -996,7 +1005,7 @@ pub fn check_solutions(
 ) -> Result<Report, ParseErrors> {
     let solutions = Pieces::of_bytes("solutions", solutions.to_vec());
     let puzzles = Pieces::of_bytes("puzzles", puzzles.to_vec());
-    check_solution_files(solutions, puzzles, rules).expect("reading memory cannot fail")
+    check_solution_files(solutions, puzzles, rules, |_, _| {}).expect("reading memory cannot fail")
 }
 
 /// Checks a file of solutions against the file of their puzzles (either in either `-s` input
@@ -1009,6 +1018,7 @@ pub fn check_solution_files(
     mut solutions: Pieces,
     puzzles: Pieces,
     rules: GridRules,
+    mut done: impl FnMut(usize, usize),
 ) -> Result<Result<Report, ParseErrors>, Error> {
     let mut source = PuzzleSource {
         pieces: puzzles,
@@ -1068,6 +1078,7 @@ pub fn check_solution_files(
                 .reduce(Report::default, Report::merge);
             report = report.merge(judged);
         }
+        done(parsed.records(), piece.len());
         if parsed.ended {
             break;
         }

@@ -659,7 +659,12 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
                 .iter()
                 .map(|path| open_pieces(path))
                 .collect::<Result<Vec<_>, Error>>()?;
-            let reports = check::check_grid_files(inputs, rules, &corpus)?;
+            let bytes = inputs.iter().map(|input| input.file_len()).sum();
+            let mut progress = InputProgress::new(bytes, "grids");
+            let reports = check::check_grid_files(inputs, rules, &corpus, |items, bytes| {
+                progress.advance(items, bytes)
+            })?;
+            progress.finish();
             Destination::Stdout.write(check::files_text(&reports).as_bytes())?;
             let problems = reports.iter().map(|(_, r)| r.problems.count()).sum();
             Ok(Finished::from_problems(problems))
@@ -680,7 +685,16 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
                     report
                 })
             } else {
-                check::check_solution_files(open_pieces(&path)?, open_pieces(&puzzles)?, rules)?
+                let solutions = open_pieces(&path)?;
+                let mut progress = InputProgress::new(solutions.file_len(), "solutions");
+                let checked = check::check_solution_files(
+                    solutions,
+                    open_pieces(&puzzles)?,
+                    rules,
+                    |items, bytes| progress.advance(items, bytes),
+                )?;
+                progress.finish();
+                checked
             };
             match checked {
                 Ok(report) => finish_check(&report, &path),
