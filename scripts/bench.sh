@@ -300,7 +300,10 @@ bench_stream() {
   read -r set label < <(puzzle_set puzzles2_17_clue)
   grep -v '^#' "$set" | grep -v '^$' > "$one"
   count=$(wc -l < "$one")
-  for ((i = 0; i < 10000000 / count + 1; i++)); do cat "$one"; done | head -n 10000000 > "$big"
+  {
+    for ((i = 0; i < 10000000 / count; i++)); do cat "$one"; done
+    head -n $(( 10000000 % count )) "$one"
+  } > "$big"
   echo "stream -s 10M puzzles ($label repeated) peak memory $(peak_mib "$bin" -s "$big" -o /dev/null) MiB (target <= 256 MiB)"
   read -r secs_big secs_one < <(alternate "$bin" -s "$big" -o /dev/null -- "$bin" -s "$one" -o /dev/null)
   awk -v a="$secs_big" -v b="$secs_one" -v c="$count" -v r="$runs" -v l="$label" \
