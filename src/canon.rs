@@ -78,7 +78,7 @@ fn inverse_of<const N: usize>(order: &[u8; N]) -> [u8; N] {
 
 impl Transformation {
     /// The move that changes nothing.
-    pub const IDENTITY: Transformation = Transformation {
+    pub(crate) const IDENTITY: Transformation = Transformation {
         transpose: false,
         rows: [0, 1, 2, 3, 4, 5, 6, 7, 8],
         columns: [0, 1, 2, 3, 4, 5, 6, 7, 8],

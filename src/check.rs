@@ -75,7 +75,7 @@ pub struct Report {
 
 impl Report {
     /// Counts `problem`, and lists it if it is among the first listed by line.
-    pub fn add(&mut self, problem: Problem) {
+    pub(crate) fn add(&mut self, problem: Problem) {
         self.problems.insert_by_key(problem, |p| p.line);
     }
 
@@ -91,7 +91,7 @@ impl Report {
 
     /// The listed problems as `NAME:LINE: grid K: what`, then `... and N more` if some were not
     /// listed.
-    pub fn problem_lines(&self, name: &str) -> Vec<String> {
+    pub(crate) fn problem_lines(&self, name: &str) -> Vec<String> {
         self.problems.lines(|p| match p.grid {
             Some(k) => format!("{name}:{}: grid {k}: {}", p.line, p.message),
             None => format!("{name}:{}: {}", p.line, p.message),
@@ -341,7 +341,7 @@ impl FileCheck {
         }));
     }
 
-    /// The file's report once every piece is checked (repeats aside: see [`add_repeats`]).
+    /// The file's report once every piece is checked (repeats aside: see `add_repeats`).
     pub fn finish(mut self, rules: GridRules) -> Report {
         if let Some(count) = rules.count.filter(|&count| count != self.report.grids) {
             let lines = self.lines + usize::from(self.unterminated);
@@ -357,7 +357,7 @@ impl FileCheck {
 
 /// Reports every grid of `seen` that repeats an earlier one (of its file or of a file before it)
 /// in the report of its file; `names` name the files.
-pub fn add_repeats(seen: &[Seen], reports: &mut [Report], names: &[String]) {
+pub(crate) fn add_repeats(seen: &[Seen], reports: &mut [Report], names: &[String]) {
     // Most files repeat nothing: the high halves of the hashes, sorted, say so at 8 bytes a grid;
     // only the grids whose high halves meet are sorted whole.
     let mut keys: Vec<u64> = seen.par_iter().map(|s| (s.hash >> 64) as u64).collect();

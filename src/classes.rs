@@ -65,7 +65,7 @@ fn key_of(grid: &Grid) -> (u64, Option<Grid>) {
 /// only changes which pair is which: so its cycle type is invariant, and so is the multiset of the
 /// cycle types of the 36 pairs of rows, each marked with whether its rows share a band. The same
 /// holds for columns; transposing swaps the two multisets, so they are combined in sorted order.
-pub fn fingerprint(grid: &Grid) -> Option<u64> {
+pub(crate) fn fingerprint(grid: &Grid) -> Option<u64> {
     if !grid.is_filled() || grid.first_repeat().is_some() {
         return None;
     }
@@ -170,7 +170,7 @@ impl ClassIndex {
 /// Pairs `(later, earlier)` of indices of `grids` whose grids are equivalent but not equal, each
 /// later grid paired with the first grid of its class. Equal grids are left out: they are plain
 /// repeats, reported as such.
-pub fn equivalent_pairs(grids: &[Grid]) -> Vec<(usize, usize)> {
+pub(crate) fn equivalent_pairs(grids: &[Grid]) -> Vec<(usize, usize)> {
     let keys: Vec<(u64, Option<Grid>)> = grids.par_iter().map(key_of).collect();
     let mut classes = ClassIndex::with_capacity(grids.len());
     let mut pairs = Vec::new();
@@ -236,7 +236,7 @@ fn grid_rng(seed: u64, index: u64) -> Xoshiro256PlusPlus {
 
 /// `request.count` pairwise inequivalent complete grids (see the module comment), each with
 /// `request.first` in its top-left cell if asked (a relabelling, which keeps the class).
-pub fn generate_classes(request: &GridRequest) -> Vec<Grid> {
+pub(crate) fn generate_classes(request: &GridRequest) -> Vec<Grid> {
     let mut drawn: Vec<(Grid, (u64, Option<Grid>), Xoshiro256PlusPlus)> = (0..request.count)
         .into_par_iter()
         .map_init(Solver::new, |solver, k| {
@@ -273,7 +273,7 @@ fn with_first_digit(grid: &Grid, digit: u8) -> Grid {
     Grid::from_cells(cells).expect("a relabelling keeps digits")
 }
 
-/// [`generate_classes`] rendered in `format`, exactly as `-c` lays out its grids.
+/// `generate_classes` rendered in `format`, exactly as `-c` lays out its grids.
 pub fn render_classes(request: &GridRequest, format: Format) -> Vec<u8> {
     render(&generate_classes(request), format, b'0')
 }

@@ -5,7 +5,7 @@
 //! (or the one `--column` names), and a column named `solution` or `solutions` is read too. Rows
 //! are split by the `csv` crate, so quoted fields and CRLF line ends are read as any CSV reader
 //! would; each row keeps its fields as bytes ([`csv::ByteRecord`]), so that a job's results are
-//! written back into the row it came from ([`write_rows`]): the solution column filled in by `-s`,
+//! written back into the row it came from (`write_rows`): the solution column filled in by `-s`,
 //! the rating columns appended by `--rate`.
 
 use crate::format::Format;
@@ -32,7 +32,10 @@ pub struct Header {
 /// it; `column` names the puzzle column instead of the usual names. `None` when the first line
 /// holds no comma (the text is in the line or grid format); an error when it is a header without
 /// a puzzle column.
-pub fn detect_header(text: &[u8], column: Option<&str>) -> Option<Result<Header, ParseError>> {
+pub(crate) fn detect_header(
+    text: &[u8],
+    column: Option<&str>,
+) -> Option<Result<Header, ParseError>> {
     let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
     let first = text.split(|&b| b == b'\n').next().unwrap_or_default();
     if !first.contains(&b',') {
@@ -86,7 +89,7 @@ pub struct Rows {
 }
 
 /// Reads the rows of `text`, whose first line is line `first_line` of the corpus.
-pub fn read_rows(text: &[u8], header: &Header, first_line: usize) -> Rows {
+pub(crate) fn read_rows(text: &[u8], header: &Header, first_line: usize) -> Rows {
     let mut rows = Rows {
         puzzles: Puzzles::empty(Format::Line),
         solutions: Vec::new(),
@@ -216,7 +219,7 @@ pub enum RowResult {
 
 /// The header of the output: the corpus's, with the solution column added or the result header's
 /// fields appended.
-pub fn write_header(header: &Header, result: RowResult, result_header: &[u8]) -> Vec<u8> {
+pub(crate) fn write_header(header: &Header, result: RowResult, result_header: &[u8]) -> Vec<u8> {
     let mut fields = header.fields.clone();
     match result {
         RowResult::Solution if header.solution.is_none() => fields.push_field(b"solution"),
@@ -234,7 +237,7 @@ pub fn write_header(header: &Header, result: RowResult, result_header: &[u8]) ->
 
 /// The rows of `records` with the job's result lines (`results`, one line per row) written into
 /// them as `result` says.
-pub fn write_rows(
+pub(crate) fn write_rows(
     header: &Header,
     records: &[csv::ByteRecord],
     results: &[u8],

@@ -29,7 +29,7 @@ impl Error {
 
 /// An I/O error as the system words it ("No such file or directory"), for messages that name the
 /// file themselves.
-pub fn system_message(error: &io::Error) -> String {
+pub(crate) fn system_message(error: &io::Error) -> String {
     OsMessage(error).to_string()
 }
 

@@ -44,7 +44,7 @@ impl OutputFormat {
 }
 
 /// The longest record of any format, in bytes.
-pub const MAX_RECORD_LEN: usize = 163;
+pub(crate) const MAX_RECORD_LEN: usize = 163;
 
 impl Format {
     /// Bytes one grid takes, its separator included.
@@ -73,7 +73,7 @@ impl Format {
 
     /// A record whose separators are in place and whose cells hold `fill`: rendering a grid is then
     /// only writing its 81 characters.
-    pub fn blank_record(self, fill: u8) -> [u8; MAX_RECORD_LEN] {
+    pub(crate) fn blank_record(self, fill: u8) -> [u8; MAX_RECORD_LEN] {
         let mut record = [b'\n'; MAX_RECORD_LEN];
         if self == Format::Grid {
             for line in record[..162].chunks_exact_mut(18) {
@@ -88,7 +88,7 @@ impl Format {
 
     /// Writes `grid` as one record into `record` (exactly [`Format::record_len`] bytes), empty cells as
     /// `blank`. The caller drops the final separator of the grid format (see [`Format::output_len`]).
-    pub fn write_record(self, grid: &Grid, blank: u8, record: &mut [u8]) {
+    pub(crate) fn write_record(self, grid: &Grid, blank: u8, record: &mut [u8]) {
         let digits = grid
             .cells()
             .map(|digit| if digit == 0 { blank } else { b'0' + digit });
@@ -113,14 +113,14 @@ impl Format {
 
 /// Appends the line form of `grid` (81 characters, `.` for empty cells) to `out`, without a line
 /// end: a field of a CSV row.
-pub fn push_line(out: &mut Vec<u8>, grid: &Grid) {
+pub(crate) fn push_line(out: &mut Vec<u8>, grid: &Grid) {
     let mut record = [0; Format::Line.record_len()];
     Format::Line.write_record(grid, b'.', &mut record);
     out.extend_from_slice(&record[..CELLS]);
 }
 
 /// Renders grids in `format`, empty cells as `blank`, exactly as the generator lays them out.
-pub fn render(grids: &[Grid], format: Format, blank: u8) -> Vec<u8> {
+pub(crate) fn render(grids: &[Grid], format: Format, blank: u8) -> Vec<u8> {
     let mut out = vec![0; format.record_len() * grids.len()];
     for (grid, record) in grids.iter().zip(out.chunks_exact_mut(format.record_len())) {
         format.write_record(grid, blank, record);

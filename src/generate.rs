@@ -33,7 +33,7 @@
 //! grids valid and distinct, and the second sends the walk into a different region of the tree.
 //!
 //! # Threads
-//! The tree is split into [`PARTS`] fixed parts by the placement of the 1s in the top band. Part `p`
+//! The tree is split into `PARTS` fixed parts by the placement of the 1s in the top band. Part `p`
 //! contributes the first `count / PARTS` grids of its subtree (one more for the first `count % PARTS`
 //! parts) to its own byte range, so the output never depends on the thread count.
 
@@ -61,7 +61,7 @@ pub struct GridRequest {
 
 /// The number of fixed parts the tree is split into: the placements of the 1 in boxes 1 and 2 once the
 /// 1 of box 0 sits in the top-left cell.
-pub const PARTS: usize = 18;
+pub(crate) const PARTS: usize = 18;
 
 /// Writes `request.count` distinct complete grids in `format` into one buffer of exactly their size,
 /// splitting the work over the current rayon pool.

@@ -10,7 +10,7 @@
 //!
 //! # Order of work
 //! Every case runs in a fresh temporary folder holding a copy of the program and the case's input
-//! (see [`crate::limited_run`] for the limits). A program's cases run one after another; the
+//! (see `limited_run.rs` for the limits). A program's cases run one after another; the
 //! submissions' ordinary cases run on the current rayon pool (`-j`), several programs at once; then
 //! the speed cases run one at a time, alone, each run of the program taken in turn with a run of
 //! this tool's own binary (`current_exe`, as a child, on the same arguments plus `-o OUTPUT`), so

@@ -22,7 +22,7 @@
 use std::fmt;
 
 /// The number of cells in a grid.
-pub const CELLS: usize = 81;
+pub(crate) const CELLS: usize = 81;
 
 /// Row of a cell.
 pub const fn row_of(cell: usize) -> usize {
@@ -47,7 +47,7 @@ pub const fn box_cell(box_index: usize, index: usize) -> usize {
 }
 
 /// The cells of the 27 houses: rows, then columns, then boxes.
-pub const HOUSES: [[usize; 9]; 27] = {
+pub(crate) const HOUSES: [[usize; 9]; 27] = {
     let mut houses = [[0; 9]; 27];
     let mut n = 0;
     while n < 9 {
@@ -63,7 +63,7 @@ pub const HOUSES: [[usize; 9]; 27] = {
     houses
 };
 
-/// The house of each kind (row, column, box) that holds `cell`, as indices into [`HOUSES`].
+/// The house of each kind (row, column, box) that holds `cell`, as indices into `HOUSES`.
 pub const fn houses_of(cell: usize) -> [usize; 3] {
     [cell / 9, 9 + cell % 9, 18 + 3 * (cell / 27) + cell % 9 / 3]
 }
@@ -99,7 +99,7 @@ pub struct Grid([u8; CELLS]);
 
 impl Grid {
     /// The grid with every cell empty.
-    pub const EMPTY: Grid = Grid([0; CELLS]);
+    pub(crate) const EMPTY: Grid = Grid([0; CELLS]);
 
     /// A grid from 81 cell values, row by row; `None` if a value is above 9.
     pub fn from_cells(cells: [u8; CELLS]) -> Option<Grid> {
@@ -170,7 +170,7 @@ impl fmt::Display for House {
 
 impl Grid {
     /// The first digit found twice in one house (rows first, then columns, then boxes), if any.
-    pub fn first_repeat(&self) -> Option<(u8, House)> {
+    pub(crate) fn first_repeat(&self) -> Option<(u8, House)> {
         for (index, cells) in HOUSES.iter().enumerate() {
             let mut seen = 0u16;
             for &cell in cells {

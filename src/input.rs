@@ -100,7 +100,7 @@ pub fn read_source(path: &Path) -> Result<Vec<u8>, Error> {
 
 impl Pieces {
     /// Bytes already in memory, named `name`, to be read a piece at a time like a file.
-    pub fn of_bytes(name: &str, bytes: Vec<u8>) -> Pieces {
+    pub(crate) fn of_bytes(name: &str, bytes: Vec<u8>) -> Pieces {
         Pieces {
             name: name.to_owned(),
             reader: Reader::Stream {
@@ -161,7 +161,7 @@ impl Pieces {
 
     /// The next piece, ending at the boundary that `boundary` picks for the piece's text (a piece
     /// may end anywhere before it) unless it is the last; `None` after the last.
-    pub fn next_piece(
+    pub(crate) fn next_piece(
         &mut self,
         boundary: impl FnOnce(&[u8]) -> Boundary,
     ) -> Result<Option<Piece>, Error> {
@@ -241,7 +241,7 @@ impl Pieces {
     }
 
     /// The whole rest of the input as one piece, however long: for inputs that must be read whole.
-    pub fn read_whole(mut self) -> Result<Vec<u8>, Error> {
+    pub(crate) fn read_whole(mut self) -> Result<Vec<u8>, Error> {
         let mut text = Vec::new();
         while let Some(piece) = self.next_piece(|_| Boundary::Line)? {
             text.extend_from_slice(&piece);

@@ -61,13 +61,14 @@ pub mod generate;
 pub mod grade;
 pub mod grid;
 pub mod input;
-pub mod limited_run;
+mod limited_run;
 #[cfg(target_os = "linux")]
 pub mod memory;
 pub mod output;
 pub mod parse;
 pub mod plan;
 pub mod problems;
+#[doc(hidden)]
 pub mod progress;
 pub mod puzzle;
 pub mod rate;

@@ -95,7 +95,7 @@ pub fn signal_name(signal: i32) -> String {
 
 /// Runs `program` with `args` in `folder`, within `limits`; standard input is empty and standard
 /// error is discarded. An error is returned only when the program cannot be started.
-pub fn run_limited(
+pub(crate) fn run_limited(
     program: &Path,
     args: &[String],
     folder: &Path,

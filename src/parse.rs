@@ -79,21 +79,21 @@ pub struct ParsedText {
 
 impl ParsedText {
     /// How many records the text holds, well-formed or not.
-    pub fn records(&self) -> usize {
+    pub(crate) fn records(&self) -> usize {
         self.puzzles.grids.len() + self.malformed
     }
 }
 
 /// Reads a text as [`parse_puzzles`] does, keeping the puzzles that could be read beside the
 /// problems of the others.
-pub fn parse_text(text: &[u8]) -> ParsedText {
+pub(crate) fn parse_text(text: &[u8]) -> ParsedText {
     parse_piece(text, None, 1)
 }
 
 /// Reads one piece of a text (whole records) that starts on line `first_line`, in `format`, or in
 /// the format its content shows when `None` (the first piece decides for those after it). Lines and
 /// problems are numbered as in the whole text.
-pub fn parse_piece(text: &[u8], format: Option<Format>, first_line: usize) -> ParsedText {
+pub(crate) fn parse_piece(text: &[u8], format: Option<Format>, first_line: usize) -> ParsedText {
     let text = if first_line == 1 {
         if let Some(encoding) = utf16_encoding(text) {
             let mut errors = ParseErrors::new();
@@ -122,7 +122,7 @@ pub fn parse_piece(text: &[u8], format: Option<Format>, first_line: usize) -> Pa
 }
 
 /// The format a text is in: the first line that is neither empty nor a `#` comment decides.
-pub fn detect_format(text: &[u8]) -> Format {
+pub(crate) fn detect_format(text: &[u8]) -> Format {
     let first = numbered_lines(text, 1)
         .map(|(_, line)| line)
         .find(|line| !line.is_empty() && !line.starts_with(b"#"));
@@ -133,7 +133,7 @@ pub fn detect_format(text: &[u8]) -> Format {
 }
 
 /// The UTF-16 encoding whose byte-order mark starts `text`, if any.
-pub fn utf16_encoding(text: &[u8]) -> Option<&'static str> {
+pub(crate) fn utf16_encoding(text: &[u8]) -> Option<&'static str> {
     match text.get(..2) {
         Some(b"\xff\xfe") => Some("UTF-16 little-endian"),
         Some(b"\xfe\xff") => Some("UTF-16 big-endian"),

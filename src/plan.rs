@@ -44,7 +44,7 @@ use crate::puzzle;
 use crate::rate::Level;
 
 /// The plans shipped with the tool: name and TOML text.
-pub const SHIPPED: [(&str, &str); 2] = [
+pub(crate) const SHIPPED: [(&str, &str); 2] = [
     ("basic", include_str!("plans/basic.toml")),
     ("pair", include_str!("plans/pair.toml")),
 ];
@@ -338,12 +338,12 @@ impl Case {
     }
 
     /// Whether the case is timed against this tool.
-    pub fn is_speed(&self) -> bool {
+    pub(crate) fn is_speed(&self) -> bool {
         !self.tiers.is_empty()
     }
 
     /// The most points the case can earn.
-    pub fn max_points(&self) -> f64 {
+    pub(crate) fn max_points(&self) -> f64 {
         self.tiers
             .iter()
             .map(|t| t.points)
@@ -370,7 +370,7 @@ impl Input {
     }
 
     /// The blank range of the made puzzles.
-    pub fn blank_range(&self) -> Option<RangeInclusive<usize>> {
+    pub(crate) fn blank_range(&self) -> Option<RangeInclusive<usize>> {
         self.blanks.map(|[low, high]| low..=high)
     }
 }

@@ -2,7 +2,7 @@
 //! counted. A hostile input may hold a problem on every line, and listing them all could take many
 //! times the input's own size; the count keeps the verdict exact.
 //!
-//! Also the one way a message shows a character found out of place ([`shown_character`]).
+//! Also the one way a message shows a character found out of place (`shown_character`).
 
 /// How many problems a report lists; the rest are only counted.
 pub const LISTED: usize = 20;
@@ -35,7 +35,7 @@ impl<T> Problems<T> {
     }
 
     /// Adds a problem that comes after every one added so far, made only if it will be listed.
-    pub fn push_with(&mut self, problem: impl FnOnce() -> T) {
+    pub(crate) fn push_with(&mut self, problem: impl FnOnce() -> T) {
         if self.listed.len() < LISTED {
             self.listed.push(problem());
         }
@@ -44,7 +44,7 @@ impl<T> Problems<T> {
 
     /// Adds a problem found out of order (threads report as they finish): the listed ones stay the
     /// first by `key`.
-    pub fn insert_by_key<K: Ord>(&mut self, problem: T, key: impl Fn(&T) -> K) {
+    pub(crate) fn insert_by_key<K: Ord>(&mut self, problem: T, key: impl Fn(&T) -> K) {
         self.count += 1;
         let at = self.listed.partition_point(|p| key(p) <= key(&problem));
         if at < LISTED {
@@ -61,7 +61,11 @@ impl<T> Problems<T> {
     }
 
     /// Adds the problems of another part of the same input, keeping the first by `key` listed.
-    pub fn merge_by_key<K: Ord>(&mut self, other: Problems<T>, key: impl Fn(&T) -> K + Copy) {
+    pub(crate) fn merge_by_key<K: Ord>(
+        &mut self,
+        other: Problems<T>,
+        key: impl Fn(&T) -> K + Copy,
+    ) {
         let unlisted = other.count - other.listed.len();
         for problem in other.listed {
             self.insert_by_key(problem, key);
@@ -70,7 +74,7 @@ impl<T> Problems<T> {
     }
 
     /// Counts problems that are not listed.
-    pub fn count_unlisted(&mut self, more: usize) {
+    pub(crate) fn count_unlisted(&mut self, more: usize) {
         self.count += more;
     }
 
@@ -102,7 +106,7 @@ impl<T> Problems<T> {
 
 /// The character starting at byte `at` of `bytes`, as a message shows it: quoted when it prints
 /// (`'x'`), escaped when it is a control character (`'\t'`), or named when the bytes are not UTF-8.
-pub fn shown_character(bytes: &[u8], at: usize) -> String {
+pub(crate) fn shown_character(bytes: &[u8], at: usize) -> String {
     let rest = &bytes[at..bytes.len().min(at + 4)];
     let valid = match std::str::from_utf8(rest) {
         Ok(text) => text,

@@ -152,7 +152,7 @@ impl Reach {
 
     /// The part of `range` that the digging aims at: all of it, unless the reach is aimed at
     /// counts that overlap only part of it.
-    pub fn aim(&self, range: &RangeInclusive<usize>) -> RangeInclusive<usize> {
+    pub(crate) fn aim(&self, range: &RangeInclusive<usize>) -> RangeInclusive<usize> {
         match self {
             Reach::Aimed { blanks } if shared_counts(range, blanks) > 0 => {
                 *range.start().max(blanks.start())..=*range.end().min(blanks.end())
@@ -162,7 +162,7 @@ impl Reach {
     }
 
     /// Whether a request for blank counts in `range` runs at a useful rate.
-    pub fn covers(&self, range: &RangeInclusive<usize>) -> bool {
+    pub(crate) fn covers(&self, range: &RangeInclusive<usize>) -> bool {
         match self {
             Reach::Aimed { blanks } => shared_counts(range, blanks) > 0,
             Reach::Landed { common, least } => shared_counts(range, common) >= *least,

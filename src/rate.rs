@@ -60,7 +60,7 @@ impl Level {
     }
 
     /// The level below, if any.
-    pub fn easier(self) -> Option<Level> {
+    pub(crate) fn easier(self) -> Option<Level> {
         match self {
             Level::Singles => None,
             Level::Intermediate => Some(Level::Singles),
@@ -138,7 +138,7 @@ pub fn rate_with(solver: &mut Solver, puzzle: &Grid) -> Option<Rating> {
 
 /// The level of `puzzle` (which must have exactly one solution) when it is `ceiling` or below, else
 /// [`Level::Harder`]: only the techniques up to `ceiling` are run.
-pub fn level_within(puzzle: &Grid, ceiling: Level) -> Level {
+pub(crate) fn level_within(puzzle: &Grid, ceiling: Level) -> Level {
     solve_logically(puzzle, None, ceiling).level
 }
 
@@ -190,7 +190,7 @@ pub const HEADER: &[u8] = b"puzzle,level,singles,locked,pairs_triples,harder,gue
 
 /// Whether the techniques of `level` and below solve `puzzle` (which must have exactly one solution).
 /// Cheaper than [`level_within`]: it stops at the first step that needs more.
-pub fn solves_within(puzzle: &Grid, level: Level) -> bool {
+pub(crate) fn solves_within(puzzle: &Grid, level: Level) -> bool {
     solve_logically(puzzle, None, level).harder == 0
 }
 

@@ -20,7 +20,7 @@ use crate::parse::{ParseError, ParseErrors, parse_puzzles};
 const CSV_HEADER: &[u8] = b"puzzle,solution";
 
 /// The transformation of item `index` of a text shuffled with `seed`.
-pub fn transformation_of(seed: u64, index: usize) -> Transformation {
+pub(crate) fn transformation_of(seed: u64, index: usize) -> Transformation {
     let index = index as u64;
     let mut rng =
         Xoshiro256PlusPlus::seed_from_u64(seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
@@ -29,7 +29,7 @@ pub fn transformation_of(seed: u64, index: usize) -> Transformation {
 
 /// Every grid of `grids` replaced by a random equivalent (see the module comment) and written in
 /// `format`, blanks as `blank`, in one pass over the output's records.
-pub fn render_shuffled(grids: &[Grid], seed: u64, format: Format, blank: u8) -> Vec<u8> {
+pub(crate) fn render_shuffled(grids: &[Grid], seed: u64, format: Format, blank: u8) -> Vec<u8> {
     let mut out = vec![0; format.record_len() * grids.len()];
     out.par_chunks_mut(format.record_len())
         .zip(grids.par_iter())

@@ -583,7 +583,7 @@ impl Solver {
     /// Whether `puzzle` has a solution in which `cell` does not hold `digit`. With `digit` the
     /// solution's own, this asks whether the puzzle's solution is unique at a cost below that of
     /// counting solutions: the known solution is never searched again.
-    pub fn has_other_solution(&mut self, puzzle: &Grid, cell: usize, digit: u8) -> bool {
+    pub(crate) fn has_other_solution(&mut self, puzzle: &Grid, cell: usize, digit: u8) -> bool {
         Givens::of(puzzle).is_some_and(|givens| self.has_other_solution_from(&givens, cell, digit))
     }
 

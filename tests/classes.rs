@@ -5,7 +5,9 @@ mod common;
 
 use std::path::Path;
 
-use common::{assert_valid_distinct, parse_grids, puzzle_lines, sudoku_gen};
+use common::{
+    assert_valid_distinct, check_against, parse_grids, puzzle_lines, solve_into, sudoku_gen,
+};
 use predicates::prelude::*;
 use proptest::prelude::*;
 use sudoku_gen::Grid;
@@ -349,18 +351,8 @@ fn puzzle_classes_pass_check() {
         .arg(&puzzles)
         .assert()
         .success();
-    sudoku_gen()
-        .arg("-s")
-        .arg(&puzzles)
-        .arg("-o")
-        .arg(&solutions)
-        .assert()
-        .success();
-    sudoku_gen()
-        .arg("--check")
-        .arg(&solutions)
-        .arg("--puzzles")
-        .arg(&puzzles)
+    solve_into(&puzzles, &solutions);
+    check_against(&solutions, &puzzles)
         .arg("--classes")
         .assert()
         .success();
@@ -377,18 +369,8 @@ fn puzzle_classes_pass_check() {
     let mut planted = text.into_bytes();
     planted.extend_from_slice(&moved);
     std::fs::write(&puzzles, planted).unwrap();
-    sudoku_gen()
-        .arg("-s")
-        .arg(&puzzles)
-        .arg("-o")
-        .arg(&solutions)
-        .assert()
-        .success();
-    sudoku_gen()
-        .arg("--check")
-        .arg(&solutions)
-        .arg("--puzzles")
-        .arg(&puzzles)
+    solve_into(&puzzles, &solutions);
+    check_against(&solutions, &puzzles)
         .arg("--classes")
         .assert()
         .code(1)

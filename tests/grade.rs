@@ -126,18 +126,18 @@ fn a_correct_submission_passes_every_case() {
     assert_eq!(graded.failed(1), names(&[]), "{}", graded.report);
     let header = graded.sheet.lines().next().unwrap();
     assert_eq!(header, format!("program,{},total", CASES.join(",")));
+    // The speed cases earn 4 points at up to 5 times this tool's time, 1 up to 10: the fake runs
+    // this very tool, but a loaded machine can slow one of two runs of a few milliseconds a lot.
+    let row: Vec<&str> = graded.sheet.lines().nth(1).unwrap().split(',').collect();
+    assert_eq!(row[1..10], ["2", "2", "3", "3", "3", "1", "1", "1", "1"]);
     assert!(
-        graded
-            .sheet
-            .lines()
-            .nth(1)
-            .unwrap()
-            .ends_with(",2,2,3,3,3,1,1,1,1,4,4,25")
+        row[10..12].iter().all(|p| ["1", "4"].contains(p)),
+        "{row:?}"
     );
     assert!(
         graded
             .report
-            .contains("total 25 of 25 points, 11 of 11 cases passed")
+            .contains("of 25 points, 11 of 11 cases passed")
     );
     assert!(graded.line_of("speed-c-500").contains("x this tool's"));
 }

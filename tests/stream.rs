@@ -7,7 +7,7 @@ mod common;
 use std::io::Write;
 use std::path::Path;
 
-use common::sudoku_gen;
+use common::{check_against, solve_into, sudoku_gen};
 
 /// Bytes a work piece holds at most (see `input::PIECE`).
 const PIECE: usize = 32 << 20;
@@ -69,13 +69,7 @@ fn a_file_of_several_pieces_is_solved_in_order() {
     assert!(one.status.success());
     let solutions: Vec<&[u8]> = one.stdout.split_inclusive(|&b| b == b'\n').collect();
     let out = dir.path().join("out.txt");
-    sudoku_gen()
-        .arg("-s")
-        .arg(&path)
-        .arg("-o")
-        .arg(&out)
-        .assert()
-        .success();
+    solve_into(&path, &out);
     let text = std::fs::read(&out).unwrap();
     assert_eq!(text.len(), lines * 82);
     for (k, record) in text.chunks(82).enumerate() {
@@ -328,18 +322,8 @@ fn solutions_of_several_pieces_are_checked_against_their_puzzles() {
     let lines = 2 * PIECE / 82 + 500;
     write_puzzles(&puzzles, lines, &[]);
     let solutions = dir.path().join("solutions.txt");
-    sudoku_gen()
-        .arg("-s")
-        .arg(&puzzles)
-        .arg("-o")
-        .arg(&solutions)
-        .assert()
-        .success();
-    sudoku_gen()
-        .arg("--check")
-        .arg(&solutions)
-        .arg("--puzzles")
-        .arg(&puzzles)
+    solve_into(&puzzles, &solutions);
+    check_against(&solutions, &puzzles)
         .assert()
         .success()
         .stdout(format!(
@@ -351,13 +335,7 @@ fn solutions_of_several_pieces_are_checked_against_their_puzzles() {
     let at = (lines - 2) * 82;
     text.swap(at, at + 1);
     std::fs::write(&solutions, &text).unwrap();
-    let out = sudoku_gen()
-        .arg("--check")
-        .arg(&solutions)
-        .arg("--puzzles")
-        .arg(&puzzles)
-        .output()
-        .unwrap();
+    let out = check_against(&solutions, &puzzles).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let stdout = String::from_utf8(out.stdout).unwrap();
     let expected = format!(

@@ -127,3 +127,25 @@ pub fn assert_solves(puzzles: &[[u8; 81]], solutions: &[[u8; 81]]) {
         }
     }
 }
+
+/// Solves the puzzles of `puzzles` into `solutions` (`-s PUZZLES -o SOLUTIONS`), which must work.
+pub fn solve_into(puzzles: &std::path::Path, solutions: &std::path::Path) {
+    sudoku_gen()
+        .arg("-s")
+        .arg(puzzles)
+        .arg("-o")
+        .arg(solutions)
+        .assert()
+        .success();
+}
+
+/// `--check SOLUTIONS --puzzles PUZZLES`, ready for more arguments.
+pub fn check_against(solutions: &std::path::Path, puzzles: &std::path::Path) -> Command {
+    let mut command = sudoku_gen();
+    command
+        .arg("--check")
+        .arg(solutions)
+        .arg("--puzzles")
+        .arg(puzzles);
+    command
+}
