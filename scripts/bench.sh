@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks of sudoku-gen against references timed in the same run, as ratios of medians.
 #
-#   scripts/bench.sh [SECTION|all] [RUNS]      sections: generate solve check puzzles canon; crosscheck
+#   scripts/bench.sh [SECTION|all] [RUNS]      sections: generate solve check puzzles canon shard;
+#                                              crosscheck
 #
 # generate: `-c 1000000` into a fresh file, against the write floor (scripts/bench/write_floor.rs:
 #           one buffer of the same size and one write, no sudoku work), in both formats; target
@@ -22,6 +23,8 @@
 #           17-clue set (target >= 200,000/s), all cores; `-c 1000000 --classes` against
 #           `-c 1000000` (target ratio <= 3.0); `--shuffle` of the 1,000,000 grids against
 #           `-c 1000000` (target ratio <= 2.0).
+# shard:    `-c 1000000 --shard 3/8 --seed 1` against `-c 1000000 --seed 1`, both into a fresh file;
+#           target ratio <= 1.1.
 # crosscheck (not in `all`): the references built here against those of ../shared/bench, when that
 #           folder exists, on the same work; ratios near 1 mean that lines of either compare.
 #
@@ -291,7 +294,11 @@ bench_canon() {
   compare "shuffle 1M grids" "<= 2.0" -- "$bin" --shuffle "$grids" -- "$bin" -c 1000000
 }
 
-sections=(generate solve check puzzles canon)
+bench_shard() {
+  compare "shard -c 1M 3/8" "<= 1.1" -- "$bin" -c 1000000 --shard 3/8 --seed 1 -- "$bin" -c 1000000 --seed 1
+}
+
+sections=(generate solve check puzzles canon shard)
 extra_sections=(crosscheck)
 if [[ $what == all ]]; then
   chosen=("${sections[@]}")
