@@ -2,7 +2,8 @@
 //!
 //! # Method
 //! 1. **A random complete grid**: boxes 1, 5 and 9 (which share no row or column) get random
-//!    permutations of 1–9, and the solver completes them.
+//!    permutations of 1–9, and the solver completes them. For a shard, the fillings of boxes 5 and
+//!    9 are drawn among the shard's pairs, so two shards never dig the same grid.
 //! 2. **Digging**: the cells (or, with `--symmetric`, the pairs of cells opposite through the centre)
 //!    are visited in random order; each is emptied if the puzzle keeps exactly one solution. The test
 //!    asks the solver for a solution in which the cell holds another digit, so the known solution is
