@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks of sudoku-gen against references timed in the same run, as ratios of medians.
 #
-#   scripts/bench.sh [SECTION|all] [RUNS]   sections: generate solve check puzzles canon stream; crosscheck
+#   scripts/bench.sh [SECTION|all] [RUNS]
+#     sections: generate solve check puzzles canon stream shard; crosscheck (not in `all`)
 #
 # generate: `-c 1000000` into a fresh file, against the write floor (scripts/bench/write_floor.rs:
 #           one buffer of the same size and one write, no sudoku work), in both formats; target
@@ -27,6 +28,8 @@
 #           (read in one piece; target >= 0.9). Then `--check` of four files of 1,000,000 grids
 #           together (`-c 1000000 --seed 1..4`): wall time and peak memory (target: 64 bytes a grid
 #           plus 256 MiB). Needs about 1.5 GB of free space in the temporary folder.
+# shard:    `-c 1000000 --shard 3/8 --seed 1` against `-c 1000000 --seed 1`, both into a fresh file;
+#           target ratio <= 1.1.
 # crosscheck (not in `all`): the references built here against those of ../shared/bench, when that
 #           folder exists, on the same work; ratios near 1 mean that lines of either compare.
 #
@@ -319,7 +322,11 @@ bench_stream() {
   rm -f "${parts[@]}"
 }
 
-sections=(generate solve check puzzles canon stream)
+bench_shard() {
+  compare "shard -c 1M 3/8" "<= 1.1" -- "$bin" -c 1000000 --shard 3/8 --seed 1 -- "$bin" -c 1000000 --seed 1
+}
+
+sections=(generate solve check puzzles canon stream shard)
 extra_sections=(crosscheck)
 if [[ $what == all ]]; then
   chosen=("${sections[@]}")

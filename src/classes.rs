@@ -236,12 +236,17 @@ fn grid_rng(seed: u64, index: u64) -> Xoshiro256PlusPlus {
 
 /// `request.count` pairwise inequivalent complete grids (see the module comment), each with
 /// `request.first` in its top-left cell if asked (a relabelling, which keeps the class).
+///
+/// # Panics
+/// If `request.shard` is set: the relabelling that puts `first` in the top-left cell could make
+/// grids of two shards equal.
 pub(crate) fn generate_classes(request: &GridRequest) -> Vec<Grid> {
+    assert!(request.shard.is_none(), "classes are not sharded");
     let mut drawn: Vec<(Grid, (u64, Option<Grid>), Xoshiro256PlusPlus)> = (0..request.count)
         .into_par_iter()
         .map_init(Solver::new, |solver, k| {
             let mut rng = grid_rng(request.seed, k as u64);
-            let grid = random_grid(&mut rng, solver);
+            let grid = random_grid(&mut rng, solver, None);
             (grid, key_of(&grid), rng)
         })
         .collect();
@@ -249,7 +254,7 @@ pub(crate) fn generate_classes(request: &GridRequest) -> Vec<Grid> {
     let mut solver = Solver::new();
     for (index, (grid, key, rng)) in drawn.iter_mut().enumerate() {
         while classes.find_or_add(grid, *key, index).is_some() {
-            *grid = random_grid(rng, &mut solver);
+            *grid = random_grid(rng, &mut solver, None);
             *key = key_of(grid);
         }
     }
@@ -289,6 +294,7 @@ mod tests {
             count: 300,
             seed: 11,
             first: Some(4),
+            shard: None,
         };
         let grids = generate_classes(&request);
         assert_eq!(grids.len(), 300);
@@ -309,6 +315,7 @@ mod tests {
             count: 200,
             seed: 4,
             first: None,
+            shard: None,
         };
         let grids = generate_classes(&request);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(6);
@@ -330,6 +337,7 @@ mod tests {
             count: 10,
             seed: 2,
             first: None,
+            shard: None,
         };
         let mut grids = generate_classes(&request);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);

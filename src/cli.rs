@@ -20,7 +20,7 @@ use sudoku_gen::problems::Problems;
 use sudoku_gen::progress::{self, InputProgress, Progress};
 use sudoku_gen::puzzle::{self, PuzzleRequest};
 use sudoku_gen::rate::{self, Level, rate_file};
-use sudoku_gen::{Error, GridRequest, classes, generate, shuffle};
+use sudoku_gen::{Error, GridRequest, Shard, classes, generate, shuffle};
 
 /// Bulk Sudoku: distinct complete grids and puzzle solving, fast.
 #[derive(Debug, Parser)]
@@ -137,6 +137,11 @@ pub struct Cli {
     /// Seed for a byte-identical output on every run and for every thread count; random without it.
     #[arg(long, value_name = "S")]
     seed: Option<u64>,
+
+    /// With -c or -n and --seed: shard I of K (1 <= I <= K <= 1000000); the K shards of a seed share
+    /// no grid (puzzle), whatever machine or -j makes them.
+    #[arg(long, value_name = "I/K")]
+    shard: Option<Shard>,
 
     /// With -s, --rate, --canon or --check on a CSV corpus: the puzzle column, instead of the one
     /// named puzzle, quizzes or quiz.
@@ -375,6 +380,7 @@ impl Cli {
             ("--timeout", self.timeout.is_some(), &["--grade"]),
             ("--seed", self.seed.is_some(), &["-c", "-n", "--shuffle"]),
             ("--classes", self.classes, &["-c", "-n", "--check"]),
+            ("--shard", self.shard.is_some(), &["-c", "-n"]),
             ("--guesses", self.guesses.is_some(), &["-n"]),
             ("-m", self.level.is_some(), &["-n"]),
             ("-r", self.blanks.is_some(), &["-n"]),
@@ -421,6 +427,18 @@ impl Cli {
                 modes.join(", ")
             )));
         }
+        if self.shard.is_some() && self.seed.is_none() {
+            return Err(
+                "'--shard' needs '--seed': only the shards of one seed share nothing"
+                    .to_owned()
+                    .into(),
+            );
+        }
+        if self.shard.is_some() && self.classes && mode == "-c" {
+            return Err("the argument '--shard' cannot be used with '-c --classes'"
+                .to_owned()
+                .into());
+        }
         let seed = || self.seed.unwrap_or_else(rand::random);
         let text_format = || self.format.and_then(OutputFormat::text);
         Ok(if let Some(count) = self.grid_count {
@@ -428,6 +446,7 @@ impl Cli {
                 count,
                 seed: seed(),
                 first: self.first,
+                shard: self.shard,
             };
             Mode::Generate {
                 request,
@@ -460,6 +479,7 @@ impl Cli {
                 symmetric: self.symmetric,
                 guesses,
                 classes: self.classes,
+                shard: self.shard,
             };
             Mode::Puzzles(request, format)
         } else if let Some(path) = &self.rate {
@@ -570,7 +590,7 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
             let text = if classes {
                 classes::render_classes(&request, format)
             } else {
-                generate::render_grids(&request, format)
+                generate::render_grids(&request, format)?
             };
             destination.write(&text)?;
             Ok(Finished::Clean)

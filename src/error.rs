@@ -4,6 +4,8 @@
 use std::fmt;
 use std::io;
 
+use crate::shard::Shard;
+
 /// A data or I/O problem.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -14,6 +16,14 @@ pub enum Error {
         what: String,
         /// The operating system's error.
         source: io::Error,
+    },
+    /// A subtree of `shard`'s search holds fewer grids than its part of `count` needs.
+    #[error("shard {shard} cannot hold {count} grids")]
+    ShardTooSmall {
+        /// The shard asked for.
+        shard: Shard,
+        /// The grids asked for.
+        count: usize,
     },
 }
 

@@ -36,14 +36,24 @@
 //! The tree is split into `PARTS` fixed parts by the placement of the 1s in the top band. Part `p`
 //! contributes the first `count / PARTS` grids of its subtree (one more for the first `count % PARTS`
 //! parts) to its own byte range, so the output never depends on the thread count.
+//!
+//! # Shards
+//! With a [`Shard`], the parts start deeper: from a placement of all the 1s and all the 2s, a
+//! *subtree*. The subtrees are numbered by listing the placements depth first in the plain cell
+//! order (the 1 of box 0 in its top-left cell, as above): subtree `s` places the 1s of number
+//! `s % ONES` and the 2s of number `s / ONES` among those the 1s leave. Shard `i` of `k` gives its
+//! part `p` the subtree `i - 1 + k * p`, so two shards, or two parts, never walk the same subtree,
+//! and the seed's symmetry, the same for every shard of a seed, keeps distinct grids distinct texts.
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
+use crate::error::Error;
 use crate::format::{Format, MAX_RECORD_LEN};
 use crate::grid::{BYTE_MASKS, CELLS, Grid, box_cell};
+use crate::shard::Shard;
 
 /// The largest number of grids one request may ask for.
 pub const MAX_GRIDS: usize = 1_000_000;
@@ -57,6 +67,9 @@ pub struct GridRequest {
     pub seed: u64,
     /// The digit of every grid's top-left cell, or `None` for one drawn from the seed.
     pub first: Option<u8>,
+    /// Only grids of this shard: the shards of one seed (and `first`) share no grid. `None` for the
+    /// whole tree, which gives other grids than any shard.
+    pub shard: Option<Shard>,
 }
 
 /// The number of fixed parts the tree is split into: the placements of the 1 in boxes 1 and 2 once the
@@ -66,9 +79,14 @@ pub(crate) const PARTS: usize = 18;
 /// Writes `request.count` distinct complete grids in `format` into one buffer of exactly their size,
 /// splitting the work over the current rayon pool.
 ///
+/// # Errors
+/// [`Error::ShardTooSmall`] if a subtree of the shard holds fewer grids than its part needs, which
+/// no 9x9 subtree does for a count up to [`MAX_GRIDS`] as far as is known: each holds trillions of
+/// grids on average.
+///
 /// # Panics
 /// If `request.count` is 0 or above [`MAX_GRIDS`], or `first` is not a digit.
-pub fn render_grids(request: &GridRequest, format: Format) -> Vec<u8> {
+pub fn render_grids(request: &GridRequest, format: Format) -> Result<Vec<u8>, Error> {
     assert!(
         (1..=MAX_GRIDS).contains(&request.count),
         "count out of range"
@@ -88,20 +106,39 @@ pub fn render_grids(request: &GridRequest, format: Format) -> Vec<u8> {
         parts.push((part, head));
         rest = tail;
     }
-    parts
-        .into_par_iter()
-        .for_each(|(part, records)| match format {
-            _ if records.is_empty() => {}
-            Format::Grid => Search::<{ Format::Grid.record_len() }>::new(&plan, records).run(part),
-            Format::Line => Search::<{ Format::Line.record_len() }>::new(&plan, records).run(part),
-        });
-    out.truncate(format.output_len(request.count));
-    out
+    let full = parts.into_par_iter().all(|(part, records)| {
+        let start = match request.shard {
+            None => Start::part(part),
+            Some(shard) => Start::subtree(shard.piece(part as u64)),
+        };
+        match format {
+            _ if records.is_empty() => true,
+            Format::Grid => {
+                Search::<{ Format::Grid.record_len() }>::new(&plan, records).run(&start)
+            }
+            Format::Line => {
+                Search::<{ Format::Line.record_len() }>::new(&plan, records).run(&start)
+            }
+        }
+    });
+    match request.shard {
+        Some(shard) if !full => Err(Error::ShardTooSmall {
+            shard,
+            count: request.count,
+        }),
+        _ => {
+            out.truncate(format.output_len(request.count));
+            Ok(out)
+        }
+    }
 }
 
 /// The same grids as [`render_grids`], as values.
-pub fn generate_grids(request: &GridRequest) -> Vec<Grid> {
-    render_grids(request, Format::Line)
+///
+/// # Errors
+/// As [`render_grids`].
+pub fn generate_grids(request: &GridRequest) -> Result<Vec<Grid>, Error> {
+    Ok(render_grids(request, Format::Line)?
         .chunks_exact(Format::Line.record_len())
         .map(|line| {
             let mut cells = [0; CELLS];
@@ -110,7 +147,7 @@ pub fn generate_grids(request: &GridRequest) -> Vec<Grid> {
             }
             Grid::from_cells(cells).expect("the generator writes digits")
         })
-        .collect()
+        .collect())
 }
 
 /// For each 3-bit mask of free lines of a box (rows with `by_row`, else columns), the box cells on
@@ -306,12 +343,83 @@ fn line_permutation(rng: &mut Xoshiro256PlusPlus) -> [usize; 9] {
     map
 }
 
-/// The placements of the 1 in boxes 0, 1 and 2 that start part `part`, as box cell indices.
-fn part_start(part: usize) -> [usize; 3] {
-    // Box 1: any cell outside row 0 (6 ways); box 2: the remaining row (3 ways).
-    let in_box1 = 3 + part / 3;
-    let row_left = 3 - in_box1 / 3;
-    [0, in_box1, 3 * row_left + part % 3]
+/// The number of placements of the 1s with the 1 of box 0 in its top-left cell.
+const ONES: u64 = 5184;
+
+/// The number of placements of the 2s that any placement of the 1s leaves (all placements of the
+/// 1s are alike under moves of rows inside bands and columns inside stacks).
+const TWOS: u64 = 17_972;
+
+/// Where a part's walk starts: the box cell of each digit from 1 to `last_digit` in each box, of
+/// the last digit only in boxes `0..boxes`.
+struct Start {
+    cells: [[u8; 9]; 2],
+    last_digit: usize,
+    boxes: usize,
+}
+
+impl Start {
+    /// Part `part` of the whole tree: a placement of the 1s in boxes 0, 1 and 2.
+    fn part(part: usize) -> Start {
+        // Box 1: any cell outside row 0 (6 ways); box 2: the remaining row (3 ways).
+        let in_box1 = 3 + part / 3;
+        let row_left = 3 - in_box1 / 3;
+        let mut cells = [[0; 9]; 2];
+        cells[0][..3].copy_from_slice(&[0, in_box1 as u8, (3 * row_left + part % 3) as u8]);
+        Start {
+            cells,
+            last_digit: 1,
+            boxes: 3,
+        }
+    }
+
+    /// Subtree `subtree` (below `ONES * TWOS`): a placement of all the 1s and 2s (see the module
+    /// comment).
+    fn subtree(subtree: u64) -> Start {
+        debug_assert!(subtree < ONES * TWOS);
+        let mut anywhere_but_box0 = [0x1ff; 9];
+        anywhere_but_box0[0] = 1;
+        let ones = nth_placement(anywhere_but_box0, subtree % ONES).expect("a number below ONES");
+        let twos = nth_placement(ones.map(|i| 0x1ff & !(1 << i)), subtree / ONES)
+            .expect("a number below TWOS");
+        Start {
+            cells: [ones, twos],
+            last_digit: 2,
+            boxes: 9,
+        }
+    }
+}
+
+/// The `n`-th (from 0) way to place one digit in every box, no row or column twice, box `b`'s in
+/// one of the cells of `allowed[b]`; listed depth first, boxes in order, cells in order.
+fn nth_placement(allowed: [u16; 9], n: u64) -> Option<[u8; 9]> {
+    fn walk(
+        allowed: &[u16; 9],
+        b: usize,
+        (rows_used, columns_used): (u16, u16),
+        skip: &mut u64,
+        cells: &mut [u8; 9],
+    ) -> bool {
+        if b == 9 {
+            *skip = match skip.checked_sub(1) {
+                None => return true,
+                Some(left) => left,
+            };
+            return false;
+        }
+        let free = allowed[b]
+            & ROWS_TO_CELLS[usize::from(!(rows_used >> (3 * (b / 3))) & 7)]
+            & COLUMNS_TO_CELLS[usize::from(!(columns_used >> (3 * (b % 3))) & 7)];
+        (0..9).filter(|i| free >> i & 1 == 1).any(|i| {
+            cells[b] = i;
+            let rows = rows_used | 1 << (3 * (b / 3) + usize::from(i / 3));
+            let columns = columns_used | 1 << (3 * (b % 3) + usize::from(i % 3));
+            walk(allowed, b + 1, (rows, columns), skip, cells)
+        })
+    }
+    let mut cells = [0; 9];
+    let mut skip = n;
+    walk(&allowed, 0, (0, 0), &mut skip, &mut cells).then_some(cells)
 }
 
 /// One part's depth-first walk, writing grids until its byte range is full. `RECORD` is the record
@@ -400,16 +508,25 @@ impl<'a, const RECORD: usize> Search<'a, RECORD> {
         }
     }
 
-    /// Places the part's 1s of the top band, then walks the rest of the tree.
-    fn run(mut self, part: usize) {
+    /// Places the digits of `start`, then walks the rest of its subtree; returns `true` once the
+    /// output is full, which a part of the whole tree always is.
+    fn run(mut self, start: &Start) -> bool {
         let (mut rows_used, mut columns_used) = (0, 0);
-        for (b, index) in part_start(part).into_iter().enumerate() {
-            self.put(1, b, index);
-            rows_used |= 1 << (3 * (b / 3) + index / 3);
-            columns_used |= 1 << (3 * (b % 3) + index % 3);
+        for digit in 1..=start.last_digit {
+            (rows_used, columns_used) = (0, 0);
+            let boxes = if digit == start.last_digit {
+                start.boxes
+            } else {
+                9
+            };
+            for (b, &index) in start.cells[digit - 1][..boxes].iter().enumerate() {
+                let index = usize::from(index);
+                self.put(digit, b, index);
+                rows_used |= 1 << (3 * (b / 3) + index / 3);
+                columns_used |= 1 << (3 * (b % 3) + index % 3);
+            }
         }
-        let full = self.place(1, 3, rows_used, columns_used);
-        debug_assert!(full, "every part has more grids than any request");
+        self.place(start.last_digit, start.boxes, rows_used, columns_used)
     }
 
     fn put(&mut self, digit: usize, b: usize, index: usize) {
@@ -638,15 +755,23 @@ mod tests {
     /// What the search must write for `part`, stated plainly: the plain walk to the 5s; for each
     /// grid it reaches, the plain walk's completions whose box 0 has its 6, 7 and 8 in the first
     /// empty cell each of these digits tries, each in the 24 relabellings of 6, 7, 8 and 9.
-    fn specified_part(plan: &Plan, part: usize, count: usize) -> Vec<[u8; CELLS]> {
+    fn specified_part(plan: &Plan, start: &Start, count: usize) -> Vec<[u8; CELLS]> {
         let mut grid = [0; CELLS];
-        for (b, index) in part_start(part).into_iter().enumerate() {
-            grid[box_cell(b, index)] = 1;
+        for digit in 1..=start.last_digit {
+            let boxes = if digit == start.last_digit {
+                start.boxes
+            } else {
+                9
+            };
+            for (b, &index) in start.cells[digit - 1][..boxes].iter().enumerate() {
+                grid[box_cell(b, usize::from(index))] = digit as u8;
+            }
         }
         let mut to_five = Vec::new();
         let mut found = Vec::new();
         // `count` grids with 1 to 5 placed are plenty: they average dozens of completions.
-        plain_walk(plan, &mut grid, (1, 3), (5, count), &mut to_five);
+        let from = (start.last_digit, start.boxes);
+        plain_walk(plan, &mut grid, from, (5, count), &mut to_five);
         for prefix in to_five {
             let mut completions = Vec::new();
             let mut start = prefix;
@@ -691,19 +816,29 @@ mod tests {
 
     #[test]
     fn shortcuts_match_the_plain_walk() {
-        for seed in [0, 1, 42, 9_999] {
+        let shards = [
+            None,
+            Shard::new(2, 3).ok(),
+            Shard::new(999_999, 1_000_000).ok(),
+        ];
+        for (seed, shard) in [(0, 0), (1, 1), (42, 0), (9_999, 2)] {
             let count = 2 * PARTS * 600 + 7;
             let request = GridRequest {
                 count,
                 seed,
                 first: None,
+                shard: shards[shard],
             };
-            let fast = render_grids(&request, Format::Line);
+            let fast = render_grids(&request, Format::Line).unwrap();
             let plan = Plan::new(&request, Format::Line);
             let mut expected = Vec::new();
             for part in 0..PARTS {
                 let grids = count / PARTS + usize::from(part < count % PARTS);
-                for grid in specified_part(&plan, part, grids) {
+                let start = match request.shard {
+                    None => Start::part(part),
+                    Some(shard) => Start::subtree(shard.piece(part as u64)),
+                };
+                for grid in specified_part(&plan, &start, grids) {
                     expected.extend(through_plan(&plan, &grid));
                 }
             }
@@ -733,16 +868,92 @@ mod tests {
         }
     }
 
+    /// The cells of a start's digits, by digit, as grid cells.
+    fn start_cells(start: &Start) -> Vec<Vec<usize>> {
+        (1..=start.last_digit)
+            .map(|digit| {
+                let boxes = if digit == start.last_digit {
+                    start.boxes
+                } else {
+                    9
+                };
+                (0..boxes)
+                    .map(|b| box_cell(b, usize::from(start.cells[digit - 1][b])))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Whether a start's digits share no cell, row or column, and the 1 of box 0 is at cell 0.
+    fn is_valid_start(start: &Start) -> bool {
+        let cells = start_cells(start);
+        let all: std::collections::HashSet<usize> = cells.iter().flatten().copied().collect();
+        let lines_apart = cells.iter().all(|digit| {
+            let rows: std::collections::HashSet<usize> = digit.iter().map(|c| c / 9).collect();
+            let columns: std::collections::HashSet<usize> = digit.iter().map(|c| c % 9).collect();
+            rows.len() == digit.len() && columns.len() == digit.len()
+        });
+        cells[0][0] == 0 && lines_apart && all.len() == cells.iter().map(Vec::len).sum::<usize>()
+    }
+
     #[test]
     fn parts_start_with_valid_ones() {
         let mut starts = std::collections::HashSet::new();
         for part in 0..PARTS {
-            let cells = part_start(part).map(|index| index);
-            let rows = [0, 1, 2].map(|b| cells[b] / 3);
-            assert_eq!(rows[0], 0);
-            assert!(rows[1] != rows[0] && rows[2] != rows[0] && rows[2] != rows[1]);
-            assert!(starts.insert(cells));
+            let start = Start::part(part);
+            assert!(is_valid_start(&start));
+            assert!(starts.insert(start_cells(&start)));
         }
+    }
+
+    #[test]
+    fn placements_are_counted_right() {
+        let mut box0_first = [0x1ff; 9];
+        box0_first[0] = 1;
+        assert!(nth_placement(box0_first, ONES - 1).is_some());
+        assert_eq!(nth_placement(box0_first, ONES), None);
+        for ones in [0, 1, 2_000, ONES - 1] {
+            let ones = nth_placement(box0_first, ones).unwrap();
+            let left = ones.map(|i| 0x1ff & !(1 << i));
+            assert!(nth_placement(left, TWOS - 1).is_some());
+            assert_eq!(nth_placement(left, TWOS), None);
+        }
+        // Every shard's last part still has a subtree.
+        let last = Shard::new(crate::shard::MAX_SHARDS, crate::shard::MAX_SHARDS).unwrap();
+        assert!(last.piece(PARTS as u64 - 1) < ONES * TWOS);
+    }
+
+    #[test]
+    fn subtrees_are_distinct_valid_starts() {
+        let mut starts = std::collections::HashSet::new();
+        let spread = (0..ONES * TWOS).step_by(999_983);
+        let edges = [ONES - 1, ONES, ONES + 1, ONES * TWOS - 1];
+        for subtree in (1..300).chain(spread).chain(edges) {
+            let start = Start::subtree(subtree);
+            assert!(is_valid_start(&start), "{subtree}");
+            assert!(starts.insert(start_cells(&start)), "{subtree}");
+        }
+    }
+
+    #[test]
+    fn shards_share_no_grid() {
+        let mut seen = std::collections::HashSet::new();
+        for index in 1..=3 {
+            let grids = generate_grids(&GridRequest {
+                count: 3_000,
+                seed: 5,
+                first: Some(2),
+                shard: Shard::new(index, 3).ok(),
+            })
+            .unwrap();
+            assert!(
+                grids
+                    .iter()
+                    .all(|g| g.is_filled() && g.first_repeat().is_none())
+            );
+            assert!(grids.into_iter().all(|g| seen.insert(g)));
+        }
+        assert_eq!(seen.len(), 9_000);
     }
 
     #[test]
@@ -751,7 +962,9 @@ mod tests {
             count: 40,
             seed: 8,
             first: Some(4),
-        });
+            shard: None,
+        })
+        .unwrap();
         assert_eq!(grids.len(), 40);
         assert!(grids.iter().all(|g| g.get(0) == 4 && g.is_filled()));
     }

@@ -170,7 +170,7 @@ impl fmt::Display for House {
 
 impl Grid {
     /// The first digit found twice in one house (rows first, then columns, then boxes), if any.
-    pub(crate) fn first_repeat(&self) -> Option<(u8, House)> {
+    pub fn first_repeat(&self) -> Option<(u8, House)> {
         for (index, cells) in HOUSES.iter().enumerate() {
             let mut seen = 0u16;
             for &cell in cells {

@@ -11,7 +11,8 @@
 //! ```
 //! use sudoku_gen::{GridRequest, generate_grids};
 //!
-//! let grids = generate_grids(&GridRequest { count: 3, seed: 7, first: Some(5) });
+//! let request = GridRequest { count: 3, seed: 7, first: Some(5), shard: None };
+//! let grids = generate_grids(&request).unwrap();
 //! assert_eq!(grids.len(), 3);
 //! assert!(grids.iter().all(|g| g.is_filled() && g.get(0) == 5));
 //! ```
@@ -45,7 +46,8 @@
 //! use sudoku_gen::check::{GridRules, check_grids};
 //! use sudoku_gen::{Format, GridRequest, render_grids};
 //!
-//! let text = render_grids(&GridRequest { count: 10, seed: 3, first: None }, Format::Grid);
+//! let request = GridRequest { count: 10, seed: 3, first: None, shard: None };
+//! let text = render_grids(&request, Format::Grid).unwrap();
 //! let report = check_grids(&text, GridRules { count: Some(10), first: None });
 //! assert!(report.is_clean());
 //! ```
@@ -72,6 +74,7 @@ pub mod problems;
 pub mod progress;
 pub mod puzzle;
 pub mod rate;
+pub mod shard;
 pub mod shuffle;
 pub mod solve;
 
@@ -80,4 +83,5 @@ pub use format::Format;
 pub use generate::{GridRequest, generate_grids, render_grids};
 pub use grade::{GradeJob, GradeRequest, Grading, grade};
 pub use grid::Grid;
+pub use shard::Shard;
 pub use solve::{Outcome, Solver, count_solutions, solve};

@@ -2,7 +2,8 @@
 //!
 //! # Method
 //! 1. **A random complete grid**: boxes 1, 5 and 9 (which share no row or column) get random
-//!    permutations of 1–9, and the solver completes them.
+//!    permutations of 1–9, and the solver completes them. For a shard, the fillings of boxes 5 and
+//!    9 are drawn among the shard's pairs, so two shards never dig the same grid.
 //! 2. **Digging**: the cells (or, with `--symmetric`, the pairs of cells opposite through the centre)
 //!    are visited in random order; each is emptied if the puzzle keeps exactly one solution. The test
 //!    asks the solver for a solution in which the cell holds another digit, so the known solution is
@@ -42,6 +43,7 @@ use crate::canon::canonical_form;
 use crate::format::{Format, OutputFormat, push_line};
 use crate::grid::{CELLS, Grid, HOUSES, box_cell};
 use crate::rate::{Level, level_within, solves_within};
+use crate::shard::Shard;
 use crate::solve::{Givens, Solver};
 
 /// The blank counts the generator reaches at a useful rate (see the README's table).
@@ -71,8 +73,11 @@ pub struct PuzzleRequest {
     /// The number of guesses the search makes to solve the puzzle and prove it unique, within
     /// [`GUESSES`]; any without.
     pub guesses: Option<RangeInclusive<usize>>,
-    /// No two puzzles are equivalent (see [`crate::canon`]), not only no two equal.
+    /// No two puzzles are equivalent (see [`crate::canon`]), not only no two equal. With a shard,
+    /// among the shard's puzzles only: two shards may hold equivalent puzzles.
     pub classes: bool,
+    /// Only puzzles whose solutions belong to this shard: the shards of one seed share no puzzle.
+    pub shard: Option<Shard>,
 }
 
 /// One generated puzzle.
@@ -345,7 +350,7 @@ fn attempt(
     rng: &mut Xoshiro256PlusPlus,
     solver: &mut Solver,
 ) -> Option<Puzzle> {
-    let solution = random_grid(rng, solver);
+    let solution = random_grid(rng, solver, request.shard);
     // Level 1 within a range is common among dug puzzles; otherwise dig deep and give back.
     let wanted = request
         .level
@@ -496,12 +501,34 @@ fn fill_back(
 /// How many random orders of giving back `fill_back` bisects before it gives back one cell at a time.
 const FILL_BACK_ORDERS: usize = 8;
 
-/// A random complete grid: random boxes 1, 5 and 9, completed by the solver.
-pub(crate) fn random_grid(rng: &mut Xoshiro256PlusPlus, solver: &mut Solver) -> Grid {
-    let mut start = Grid::EMPTY;
-    for b in [0, 4, 8] {
+/// The number of ways to fill one box: 9!.
+const BOX_FILLINGS: u64 = 362_880;
+
+/// A random complete grid: random boxes 1, 5 and 9, completed by the solver. With a shard, boxes 5
+/// and 9 are the pair numbered `BOX_FILLINGS * filling of box 5 + filling of box 9` (fillings
+/// numbered in lexicographic order), drawn among the shard's pairs: the grids of two shards differ
+/// in box 5 or box 9.
+pub(crate) fn random_grid(
+    rng: &mut Xoshiro256PlusPlus,
+    solver: &mut Solver,
+    shard: Option<Shard>,
+) -> Grid {
+    let shuffled = |rng: &mut Xoshiro256PlusPlus| {
         let mut digits: [u8; 9] = [1, 2, 3, 4, 5, 6, 7, 8, 9];
         digits.shuffle(rng);
+        digits
+    };
+    let first = shuffled(rng);
+    let [fifth, ninth] = match shard {
+        None => [shuffled(rng), shuffled(rng)],
+        Some(shard) => {
+            let pairs = shard.pieces_below(BOX_FILLINGS * BOX_FILLINGS);
+            let pair = shard.piece(rng.random_range(0..pairs));
+            [pair / BOX_FILLINGS, pair % BOX_FILLINGS].map(nth_filling)
+        }
+    };
+    let mut start = Grid::EMPTY;
+    for (b, digits) in [(0, first), (4, fifth), (8, ninth)] {
         for (i, digit) in digits.into_iter().enumerate() {
             start.set(box_cell(b, i), digit);
         }
@@ -509,6 +536,19 @@ pub(crate) fn random_grid(rng: &mut Xoshiro256PlusPlus, solver: &mut Solver) -> 
     solver
         .solve(&start)
         .expect("any three diagonal boxes complete to a grid")
+}
+
+/// The `n`-th (from 0, below [`BOX_FILLINGS`]) ordering of the digits 1 to 9 in lexicographic
+/// order.
+fn nth_filling(mut n: u64) -> [u8; 9] {
+    let mut left: Vec<u8> = (1..=9).collect();
+    let mut digits = [0; 9];
+    for (i, digit) in digits.iter_mut().enumerate() {
+        let after: u64 = (1..9 - i as u64).product();
+        *digit = left.remove((n / after) as usize);
+        n %= after;
+    }
+    digits
 }
 
 /// Empties cells of `solution` in random order while it keeps one solution, up to `target` blanks.
@@ -808,7 +848,7 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
         let mut solver = Solver::new();
         for _ in 0..20 {
-            let solution = random_grid(&mut rng, &mut solver);
+            let solution = random_grid(&mut rng, &mut solver, None);
             let sets = swap_sets(&solution);
             for (cell, cell_sets) in sets.iter().enumerate() {
                 for &set in cell_sets {

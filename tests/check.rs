@@ -498,7 +498,7 @@ proptest! {
     #[test]
     fn every_generated_file_passes(count in 1usize..2000, seed in any::<u64>(), line in any::<bool>()) {
         let format = if line { Format::Line } else { Format::Grid };
-        let text = render_grids(&GridRequest { count, seed, first: Some(7) }, format);
+        let text = render_grids(&GridRequest { count, seed, first: Some(7), shard: None }, format).unwrap();
         let report = check_grids(&text, GridRules { count: Some(count), first: Some(7) });
         prop_assert!(report.is_clean(), "{:?}", report.problems);
         prop_assert_eq!(report.grids, count);
@@ -507,7 +507,7 @@ proptest! {
     #[test]
     fn any_single_corrupted_byte_is_detected(seed in any::<u64>(), line in any::<bool>(), at in any::<prop::sample::Index>(), byte in any::<u8>()) {
         let format = if line { Format::Line } else { Format::Grid };
-        let mut text = render_grids(&GridRequest { count: 100, seed, first: None }, format);
+        let mut text = render_grids(&GridRequest { count: 100, seed, first: None, shard: None }, format).unwrap();
         let i = at.index(text.len());
         prop_assume!(text[i] != byte);
         text[i] = byte;

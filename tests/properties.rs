@@ -4,7 +4,7 @@ mod common;
 
 use common::{assert_valid_distinct, parse_grids};
 use proptest::prelude::*;
-use sudoku_gen::{Format, GridRequest, render_grids};
+use sudoku_gen::{Format, GridRequest, Shard, render_grids};
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
@@ -17,12 +17,33 @@ proptest! {
         line in any::<bool>(),
     ) {
         let format = if line { Format::Line } else { Format::Grid };
-        let text = render_grids(&GridRequest { count, seed, first }, format);
+        let text = render_grids(&GridRequest { count, seed, first, shard: None }, format).unwrap();
         prop_assert_eq!(text.len(), format.output_len(count));
         let grids = parse_grids(&text, line);
         assert_valid_distinct(&grids, count);
         if let Some(d) = first {
             prop_assert!(grids.iter().all(|g| g[0] == d));
+        }
+    }
+
+    #[test]
+    fn two_shards_are_valid_and_share_no_grid(
+        count in 1usize..1500,
+        seed in any::<u64>(),
+        shards in 2usize..=sudoku_gen::shard::MAX_SHARDS,
+        pick in any::<(prop::sample::Index, prop::sample::Index)>(),
+        first in proptest::option::of(1u8..=9),
+    ) {
+        let (a, b) = (pick.0.index(shards) + 1, pick.1.index(shards - 1) + 1);
+        let b = if b >= a { b + 1 } else { b };
+        let mut all = std::collections::HashSet::new();
+        for index in [a, b] {
+            let shard = Shard::new(index, shards).ok();
+            let request = GridRequest { count, seed, first, shard };
+            let text = render_grids(&request, Format::Line).unwrap();
+            let grids = parse_grids(&text, true);
+            assert_valid_distinct(&grids, count);
+            prop_assert!(grids.into_iter().all(|g| all.insert(g)), "shards {a} and {b} of {shards}");
         }
     }
 }
@@ -59,7 +80,9 @@ fn blanked(seed: u64, blanks: &[usize]) -> sudoku_gen::Grid {
         count: 1,
         seed,
         first: None,
-    })[0];
+        shard: None,
+    })
+    .unwrap()[0];
     for &cell in blanks {
         grid.set(cell, 0);
     }
