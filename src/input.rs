@@ -236,7 +236,7 @@ impl Pieces {
             first_line: self.next_line,
             last,
         };
-        self.next_line += bytecount::count(&piece, b'\n');
+        self.next_line += count_lines(&piece);
         Ok(Some(piece))
     }
 
@@ -248,6 +248,14 @@ impl Pieces {
         }
         Ok(text)
     }
+}
+
+/// The line ends in `text`, counted over the thread pool: a piece is tens of megabytes.
+fn count_lines(text: &[u8]) -> usize {
+    use rayon::prelude::*;
+    text.par_chunks(1 << 20)
+        .map(|chunk| bytecount::count(chunk, b'\n'))
+        .sum()
 }
 
 /// The error of a piece that holds no `boundary`: its records are longer than any puzzle's.
