@@ -25,15 +25,17 @@
 //!   one stack that read blank in every row so far are interchangeable so far, so they stay an
 //!   unordered set until a row tells them apart. A first row with one given thus costs one branch
 //!   per stack order instead of one per column order (up to 144).
-//! - **Valid complete grids** take a faster road. Whatever the arrangement, the first row reads
-//!   `123456789`, so it prunes nothing; the second row is where the search decides. Once the first
-//!   two rows are chosen (36 ways), the second row's cell in column `j` is the position of the column
-//!   that holds, in the first row, the digit the second row has under column `j`. Columns are placed
-//!   in output order, and placing one places that second column too, at the smallest position it can
-//!   take (any other position would make the line larger), so a branch is a choice of column only
-//!   where the position is still free. With the column order fixed, the third row follows, and the
-//!   two other bands are fixed rows that only need sorting: each band's rows in ascending order, and
-//!   the bands by their first rows.
+//! - **Valid complete grids** need no search. Whatever the arrangement, the first row reads
+//!   `123456789`, so the top band's first two rows (36 choices with the transposition) and the
+//!   column order decide the second row: the cell under column `j` is the position of the column
+//!   that holds, in the first row, the digit the second row has under `j` (its *partner*, always in
+//!   another stack). The counts of partners between stacks leave two shapes: every stack's partners
+//!   in one stack (a *pure* pair, second row `456789` and three more) or two in one and one in the
+//!   other (`457...`). Either way the smallest second row fixes the stack order up to rotation and
+//!   then every column but for a choice among at most six, so each pair yields at most 18 column
+//!   orders to compare (see `RowPair::column_orders`). The third row follows, and the other two
+//!   bands only need sorting by their first cells, which all differ; only the arrangements whose
+//!   second row ties with the smallest are finished.
 
 use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
@@ -586,208 +588,240 @@ impl PuzzleSearch {
     }
 }
 
-/// A column order being built for the complete-grid search: which input column each output
-/// position holds (`NONE` if not yet placed), the reverse, and which input stack each output stack
-/// holds.
-#[derive(Clone, Copy)]
-struct ColumnOrder {
-    at: [u8; 9],
-    position: [u8; 9],
-    stack_at: [u8; 3],
-    stack_position: [u8; 3],
-}
-
 const NONE: u8 = u8::MAX;
 
-impl ColumnOrder {
-    const EMPTY: ColumnOrder = ColumnOrder {
-        at: [NONE; 9],
-        position: [NONE; 9],
-        stack_at: [NONE; 3],
-        stack_position: [NONE; 3],
-    };
-
-    /// Puts input column `column` at output position `at`, mapping their stacks if needed.
-    fn put(&mut self, column: u8, at: u8) {
-        self.at[usize::from(at)] = column;
-        self.position[usize::from(column)] = at;
-        self.stack_at[usize::from(at / 3)] = column / 3;
-        self.stack_position[usize::from(column / 3)] = at / 3;
-    }
-
-    /// The smallest position `column` can still take: the first free one of the output stack its
-    /// stack went to, or the first of the first output stack not yet used.
-    fn smallest_free(&self, column: u8) -> u8 {
-        let stack = self.stack_position[usize::from(column / 3)];
-        if stack == NONE {
-            let used = self.stack_at.iter().filter(|&&s| s != NONE).count() as u8;
-            3 * used
-        } else {
-            (3 * stack..3 * stack + 3)
-                .find(|&p| self.at[usize::from(p)] == NONE)
-                .expect("a stack with a column left has a free position")
-        }
-    }
-}
+/// The six orders of three things.
+const ORDERS_OF_THREE: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
 
 /// The search for valid complete grids (see the module comment).
 struct CompleteSearch {
     views: Views,
-    best: Best,
 }
 
-/// The arrangement of the top band being searched: its three input rows, and for each input column
-/// the column of the first row that holds the digit the second row has there.
-struct TopBand {
+/// A choice of the top band's first two rows: the view, the band's input rows (the first two
+/// chosen, the third the one left), and the **partner** of each input column: the column of the
+/// first row that holds the digit the second row has there. Partners always lie in another stack.
+struct RowPair {
     transpose: usize,
     rows: [u8; 3],
-    first_row_column: [u8; 9],
     partner: [u8; 9],
+    /// How many columns of stack 0 have their partner in stack 1: as many as of stack 1 in stack 2
+    /// and of stack 2 in stack 0, while the other three columns of each go the other way round.
+    forward: u8,
+}
+
+/// An arrangement of the top band and the columns: the view, the band's input rows in output
+/// order, and the input column at each output position.
+#[derive(Clone, Copy)]
+struct TopArrangement {
+    transpose: usize,
+    rows: [u8; 3],
+    columns: [u8; 9],
+}
+
+impl RowPair {
+    fn new(view: &[[u8; 9]; 9], transpose: usize, rows: [u8; 3]) -> RowPair {
+        let mut first_row_column = [0; 10];
+        for (column, &digit) in view[usize::from(rows[0])].iter().enumerate() {
+            first_row_column[usize::from(digit)] = column as u8;
+        }
+        let partner = view[usize::from(rows[1])].map(|digit| first_row_column[usize::from(digit)]);
+        let forward = partner[..3].iter().filter(|&&p| p / 3 == 1).count() as u8;
+        RowPair {
+            transpose,
+            rows,
+            partner,
+            forward,
+        }
+    }
+
+    /// Whether the partners of each stack's columns all lie in one stack.
+    fn is_pure(&self) -> bool {
+        self.forward == 0 || self.forward == 3
+    }
+
+    /// The stack that most partners of `stack`'s columns lie in.
+    fn next_stack(&self, stack: u8) -> u8 {
+        if self.forward >= 2 {
+            (stack + 1) % 3
+        } else {
+            (stack + 2) % 3
+        }
+    }
+
+    /// Calls `each` with every column order that can give the smallest second row (and maybe
+    /// others). The first output stack's columns read the positions of their partners, smallest
+    /// when the partners come first in the next output stack, in the same order: `456` for a pure
+    /// pair, else `457`. So the output stacks follow the cycle of `next_stack`, and once the first
+    /// stack's order is chosen the others follow, but for a choice that changes nothing.
+    fn column_orders(&self, mut each: impl FnMut([u8; 9])) {
+        let partner = |column: u8| self.partner[usize::from(column)];
+        for a in 0..3u8 {
+            let b = self.next_stack(a);
+            let c = self.next_stack(b);
+            let columns = [3 * a, 3 * a + 1, 3 * a + 2];
+            if self.is_pure() {
+                // The second row reads 456789 and then, in the first stack's order, the positions of
+                // its columns' partners' partners' partners: 123, 132 or 231 by the cycles of that
+                // map, for the orders below only.
+                let cube = |column| partner(partner(partner(column)));
+                let mut emit = |first: [u8; 3]| {
+                    let second = first.map(partner);
+                    let third = second.map(partner);
+                    each([
+                        first[0], first[1], first[2], second[0], second[1], second[2], third[0],
+                        third[1], third[2],
+                    ]);
+                };
+                let fixed = columns.map(|x| cube(x) == x);
+                match fixed.iter().filter(|&&f| f).count() {
+                    3 => {
+                        for order in ORDERS_OF_THREE {
+                            emit(order.map(|i| columns[i]));
+                        }
+                    }
+                    1 => {
+                        let f = fixed.iter().position(|&f| f).expect("one fixed column");
+                        let [g, h] = [(f + 1) % 3, (f + 2) % 3].map(|i| columns[i]);
+                        emit([columns[f], g, h]);
+                        emit([columns[f], h, g]);
+                    }
+                    _ => {
+                        for x in columns {
+                            emit([x, cube(x), cube(cube(x))]);
+                        }
+                    }
+                }
+            } else {
+                // Two columns have their partners in b: they come first (457...), in either order,
+                // with their partners first in b in the same order; the third column's partner
+                // comes first in c. The partners of b's columns that lie in c take the rest of c
+                // in their order of appearance (8 before 9).
+                let to_c = columns
+                    .into_iter()
+                    .position(|x| partner(x) / 3 == c)
+                    .expect("a mixed pair sends one column of each stack the other way");
+                let to_b = [(to_c + 1) % 3, (to_c + 2) % 3].map(|i| columns[i]);
+                let to_c = columns[to_c];
+                for (a1, a2) in [(to_b[0], to_b[1]), (to_b[1], to_b[0])] {
+                    let (b1, b2) = (partner(a1), partner(a2));
+                    let b3 = 9 * b + 3 - b1 - b2;
+                    let mut order = [a1, a2, to_c, b1, b2, b3, partner(to_c), 0, 0];
+                    let mut next = 7;
+                    for x in [b1, b2, b3] {
+                        if partner(x) / 3 == c {
+                            order[next] = partner(x);
+                            next += 1;
+                        }
+                    }
+                    each(order);
+                }
+            }
+        }
+    }
+
+    /// The second row under the column order `columns`, one digit in each 4 bits, first digit
+    /// highest: the cell under position `j` is the position of its column's partner, plus 1.
+    fn second_row_key(&self, columns: &[u8; 9]) -> u64 {
+        let mut position = [0u8; 9];
+        for (j, &column) in columns.iter().enumerate() {
+            position[usize::from(column)] = j as u8;
+        }
+        columns.iter().fold(0, |key, &column| {
+            key << 4 | u64::from(position[usize::from(self.partner[usize::from(column)])])
+        })
+    }
 }
 
 impl CompleteSearch {
     fn new(grid: &Grid) -> CompleteSearch {
         CompleteSearch {
             views: views_of(grid),
-            best: Best::new(),
         }
     }
 
-    fn run(mut self) -> Transformation {
-        for transpose in 0..2 {
-            for band in 0..3u8 {
-                for (a, b, c) in [
-                    (0, 1, 2),
-                    (0, 2, 1),
-                    (1, 0, 2),
-                    (1, 2, 0),
-                    (2, 0, 1),
-                    (2, 1, 0),
-                ] {
-                    let rows = [3 * band + a, 3 * band + b, 3 * band + c];
-                    let view = &self.views[transpose];
-                    let mut first_row_column = [0; 9];
-                    for (column, &digit) in view[usize::from(rows[0])].iter().enumerate() {
-                        first_row_column[usize::from(digit - 1)] = column as u8;
-                    }
-                    let second = view[usize::from(rows[1])];
-                    let partner = second.map(|digit| first_row_column[usize::from(digit - 1)]);
-                    let top = TopBand {
-                        transpose,
-                        rows,
-                        first_row_column,
-                        partner,
-                    };
-                    let standing = if self.best.found {
-                        Standing::Level
-                    } else {
-                        Standing::Below
-                    };
-                    self.place(&top, 0, ColumnOrder::EMPTY, [0; 9], standing);
+    fn run(self) -> Transformation {
+        let pairs: [RowPair; 36] = std::array::from_fn(|k| {
+            let (transpose, band) = (k / 18, (k / 6 % 3) as u8);
+            let rows = ORDERS_OF_THREE[k % 6].map(|i| 3 * band + i as u8);
+            RowPair::new(&self.views[transpose], transpose, rows)
+        });
+        let any_pure = pairs.iter().any(RowPair::is_pure);
+        let mut smallest = u64::MAX;
+        let mut ties = Vec::new();
+        for pair in pairs.iter().filter(|p| p.is_pure() || !any_pure) {
+            pair.column_orders(|columns| {
+                let key = pair.second_row_key(&columns);
+                if key < smallest {
+                    smallest = key;
+                    ties.clear();
                 }
-            }
-        }
-        self.best.transformation
-    }
-
-    /// Fills output position `j` of the second row.
-    fn place(
-        &mut self,
-        top: &TopBand,
-        j: usize,
-        order: ColumnOrder,
-        second: [u8; 9],
-        standing: Standing,
-    ) {
-        if j == 9 {
-            return self.finish(top, &order, &second, standing);
-        }
-        let placed = order.at[j];
-        let choices = if placed != NONE {
-            1 << placed
-        } else {
-            let stack = order.stack_at[j / 3];
-            let mut choices = 0u16;
-            for column in 0..9u8 {
-                let free_stack = if stack == NONE {
-                    order.stack_position[usize::from(column / 3)] == NONE
-                } else {
-                    column / 3 == stack
-                };
-                if free_stack && order.position[usize::from(column)] == NONE {
-                    choices |= 1 << column;
+                if key == smallest {
+                    ties.push(TopArrangement {
+                        transpose: pair.transpose,
+                        rows: pair.rows,
+                        columns,
+                    });
                 }
-            }
-            choices
-        };
-        let mut standing = standing;
-        for column in (0..9u8).filter(|c| choices >> c & 1 == 1) {
-            let mut order = order;
-            if placed == NONE {
-                order.put(column, j as u8);
-            }
-            let partner = top.partner[usize::from(column)];
-            let mut position = order.position[usize::from(partner)];
-            if position == NONE {
-                position = order.smallest_free(partner);
-                order.put(partner, position);
-            }
-            let value = position + 1;
-            let Some(child) = standing.after(&self.best, 9 + j, value) else {
-                continue;
-            };
-            let mut second = second;
-            second[j] = value;
-            let improvements = self.best.improvements;
-            self.place(top, j + 1, order, second, child);
-            if self.best.improvements != improvements {
-                standing = Standing::Level;
+            });
+        }
+        let mut best = Best::new();
+        for top in &ties {
+            let (line, rows, labels) = self.line_of(top);
+            if !best.found || line < best.line {
+                best.take(&line, top.transpose == 1, rows, top.columns, &labels);
             }
         }
+        best.transformation
     }
 
-    /// With the column order complete: the rest of the grid, compared with the best line.
-    fn finish(&mut self, top: &TopBand, order: &ColumnOrder, second: &[u8; 9], standing: Standing) {
+    /// The smallest line with the top band and column order of `top`, the input rows it takes and
+    /// the label of each digit. The digit of the first row at position `j` is labelled `j + 1`; the
+    /// other two bands are only sorted, by their rows' first cells, which all differ.
+    fn line_of(&self, top: &TopArrangement) -> ([u8; CELLS], [u8; 9], [u8; 10]) {
         let view = &self.views[top.transpose];
         let mut labels = [0; 10];
-        for (label, &column) in labels[1..].iter_mut().zip(&top.first_row_column) {
-            *label = order.position[usize::from(column)] + 1;
+        for (j, &column) in top.columns.iter().enumerate() {
+            labels[usize::from(view[usize::from(top.rows[0])][usize::from(column)])] = j as u8 + 1;
         }
-        let arranged = |row: u8| {
-            let cells = view[usize::from(row)];
-            order
-                .at
-                .map(|column| labels[usize::from(cells[usize::from(column)])])
-        };
-        let third = arranged(top.rows[2]);
-        if standing == Standing::Level && third[..] > self.best.line[18..27] {
-            return;
-        }
-        let mut line = [0; CELLS];
-        line[..9].copy_from_slice(&[1, 2, 3, 4, 5, 6, 7, 8, 9]);
-        line[9..18].copy_from_slice(second);
-        line[18..27].copy_from_slice(&third);
+        let first_cell =
+            |row: u8| labels[usize::from(view[usize::from(row)][usize::from(top.columns[0])])];
         let band = top.rows[0] / 3;
-        let [low, high] = [(band + 1) % 3, (band + 2) % 3].map(|b| {
-            let mut rows = [3 * b, 3 * b + 1, 3 * b + 2].map(|r| (arranged(r), r));
-            rows.sort_unstable();
+        let mut bands = [(band + 1) % 3, (band + 2) % 3].map(|b| {
+            let mut rows = [3 * b, 3 * b + 1, 3 * b + 2];
+            rows.sort_unstable_by_key(|&row| first_cell(row));
             rows
         });
-        let bands = if low[0].0 <= high[0].0 {
-            [low, high]
-        } else {
-            [high, low]
-        };
-        let mut rows = [top.rows[0], top.rows[1], top.rows[2], 0, 0, 0, 0, 0, 0];
-        for (k, (cells, row)) in bands.iter().flatten().enumerate() {
-            line[27 + 9 * k..36 + 9 * k].copy_from_slice(cells);
-            rows[3 + k] = *row;
+        if first_cell(bands[0][0]) > first_cell(bands[1][0]) {
+            bands.swap(0, 1);
         }
-        let better = standing == Standing::Below || line[18..] < self.best.line[18..];
-        if better {
-            self.best
-                .take(&line, top.transpose == 1, rows, order.at, &labels);
+        let [[r3, r4, r5], [r6, r7, r8]] = bands;
+        let rows = [
+            top.rows[0],
+            top.rows[1],
+            top.rows[2],
+            r3,
+            r4,
+            r5,
+            r6,
+            r7,
+            r8,
+        ];
+        let mut line = [0; CELLS];
+        for (out, &row) in line.chunks_exact_mut(9).zip(&rows) {
+            let cells = &view[usize::from(row)];
+            for (cell, &column) in out.iter_mut().zip(&top.columns) {
+                *cell = labels[usize::from(cells[usize::from(column)])];
+            }
         }
+        (line, rows, labels)
     }
 }
 
