@@ -657,11 +657,12 @@ impl RowPair {
     }
 
     /// Calls `each` with every column order that can give the smallest second row (and maybe
-    /// others). The first output stack's columns read the positions of their partners, smallest
+    /// others), leaving out those whose second row is sure to be above `bound` (a key as made by
+    /// [`RowPair::second_row_key`]). The first output stack's columns read the positions of their partners, smallest
     /// when the partners come first in the next output stack, in the same order: `456` for a pure
     /// pair, else `457`. So the output stacks follow the cycle of `next_stack`, and once the first
     /// stack's order is chosen the others follow, but for a choice that changes nothing.
-    fn column_orders(&self, mut each: impl FnMut([u8; 9])) {
+    fn column_orders(&self, bound: u64, mut each: impl FnMut([u8; 9])) {
         let partner = |column: u8| self.partner[usize::from(column)];
         for a in 0..3u8 {
             let b = self.next_stack(a);
@@ -700,17 +701,47 @@ impl RowPair {
                     }
                 }
             } else {
-                // Two columns have their partners in b: they come first (457...), in either order,
-                // with their partners first in b in the same order; the third column's partner
-                // comes first in c. The partners of b's columns that lie in c take the rest of c
-                // in their order of appearance (8 before 9).
+                // Two columns have their partners in b: they come first (457...), with their
+                // partners first in b in the same order; the third column's partner comes first in
+                // c. The partners of b's columns that lie in c take the rest of c in their order of
+                // appearance (8 before 9), and the one column of b whose partner lies in a reads its
+                // partner's position in a: the first order below that puts it earliest, and reads
+                // the smallest position there, is the only one kept (both if they tie).
                 let to_c = columns
                     .into_iter()
                     .position(|x| partner(x) / 3 == c)
                     .expect("a mixed pair sends one column of each stack the other way");
-                let to_b = [(to_c + 1) % 3, (to_c + 2) % 3].map(|i| columns[i]);
+                let [u, v] = [(to_c + 1) % 3, (to_c + 2) % 3].map(|i| columns[i]);
                 let to_c = columns[to_c];
-                for (a1, a2) in [(to_b[0], to_b[1]), (to_b[1], to_b[0])] {
+                let back = (3 * b..3 * b + 3)
+                    .find(|&x| partner(x) / 3 == a)
+                    .expect("a mixed pair sends one column of each stack the other way");
+                let target = partner(back);
+                let reads = |order: [u8; 3]| {
+                    order
+                        .iter()
+                        .position(|&x| x == target)
+                        .expect("the partner lies in a") as u8
+                };
+                // The orders kept, and the second row's cells 4 to 6 (from 0) they give.
+                let (firsts, middle): (&[[u8; 2]], [u8; 3]) = if partner(u) == back {
+                    (&[[u, v]], [reads([u, v, to_c]), 7, 8])
+                } else if partner(v) == back {
+                    (&[[v, u]], [reads([v, u, to_c]), 7, 8])
+                } else if target == u {
+                    (&[[u, v]], [7, 8, 0])
+                } else if target == v {
+                    (&[[v, u]], [7, 8, 0])
+                } else {
+                    (&[[u, v], [v, u]], [7, 8, 2])
+                };
+                let prefix = middle
+                    .iter()
+                    .fold(0x346, |key, &cell| key << 4 | u64::from(cell));
+                if prefix > bound >> 12 {
+                    continue;
+                }
+                for &[a1, a2] in firsts {
                     let (b1, b2) = (partner(a1), partner(a2));
                     let b3 = 9 * b + 3 - b1 - b2;
                     let mut order = [a1, a2, to_c, b1, b2, b3, partner(to_c), 0, 0];
@@ -728,7 +759,7 @@ impl RowPair {
     }
 
     /// The second row under the column order `columns`, one digit in each 4 bits, first digit
-    /// highest: the cell under position `j` is the position of its column's partner, plus 1.
+    /// highest: the cell under position `j` is the position (from 0) of its column's partner.
     fn second_row_key(&self, columns: &[u8; 9]) -> u64 {
         let mut position = [0u8; 9];
         for (j, &column) in columns.iter().enumerate() {
@@ -757,7 +788,7 @@ impl CompleteSearch {
         let mut smallest = u64::MAX;
         let mut ties = Vec::new();
         for pair in pairs.iter().filter(|p| p.is_pure() || !any_pure) {
-            pair.column_orders(|columns| {
+            pair.column_orders(smallest, |columns| {
                 let key = pair.second_row_key(&columns);
                 if key < smallest {
                     smallest = key;
