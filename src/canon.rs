@@ -805,7 +805,9 @@ impl CompleteSearch {
         }
         let mut best = Best::new();
         for top in &ties {
-            let (line, rows, labels) = self.line_of(top);
+            let Some((line, rows, labels)) = self.line_of(top, &best) else {
+                continue;
+            };
             if !best.found || line < best.line {
                 best.take(&line, top.transpose == 1, rows, top.columns, &labels);
             }
@@ -814,13 +816,27 @@ impl CompleteSearch {
     }
 
     /// The smallest line with the top band and column order of `top`, the input rows it takes and
-    /// the label of each digit. The digit of the first row at position `j` is labelled `j + 1`; the
-    /// other two bands are only sorted, by their rows' first cells, which all differ.
-    fn line_of(&self, top: &TopArrangement) -> ([u8; CELLS], [u8; 9], [u8; 10]) {
+    /// the label of each digit; `None` if its third row is already above the best line's. The digit
+    /// of the first row at position `j` is labelled `j + 1`; the other two bands are only sorted, by
+    /// their rows' first cells, which all differ.
+    fn line_of(
+        &self,
+        top: &TopArrangement,
+        best: &Best,
+    ) -> Option<([u8; CELLS], [u8; 9], [u8; 10])> {
         let view = &self.views[top.transpose];
         let mut labels = [0; 10];
         for (j, &column) in top.columns.iter().enumerate() {
             labels[usize::from(view[usize::from(top.rows[0])][usize::from(column)])] = j as u8 + 1;
+        }
+        let arranged = |row: u8| {
+            let cells = &view[usize::from(row)];
+            top.columns
+                .map(|column| labels[usize::from(cells[usize::from(column)])])
+        };
+        let third = arranged(top.rows[2]);
+        if best.found && third[..] > best.line[18..27] {
+            return None;
         }
         let first_cell =
             |row: u8| labels[usize::from(view[usize::from(row)][usize::from(top.columns[0])])];
@@ -847,12 +863,9 @@ impl CompleteSearch {
         ];
         let mut line = [0; CELLS];
         for (out, &row) in line.chunks_exact_mut(9).zip(&rows) {
-            let cells = &view[usize::from(row)];
-            for (cell, &column) in out.iter_mut().zip(&top.columns) {
-                *cell = labels[usize::from(cells[usize::from(column)])];
-            }
+            out.copy_from_slice(&arranged(row));
         }
-        (line, rows, labels)
+        Some((line, rows, labels))
     }
 }
 
