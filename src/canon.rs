@@ -37,7 +37,6 @@
 //!   bands only need sorting by their first cells, which all differ; only the arrangements whose
 //!   second row ties with the smallest are finished.
 
-use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
 
 use crate::grid::{CELLS, Grid};
@@ -55,6 +54,16 @@ pub struct Transformation {
     /// Digit `d` becomes `digits[d]`; `digits[0]` is 0.
     digits: [u8; 10],
 }
+
+/// The six orders of three things.
+const ORDERS_OF_THREE: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
 
 /// Whether `order` is a permutation of 0..9 that keeps every block of three (band or stack)
 /// together, in order or not.
@@ -113,38 +122,53 @@ impl Transformation {
         })
     }
 
-    /// A transformation drawn uniformly from all 9!·2·6⁸.
+    /// A transformation drawn uniformly from all 9!·2·6⁸: one number below their count, read as
+    /// its parts in mixed radix (one draw costs far less than a shuffle per part).
     pub fn random<R: Rng + ?Sized>(rng: &mut R) -> Transformation {
+        const MOVES: u64 = 2 * 6u64.pow(8) * 362_880;
+        let mut code = rng.random_range(0..MOVES);
+        let mut take = |radix: u64| {
+            let part = code % radix;
+            code /= radix;
+            part as usize
+        };
+        let transpose = take(2) == 1;
         let mut lines = || {
-            let mut blocks = [0u8, 1, 2];
-            blocks.shuffle(rng);
+            let blocks = ORDERS_OF_THREE[take(6)];
             let mut order = [0; 9];
             for (slot, block) in order.chunks_exact_mut(3).zip(blocks) {
-                let mut inside = [0u8, 1, 2];
-                inside.shuffle(rng);
-                for (line, offset) in slot.iter_mut().zip(inside) {
-                    *line = 3 * block + offset;
+                for (line, offset) in slot.iter_mut().zip(ORDERS_OF_THREE[take(6)]) {
+                    *line = (3 * block + offset) as u8;
                 }
             }
             order
         };
         let rows = lines();
         let columns = lines();
-        let mut digits = [1, 2, 3, 4, 5, 6, 7, 8, 9];
-        digits.shuffle(rng);
-        let transpose = rng.random::<bool>();
-        Transformation::new(transpose, rows, columns, digits).expect("permutations keeping blocks")
+        let mut left = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+        let mut digits = [0; 10];
+        for (d, slot) in digits[1..].iter_mut().enumerate() {
+            let k = take(9 - d as u64);
+            *slot = left[k];
+            left.copy_within(k + 1.., k);
+        }
+        Transformation {
+            transpose,
+            rows,
+            columns,
+            digits,
+        }
     }
 
     /// The image of `grid`.
     pub fn apply(&self, grid: &Grid) -> Grid {
         let input = grid.cells();
+        let (row_step, column_step) = if self.transpose { (1, 9) } else { (9, 1) };
         let mut cells = [0; CELLS];
-        for (i, out_row) in cells.chunks_exact_mut(9).enumerate() {
-            for (j, cell) in out_row.iter_mut().enumerate() {
-                let (r, c) = (usize::from(self.rows[i]), usize::from(self.columns[j]));
-                let from = if self.transpose { 9 * c + r } else { 9 * r + c };
-                *cell = self.digits[usize::from(input[from])];
+        for (out_row, &r) in cells.chunks_exact_mut(9).zip(&self.rows) {
+            let start = row_step * usize::from(r);
+            for (cell, &c) in out_row.iter_mut().zip(&self.columns) {
+                *cell = self.digits[usize::from(input[start + column_step * usize::from(c)])];
             }
         }
         Grid::from_cells(cells).expect("digits map to digits")
@@ -590,16 +614,6 @@ impl PuzzleSearch {
 
 const NONE: u8 = u8::MAX;
 
-/// The six orders of three things.
-const ORDERS_OF_THREE: [[usize; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
-
 /// The search for valid complete grids (see the module comment).
 struct CompleteSearch {
     views: Views,
@@ -899,6 +913,27 @@ mod tests {
                 assert_eq!(t.apply(&t.inverse().apply(&g)), g);
             }
         }
+    }
+
+    #[test]
+    fn random_moves_are_valid_and_reach_every_part() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        let (mut first_rows, mut first_columns, mut labels, mut transposes) = (0u16, 0u16, 0u16, 0);
+        for _ in 0..2000 {
+            let t = Transformation::random(&mut rng);
+            let digits: [u8; 9] = std::array::from_fn(|d| t.digits[d + 1]);
+            assert_eq!(
+                Transformation::new(t.transpose, t.rows, t.columns, digits),
+                Some(t)
+            );
+            first_rows |= 1 << t.rows[0];
+            first_columns |= 1 << t.columns[0];
+            labels |= 1 << t.digits[1];
+            transposes += usize::from(t.transpose);
+        }
+        assert_eq!([first_rows, first_columns], [0x1ff; 2]);
+        assert_eq!(labels, 0x3fe);
+        assert!((800..1200).contains(&transposes));
     }
 
     #[test]
