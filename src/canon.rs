@@ -492,15 +492,24 @@ impl PuzzleSearch {
         if i == 0 {
             return self.first_row_cell(k, columns, labels, standing, &next);
         }
-        let placed = columns.at[j];
-        if placed != NONE {
-            let mut labels = labels;
-            let value = labels.take(self.digit(i, placed));
-            if let Some(child) = standing.after(&self.best, k, value) {
+        if columns.at[j] != NONE {
+            // Placed columns take no choice: the run of them from here is read in one loop.
+            let (mut labels, mut k) = (labels, k);
+            loop {
+                let value = labels.take(self.digit(i, columns.at[k % 9]));
+                let Some(child) = standing.after(&self.best, k, value) else {
+                    return;
+                };
+                standing = child;
                 self.line[k] = value;
-                next(self, columns, labels, child);
+                if k % 9 == 8 {
+                    return self.place_row(i + 1, used, columns, labels, standing);
+                }
+                k += 1;
+                if columns.at[k % 9] == NONE {
+                    return self.place_cell(k, used, columns, labels, standing);
+                }
             }
-            return;
         }
         // A deferred position: its open columns read blank in every row so far.
         let open = columns.open[stack];
