@@ -24,7 +24,9 @@
 //!   placed, since its label is fixed by what came before it. Columns are chosen lazily: columns of
 //!   one stack that read blank in every row so far are interchangeable so far, so they stay an
 //!   unordered set until a row tells them apart. A first row with one given thus costs one branch
-//!   per stack order instead of one per column order (up to 144).
+//!   per stack order instead of one per column order (up to 144). The first row is known in
+//!   advance up to its labels: its blanks come first in each stack and its stacks in increasing
+//!   number of givens, so only rows and stack orders that give the fewest are tried.
 //! - **Valid complete grids** need no search. Whatever the arrangement, the first row reads
 //!   `123456789`, so the top band's first two rows (36 choices with the transposition) and the
 //!   column order decide the second row: the cell under column `j` is the position of the column
@@ -315,6 +317,12 @@ fn label(labels: &mut [u8; 10], next: &mut u8, digit: u8) -> u8 {
     *slot
 }
 
+/// How many of the cells of `row` of view `view` in stack `stack` are given.
+fn givens(views: &Views, view: usize, row: u8, stack: u8) -> u8 {
+    let cells = &views[view][usize::from(row)][usize::from(3 * stack)..usize::from(3 * stack + 3)];
+    cells.iter().filter(|&&digit| digit != 0).count() as u8
+}
+
 /// The general search, cell by cell in line order (puzzles, and grids that are not valid).
 ///
 /// Columns whose cells read blank so far are interchangeable so far, so which of them goes where is
@@ -326,6 +334,10 @@ struct PuzzleSearch {
     /// Per view and row, the earlier rows of its band with the same cells: choosing one of two
     /// such rows or the other gives the same lines, so only the first free one is tried.
     twins: [[u16; 9]; 2],
+    /// The smallest first row has, in each output stack, the givens counted here: its blanks come
+    /// first in each stack and its givens read 1, 2, 3, ..., so the fewer givens a stack has the
+    /// earlier it goes, and a row whose counts, sorted, are not the smallest of all cannot be first.
+    first_row_givens: [u8; 3],
     transpose: usize,
     rows: [u8; 9],
     line: [u8; CELLS],
@@ -378,9 +390,19 @@ impl PuzzleSearch {
                 }
             }
         }
+        let first_row_givens = (0..2)
+            .flat_map(|view| (0..9).map(move |row| (view, row)))
+            .map(|(view, row)| {
+                let mut counts = [0, 1, 2].map(|stack| givens(&views, view, row, stack));
+                counts.sort_unstable();
+                counts
+            })
+            .min()
+            .expect("18 rows");
         PuzzleSearch {
             views,
             twins,
+            first_row_givens,
             transpose: 0,
             rows: [0; 9],
             line: [0; CELLS],
@@ -441,6 +463,14 @@ impl PuzzleSearch {
             if twins[usize::from(row)] & !used != 0 {
                 continue;
             }
+            if i == 0 {
+                let mut counts =
+                    [0, 1, 2].map(|stack| givens(&self.views, self.transpose, row, stack));
+                counts.sort_unstable();
+                if counts != self.first_row_givens {
+                    continue;
+                }
+            }
             self.rows[i] = row;
             let improvements = self.best.improvements;
             let start = self.start(standing);
@@ -477,7 +507,14 @@ impl PuzzleSearch {
                 .iter()
                 .filter(|&&s| s != NONE)
                 .fold(0, |m, &s| m | 1 << s);
-            for input_stack in (0..3u8).filter(|s| taken >> s & 1 == 0) {
+            let count = self.first_row_givens[stack];
+            let row = self.rows[0];
+            let allowed = (0..3u8)
+                .filter(|&s| {
+                    taken >> s & 1 == 0 && givens(&self.views, self.transpose, row, s) == count
+                })
+                .fold(0u8, |m, s| m | 1 << s);
+            for input_stack in (0..3u8).filter(|s| allowed >> s & 1 == 1) {
                 let mut columns = columns;
                 columns.stack_at[stack] = input_stack;
                 columns.open[stack] = 7 << (3 * input_stack);
