@@ -334,6 +334,8 @@ struct PuzzleSearch {
     /// Per view and row, the earlier rows of its band with the same cells: choosing one of two
     /// such rows or the other gives the same lines, so only the first free one is tried.
     twins: [[u16; 9]; 2],
+    /// Per view and row, the columns (bit per column) whose cells are given.
+    given: [[u16; 9]; 2],
     /// The smallest first row has, in each output stack, the givens counted here: its blanks come
     /// first in each stack and its givens read 1, 2, 3, ..., so the fewer givens a stack has the
     /// earlier it goes, and a row whose counts, sorted, are not the smallest of all cannot be first.
@@ -399,9 +401,17 @@ impl PuzzleSearch {
             })
             .min()
             .expect("18 rows");
+        let given = views.map(|view| {
+            view.map(|cells| {
+                (0..9)
+                    .filter(|&c| cells[c] != 0)
+                    .fold(0u16, |mask, c| mask | 1 << c)
+            })
+        });
         PuzzleSearch {
             views,
             twins,
+            given,
             first_row_givens,
             transpose: 0,
             rows: [0; 9],
@@ -430,6 +440,11 @@ impl PuzzleSearch {
     /// The digit of input column `column` in output row `i`.
     fn digit(&self, i: usize, column: u8) -> u8 {
         self.views[self.transpose][usize::from(self.rows[i])][usize::from(column)]
+    }
+
+    /// The input columns (bit per column) whose cells are given in output row `i`.
+    fn given_columns(&self, i: usize) -> u16 {
+        self.given[self.transpose][usize::from(self.rows[i])]
     }
 
     /// The standing to start a branch with: level with the best line if there is one.
@@ -550,25 +565,29 @@ impl PuzzleSearch {
         }
         // A deferred position: its open columns read blank in every row so far.
         let open = columns.open[stack];
-        let candidates = (0..9u8).filter(|c| open >> c & 1 == 1);
-        let blank = candidates.clone().filter(|&c| self.digit(i, c) == 0);
-        let blanks = blank.clone().count() as u32;
-        if blanks == open.count_ones() {
+        let given = open & self.given_columns(i);
+        if given == 0 {
             if let Some(child) = standing.after(&self.best, k, 0) {
                 self.line[k] = 0;
                 next(self, columns, labels, child);
             }
             return;
         }
-        // The columns differ here: each choice is made now, those giving the smallest cell only.
-        let smallest = candidates
-            .clone()
-            .map(|c| labels.peek(self.digit(i, c)))
-            .min()
-            .unwrap_or(0);
-        let chosen = candidates
-            .filter(|&c| labels.peek(self.digit(i, c)) == smallest)
-            .fold(0u16, |m, c| m | 1 << c);
+        // The columns differ here: each choice is made now, those giving the smallest cell only
+        // (the blank ones if any).
+        let chosen = if open != given {
+            open & !given
+        } else {
+            let candidates = (0..9u8).filter(|c| open >> c & 1 == 1);
+            let smallest = candidates
+                .clone()
+                .map(|c| labels.peek(self.digit(i, c)))
+                .min()
+                .unwrap_or(0);
+            candidates
+                .filter(|&c| labels.peek(self.digit(i, c)) == smallest)
+                .fold(0u16, |m, c| m | 1 << c)
+        };
         let column_twins = self.twins[1 - self.transpose];
         for column in (0..9u8).filter(|c| chosen >> c & 1 == 1) {
             if column_twins[usize::from(column)] & open != 0 {
@@ -604,9 +623,7 @@ impl PuzzleSearch {
         let stack = j / 3;
         let open = columns.open[stack];
         let deferred = (3 * stack..j).filter(|&p| columns.at[p] == NONE).count();
-        let blanks = (0..9u8)
-            .filter(|&c| open >> c & 1 == 1 && self.digit(0, c) == 0)
-            .count();
+        let blanks = (open & !self.given_columns(0)).count_ones() as usize;
         if blanks > deferred {
             if let Some(child) = standing.after(&self.best, j, 0) {
                 self.line[j] = 0;
@@ -616,9 +633,7 @@ impl PuzzleSearch {
         }
         let mut standing = standing;
         let column_twins = self.twins[1 - self.transpose];
-        let given = (0..9u8)
-            .filter(|&c| open >> c & 1 == 1 && self.digit(0, c) != 0)
-            .fold(0u16, |m, c| m | 1 << c);
+        let given = open & self.given_columns(0);
         for column in (0..9u8).filter(|c| given >> c & 1 == 1) {
             if column_twins[usize::from(column)] & open != 0 {
                 continue;
