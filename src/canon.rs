@@ -507,11 +507,7 @@ impl PuzzleSearch {
     ) {
         let (i, j) = (k / 9, k % 9);
         let next = |search: &mut PuzzleSearch, columns: Columns, labels: Labels, standing| {
-            if j == 8 {
-                search.place_row(i + 1, used, columns, labels, standing);
-            } else {
-                search.place_cell(k + 1, used, columns, labels, standing);
-            }
+            search.next_cell(k, used, columns, labels, standing);
         };
         let stack = j / 3;
         let mut standing = standing;
@@ -544,69 +540,102 @@ impl PuzzleSearch {
         if i == 0 {
             return self.first_row_cell(k, columns, labels, standing, &next);
         }
-        if columns.at[j] != NONE {
-            // Placed columns take no choice: the run of them from here is read in one loop.
-            let (mut labels, mut k) = (labels, k);
-            loop {
-                let value = labels.take(self.digit(i, columns.at[k % 9]));
-                let Some(child) = standing.after(&self.best, k, value) else {
-                    return;
-                };
-                standing = child;
-                self.line[k] = value;
-                if k % 9 == 8 {
-                    return self.place_row(i + 1, used, columns, labels, standing);
-                }
-                k += 1;
-                if columns.at[k % 9] == NONE {
-                    return self.place_cell(k, used, columns, labels, standing);
-                }
-            }
-        }
-        // A deferred position: its open columns read blank in every row so far.
-        let open = columns.open[stack];
-        let given = open & self.given_columns(i);
-        if given == 0 {
-            if let Some(child) = standing.after(&self.best, k, 0) {
-                self.line[k] = 0;
-                next(self, columns, labels, child);
-            }
-            return;
-        }
-        // The columns differ here: each choice is made now, those giving the smallest cell only
-        // (the blank ones if any).
-        let chosen = if open != given {
-            open & !given
+        self.fill_row(k, used, columns, labels, standing);
+    }
+
+    /// Goes on after cell `k`: with the next cell, or the next row after a row's last cell.
+    fn next_cell(
+        &mut self,
+        k: usize,
+        used: u16,
+        columns: Columns,
+        labels: Labels,
+        standing: Standing,
+    ) {
+        if k % 9 == 8 {
+            self.place_row(k / 9 + 1, used, columns, labels, standing);
         } else {
-            let candidates = (0..9u8).filter(|c| open >> c & 1 == 1);
-            let smallest = candidates
-                .clone()
-                .map(|c| labels.peek(self.digit(i, c)))
-                .min()
-                .unwrap_or(0);
-            candidates
-                .filter(|&c| labels.peek(self.digit(i, c)) == smallest)
-                .fold(0u16, |m, c| m | 1 << c)
-        };
-        let column_twins = self.twins[1 - self.transpose];
-        for column in (0..9u8).filter(|c| chosen >> c & 1 == 1) {
-            if column_twins[usize::from(column)] & open != 0 {
-                continue;
-            }
-            let mut labels = labels;
-            let value = labels.take(self.digit(i, column));
-            let Some(child) = standing.after(&self.best, k, value) else {
-                continue;
+            self.place_cell(k + 1, used, columns, labels, standing);
+        }
+    }
+
+    /// Fills the cells of a row after the first from cell `k` on, in one loop while each cell has
+    /// a single choice: a placed column, a deferred position whose open columns all read blank, or
+    /// one that only one column can take. A cell with more choices branches.
+    fn fill_row(
+        &mut self,
+        mut k: usize,
+        used: u16,
+        mut columns: Columns,
+        mut labels: Labels,
+        mut standing: Standing,
+    ) {
+        let i = k / 9;
+        let given_here = self.given_columns(i);
+        loop {
+            let (j, stack) = (k % 9, k % 9 / 3);
+            let placed = columns.at[j];
+            let value = if placed != NONE {
+                labels.take(self.digit(i, placed))
+            } else if columns.open[stack] & given_here == 0 {
+                // A deferred position whose open columns read blank in every row so far.
+                0
+            } else {
+                // The columns differ here: each choice is made now, those giving the smallest
+                // cell only (the blank ones if any), one of each set of twins.
+                let open = columns.open[stack];
+                let given = open & given_here;
+                let smallest = if open != given {
+                    open & !given
+                } else {
+                    let candidates = (0..9u8).filter(|c| open >> c & 1 == 1);
+                    let smallest = candidates
+                        .clone()
+                        .map(|c| labels.peek(self.digit(i, c)))
+                        .min()
+                        .unwrap_or(0);
+                    candidates
+                        .filter(|&c| labels.peek(self.digit(i, c)) == smallest)
+                        .fold(0u16, |m, c| m | 1 << c)
+                };
+                let column_twins = self.twins[1 - self.transpose];
+                let chosen = (0..9u8)
+                    .filter(|&c| smallest >> c & 1 == 1 && column_twins[usize::from(c)] & open == 0)
+                    .fold(0u16, |m, c| m | 1 << c);
+                if chosen.count_ones() == 1 {
+                    let column = chosen.trailing_zeros() as u8;
+                    columns.at[j] = column;
+                    columns.open[stack] &= !(1 << column);
+                    labels.take(self.digit(i, column))
+                } else {
+                    for column in (0..9u8).filter(|c| chosen >> c & 1 == 1) {
+                        let mut labels = labels;
+                        let value = labels.take(self.digit(i, column));
+                        let Some(child) = standing.after(&self.best, k, value) else {
+                            continue;
+                        };
+                        let mut columns = columns;
+                        columns.at[j] = column;
+                        columns.open[stack] &= !(1 << column);
+                        self.line[k] = value;
+                        let improvements = self.best.improvements;
+                        self.next_cell(k, used, columns, labels, child);
+                        if self.best.improvements != improvements {
+                            standing = Standing::Level;
+                        }
+                    }
+                    return;
+                }
             };
-            let mut columns = columns;
-            columns.at[j] = column;
-            columns.open[stack] &= !(1 << column);
+            let Some(child) = standing.after(&self.best, k, value) else {
+                return;
+            };
+            standing = child;
             self.line[k] = value;
-            let improvements = self.best.improvements;
-            next(self, columns, labels, child);
-            if self.best.improvements != improvements {
-                standing = Standing::Level;
+            if j == 8 {
+                return self.place_row(i + 1, used, columns, labels, standing);
             }
+            k += 1;
         }
     }
 
