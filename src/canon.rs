@@ -717,7 +717,7 @@ struct RowPair {
     rows: [u8; 3],
     partner: [u8; 9],
     /// How many columns of stack 0 have their partner in stack 1: as many as of stack 1 in stack 2
-    /// and of stack 2 in stack 0, while the other three columns of each go the other way round.
+    /// and of stack 2 in stack 0, while the other columns of each stack go the other way round.
     forward: u8,
 }
 
@@ -762,10 +762,11 @@ impl RowPair {
 
     /// Calls `each` with every column order that can give the smallest second row (and maybe
     /// others), leaving out those whose second row is sure to be above `bound` (a key as made by
-    /// [`RowPair::second_row_key`]). The first output stack's columns read the positions of their partners, smallest
-    /// when the partners come first in the next output stack, in the same order: `456` for a pure
-    /// pair, else `457`. So the output stacks follow the cycle of `next_stack`, and once the first
-    /// stack's order is chosen the others follow, but for a choice that changes nothing.
+    /// [`RowPair::second_row_key`]). The first output stack's columns read the positions of their
+    /// partners, smallest when the partners come first in the next output stack, in the same order:
+    /// `456` for a pure pair, else `457`. So the output stacks follow the cycle of `next_stack` (three
+    /// rotations), and once the first stack's order is chosen the other columns follow; the orders
+    /// of the first stack worth trying are at most six for a pure pair and two for a mixed one.
     fn column_orders(&self, bound: u64, mut each: impl FnMut([u8; 9])) {
         let partner = |column: u8| self.partner[usize::from(column)];
         for a in 0..3u8 {
@@ -809,8 +810,8 @@ impl RowPair {
                 // partners first in b in the same order; the third column's partner comes first in
                 // c. The partners of b's columns that lie in c take the rest of c in their order of
                 // appearance (8 before 9), and the one column of b whose partner lies in a reads its
-                // partner's position in a: the first order below that puts it earliest, and reads
-                // the smallest position there, is the only one kept (both if they tie).
+                // partner's position in a: of the two orders of the first two columns, only the one
+                // that puts that cell earliest and makes it smallest is kept (both if they tie).
                 let to_c = columns
                     .into_iter()
                     .position(|x| partner(x) / 3 == c)
