@@ -24,18 +24,21 @@
 //!   placed, since its label is fixed by what came before it. Columns are chosen lazily: columns of
 //!   one stack that read blank in every row so far are interchangeable so far, so they stay an
 //!   unordered set until a row tells them apart. A first row with one given thus costs one branch
-//!   per stack order instead of one per column order (up to 144).
-//! - **Valid complete grids** take a faster road. Whatever the arrangement, the first row reads
-//!   `123456789`, so it prunes nothing; the second row is where the search decides. Once the first
-//!   two rows are chosen (36 ways), the second row's cell in column `j` is the position of the column
-//!   that holds, in the first row, the digit the second row has under column `j`. Columns are placed
-//!   in output order, and placing one places that second column too, at the smallest position it can
-//!   take (any other position would make the line larger), so a branch is a choice of column only
-//!   where the position is still free. With the column order fixed, the third row follows, and the
-//!   two other bands are fixed rows that only need sorting: each band's rows in ascending order, and
-//!   the bands by their first rows.
+//!   per stack order instead of one per column order (up to 144). The first row is known in
+//!   advance up to its labels: its blanks come first in each stack and its stacks in increasing
+//!   number of givens, so only rows and stack orders that give the fewest are tried.
+//! - **Valid complete grids** need no search. Whatever the arrangement, the first row reads
+//!   `123456789`, so the top band's first two rows (36 choices with the transposition) and the
+//!   column order decide the second row: the cell under column `j` is the position of the column
+//!   that holds, in the first row, the digit the second row has under `j` (its *partner*, always in
+//!   another stack). The counts of partners between stacks leave two shapes: every stack's partners
+//!   in one stack (a *pure* pair, second row `456789` and three more) or two in one and one in the
+//!   other (`457...`). Either way the smallest second row fixes the stack order up to rotation and
+//!   then every column but for a choice among at most six, so each pair yields at most 18 column
+//!   orders to compare (see `RowPair::column_orders`). The third row follows, and the other two
+//!   bands only need sorting by their first cells, which all differ; only the arrangements whose
+//!   second row ties with the smallest are finished.
 
-use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
 
 use crate::grid::{CELLS, Grid};
@@ -53,6 +56,16 @@ pub struct Transformation {
     /// Digit `d` becomes `digits[d]`; `digits[0]` is 0.
     digits: [u8; 10],
 }
+
+/// The six orders of three things.
+const ORDERS_OF_THREE: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
 
 /// Whether `order` is a permutation of 0..9 that keeps every block of three (band or stack)
 /// together, in order or not.
@@ -111,38 +124,53 @@ impl Transformation {
         })
     }
 
-    /// A transformation drawn uniformly from all 9!·2·6⁸.
+    /// A transformation drawn uniformly from all 9!·2·6⁸: one number below their count, read as
+    /// its parts in mixed radix (one draw costs far less than a shuffle per part).
     pub fn random<R: Rng + ?Sized>(rng: &mut R) -> Transformation {
+        const MOVES: u64 = 2 * 6u64.pow(8) * 362_880;
+        let mut code = rng.random_range(0..MOVES);
+        let mut take = |radix: u64| {
+            let part = code % radix;
+            code /= radix;
+            part as usize
+        };
+        let transpose = take(2) == 1;
         let mut lines = || {
-            let mut blocks = [0u8, 1, 2];
-            blocks.shuffle(rng);
+            let blocks = ORDERS_OF_THREE[take(6)];
             let mut order = [0; 9];
             for (slot, block) in order.chunks_exact_mut(3).zip(blocks) {
-                let mut inside = [0u8, 1, 2];
-                inside.shuffle(rng);
-                for (line, offset) in slot.iter_mut().zip(inside) {
-                    *line = 3 * block + offset;
+                for (line, offset) in slot.iter_mut().zip(ORDERS_OF_THREE[take(6)]) {
+                    *line = (3 * block + offset) as u8;
                 }
             }
             order
         };
         let rows = lines();
         let columns = lines();
-        let mut digits = [1, 2, 3, 4, 5, 6, 7, 8, 9];
-        digits.shuffle(rng);
-        let transpose = rng.random::<bool>();
-        Transformation::new(transpose, rows, columns, digits).expect("permutations keeping blocks")
+        let mut left = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+        let mut digits = [0; 10];
+        for (d, slot) in digits[1..].iter_mut().enumerate() {
+            let k = take(9 - d as u64);
+            *slot = left[k];
+            left.copy_within(k + 1.., k);
+        }
+        Transformation {
+            transpose,
+            rows,
+            columns,
+            digits,
+        }
     }
 
     /// The image of `grid`.
     pub fn apply(&self, grid: &Grid) -> Grid {
         let input = grid.cells();
+        let (row_step, column_step) = if self.transpose { (1, 9) } else { (9, 1) };
         let mut cells = [0; CELLS];
-        for (i, out_row) in cells.chunks_exact_mut(9).enumerate() {
-            for (j, cell) in out_row.iter_mut().enumerate() {
-                let (r, c) = (usize::from(self.rows[i]), usize::from(self.columns[j]));
-                let from = if self.transpose { 9 * c + r } else { 9 * r + c };
-                *cell = self.digits[usize::from(input[from])];
+        for (out_row, &r) in cells.chunks_exact_mut(9).zip(&self.rows) {
+            let start = row_step * usize::from(r);
+            for (cell, &c) in out_row.iter_mut().zip(&self.columns) {
+                *cell = self.digits[usize::from(input[start + column_step * usize::from(c)])];
             }
         }
         Grid::from_cells(cells).expect("digits map to digits")
@@ -289,6 +317,12 @@ fn label(labels: &mut [u8; 10], next: &mut u8, digit: u8) -> u8 {
     *slot
 }
 
+/// How many of the cells of `row` of view `view` in stack `stack` are given.
+fn givens(views: &Views, view: usize, row: u8, stack: u8) -> u8 {
+    let cells = &views[view][usize::from(row)][usize::from(3 * stack)..usize::from(3 * stack + 3)];
+    cells.iter().filter(|&&digit| digit != 0).count() as u8
+}
+
 /// The general search, cell by cell in line order (puzzles, and grids that are not valid).
 ///
 /// Columns whose cells read blank so far are interchangeable so far, so which of them goes where is
@@ -300,6 +334,12 @@ struct PuzzleSearch {
     /// Per view and row, the earlier rows of its band with the same cells: choosing one of two
     /// such rows or the other gives the same lines, so only the first free one is tried.
     twins: [[u16; 9]; 2],
+    /// Per view and row, the columns (bit per column) whose cells are given.
+    given: [[u16; 9]; 2],
+    /// The smallest first row has, in each output stack, the givens counted here: its blanks come
+    /// first in each stack and its givens read 1, 2, 3, ..., so the fewer givens a stack has the
+    /// earlier it goes, and a row whose counts, sorted, are not the smallest of all cannot be first.
+    first_row_givens: [u8; 3],
     transpose: usize,
     rows: [u8; 9],
     line: [u8; CELLS],
@@ -352,9 +392,27 @@ impl PuzzleSearch {
                 }
             }
         }
+        let first_row_givens = (0..2)
+            .flat_map(|view| (0..9).map(move |row| (view, row)))
+            .map(|(view, row)| {
+                let mut counts = [0, 1, 2].map(|stack| givens(&views, view, row, stack));
+                counts.sort_unstable();
+                counts
+            })
+            .min()
+            .expect("18 rows");
+        let given = views.map(|view| {
+            view.map(|cells| {
+                (0..9)
+                    .filter(|&c| cells[c] != 0)
+                    .fold(0u16, |mask, c| mask | 1 << c)
+            })
+        });
         PuzzleSearch {
             views,
             twins,
+            given,
+            first_row_givens,
             transpose: 0,
             rows: [0; 9],
             line: [0; CELLS],
@@ -382,6 +440,11 @@ impl PuzzleSearch {
     /// The digit of input column `column` in output row `i`.
     fn digit(&self, i: usize, column: u8) -> u8 {
         self.views[self.transpose][usize::from(self.rows[i])][usize::from(column)]
+    }
+
+    /// The input columns (bit per column) whose cells are given in output row `i`.
+    fn given_columns(&self, i: usize) -> u16 {
+        self.given[self.transpose][usize::from(self.rows[i])]
     }
 
     /// The standing to start a branch with: level with the best line if there is one.
@@ -415,6 +478,14 @@ impl PuzzleSearch {
             if twins[usize::from(row)] & !used != 0 {
                 continue;
             }
+            if i == 0 {
+                let mut counts =
+                    [0, 1, 2].map(|stack| givens(&self.views, self.transpose, row, stack));
+                counts.sort_unstable();
+                if counts != self.first_row_givens {
+                    continue;
+                }
+            }
             self.rows[i] = row;
             let improvements = self.best.improvements;
             let start = self.start(standing);
@@ -436,11 +507,7 @@ impl PuzzleSearch {
     ) {
         let (i, j) = (k / 9, k % 9);
         let next = |search: &mut PuzzleSearch, columns: Columns, labels: Labels, standing| {
-            if j == 8 {
-                search.place_row(i + 1, used, columns, labels, standing);
-            } else {
-                search.place_cell(k + 1, used, columns, labels, standing);
-            }
+            search.next_cell(k, used, columns, labels, standing);
         };
         let stack = j / 3;
         let mut standing = standing;
@@ -451,7 +518,14 @@ impl PuzzleSearch {
                 .iter()
                 .filter(|&&s| s != NONE)
                 .fold(0, |m, &s| m | 1 << s);
-            for input_stack in (0..3u8).filter(|s| taken >> s & 1 == 0) {
+            let count = self.first_row_givens[stack];
+            let row = self.rows[0];
+            let allowed = (0..3u8)
+                .filter(|&s| {
+                    taken >> s & 1 == 0 && givens(&self.views, self.transpose, row, s) == count
+                })
+                .fold(0u8, |m, s| m | 1 << s);
+            for input_stack in (0..3u8).filter(|s| allowed >> s & 1 == 1) {
                 let mut columns = columns;
                 columns.stack_at[stack] = input_stack;
                 columns.open[stack] = 7 << (3 * input_stack);
@@ -466,56 +540,102 @@ impl PuzzleSearch {
         if i == 0 {
             return self.first_row_cell(k, columns, labels, standing, &next);
         }
-        let placed = columns.at[j];
-        if placed != NONE {
-            let mut labels = labels;
-            let value = labels.take(self.digit(i, placed));
-            if let Some(child) = standing.after(&self.best, k, value) {
-                self.line[k] = value;
-                next(self, columns, labels, child);
-            }
-            return;
+        self.fill_row(k, used, columns, labels, standing);
+    }
+
+    /// Goes on after cell `k`: with the next cell, or the next row after a row's last cell.
+    fn next_cell(
+        &mut self,
+        k: usize,
+        used: u16,
+        columns: Columns,
+        labels: Labels,
+        standing: Standing,
+    ) {
+        if k % 9 == 8 {
+            self.place_row(k / 9 + 1, used, columns, labels, standing);
+        } else {
+            self.place_cell(k + 1, used, columns, labels, standing);
         }
-        // A deferred position: its open columns read blank in every row so far.
-        let open = columns.open[stack];
-        let candidates = (0..9u8).filter(|c| open >> c & 1 == 1);
-        let blank = candidates.clone().filter(|&c| self.digit(i, c) == 0);
-        let blanks = blank.clone().count() as u32;
-        if blanks == open.count_ones() {
-            if let Some(child) = standing.after(&self.best, k, 0) {
-                self.line[k] = 0;
-                next(self, columns, labels, child);
-            }
-            return;
-        }
-        // The columns differ here: each choice is made now, those giving the smallest cell only.
-        let smallest = candidates
-            .clone()
-            .map(|c| labels.peek(self.digit(i, c)))
-            .min()
-            .unwrap_or(0);
-        let chosen = candidates
-            .filter(|&c| labels.peek(self.digit(i, c)) == smallest)
-            .fold(0u16, |m, c| m | 1 << c);
-        let column_twins = self.twins[1 - self.transpose];
-        for column in (0..9u8).filter(|c| chosen >> c & 1 == 1) {
-            if column_twins[usize::from(column)] & open != 0 {
-                continue;
-            }
-            let mut labels = labels;
-            let value = labels.take(self.digit(i, column));
-            let Some(child) = standing.after(&self.best, k, value) else {
-                continue;
+    }
+
+    /// Fills the cells of a row after the first from cell `k` on, in one loop while each cell has
+    /// a single choice: a placed column, a deferred position whose open columns all read blank, or
+    /// one that only one column can take. A cell with more choices branches.
+    fn fill_row(
+        &mut self,
+        mut k: usize,
+        used: u16,
+        mut columns: Columns,
+        mut labels: Labels,
+        mut standing: Standing,
+    ) {
+        let i = k / 9;
+        let given_here = self.given_columns(i);
+        loop {
+            let (j, stack) = (k % 9, k % 9 / 3);
+            let placed = columns.at[j];
+            let value = if placed != NONE {
+                labels.take(self.digit(i, placed))
+            } else if columns.open[stack] & given_here == 0 {
+                // A deferred position whose open columns read blank in every row so far.
+                0
+            } else {
+                // The columns differ here: each choice is made now, those giving the smallest
+                // cell only (the blank ones if any), one of each set of twins.
+                let open = columns.open[stack];
+                let given = open & given_here;
+                let smallest = if open != given {
+                    open & !given
+                } else {
+                    let candidates = (0..9u8).filter(|c| open >> c & 1 == 1);
+                    let smallest = candidates
+                        .clone()
+                        .map(|c| labels.peek(self.digit(i, c)))
+                        .min()
+                        .unwrap_or(0);
+                    candidates
+                        .filter(|&c| labels.peek(self.digit(i, c)) == smallest)
+                        .fold(0u16, |m, c| m | 1 << c)
+                };
+                let column_twins = self.twins[1 - self.transpose];
+                let chosen = (0..9u8)
+                    .filter(|&c| smallest >> c & 1 == 1 && column_twins[usize::from(c)] & open == 0)
+                    .fold(0u16, |m, c| m | 1 << c);
+                if chosen.count_ones() == 1 {
+                    let column = chosen.trailing_zeros() as u8;
+                    columns.at[j] = column;
+                    columns.open[stack] &= !(1 << column);
+                    labels.take(self.digit(i, column))
+                } else {
+                    for column in (0..9u8).filter(|c| chosen >> c & 1 == 1) {
+                        let mut labels = labels;
+                        let value = labels.take(self.digit(i, column));
+                        let Some(child) = standing.after(&self.best, k, value) else {
+                            continue;
+                        };
+                        let mut columns = columns;
+                        columns.at[j] = column;
+                        columns.open[stack] &= !(1 << column);
+                        self.line[k] = value;
+                        let improvements = self.best.improvements;
+                        self.next_cell(k, used, columns, labels, child);
+                        if self.best.improvements != improvements {
+                            standing = Standing::Level;
+                        }
+                    }
+                    return;
+                }
             };
-            let mut columns = columns;
-            columns.at[j] = column;
-            columns.open[stack] &= !(1 << column);
+            let Some(child) = standing.after(&self.best, k, value) else {
+                return;
+            };
+            standing = child;
             self.line[k] = value;
-            let improvements = self.best.improvements;
-            next(self, columns, labels, child);
-            if self.best.improvements != improvements {
-                standing = Standing::Level;
+            if j == 8 {
+                return self.place_row(i + 1, used, columns, labels, standing);
             }
+            k += 1;
         }
     }
 
@@ -532,9 +652,7 @@ impl PuzzleSearch {
         let stack = j / 3;
         let open = columns.open[stack];
         let deferred = (3 * stack..j).filter(|&p| columns.at[p] == NONE).count();
-        let blanks = (0..9u8)
-            .filter(|&c| open >> c & 1 == 1 && self.digit(0, c) == 0)
-            .count();
+        let blanks = (open & !self.given_columns(0)).count_ones() as usize;
         if blanks > deferred {
             if let Some(child) = standing.after(&self.best, j, 0) {
                 self.line[j] = 0;
@@ -544,9 +662,7 @@ impl PuzzleSearch {
         }
         let mut standing = standing;
         let column_twins = self.twins[1 - self.transpose];
-        let given = (0..9u8)
-            .filter(|&c| open >> c & 1 == 1 && self.digit(0, c) != 0)
-            .fold(0u16, |m, c| m | 1 << c);
+        let given = open & self.given_columns(0);
         for column in (0..9u8).filter(|c| given >> c & 1 == 1) {
             if column_twins[usize::from(column)] & open != 0 {
                 continue;
@@ -586,208 +702,275 @@ impl PuzzleSearch {
     }
 }
 
-/// A column order being built for the complete-grid search: which input column each output
-/// position holds (`NONE` if not yet placed), the reverse, and which input stack each output stack
-/// holds.
-#[derive(Clone, Copy)]
-struct ColumnOrder {
-    at: [u8; 9],
-    position: [u8; 9],
-    stack_at: [u8; 3],
-    stack_position: [u8; 3],
-}
-
 const NONE: u8 = u8::MAX;
-
-impl ColumnOrder {
-    const EMPTY: ColumnOrder = ColumnOrder {
-        at: [NONE; 9],
-        position: [NONE; 9],
-        stack_at: [NONE; 3],
-        stack_position: [NONE; 3],
-    };
-
-    /// Puts input column `column` at output position `at`, mapping their stacks if needed.
-    fn put(&mut self, column: u8, at: u8) {
-        self.at[usize::from(at)] = column;
-        self.position[usize::from(column)] = at;
-        self.stack_at[usize::from(at / 3)] = column / 3;
-        self.stack_position[usize::from(column / 3)] = at / 3;
-    }
-
-    /// The smallest position `column` can still take: the first free one of the output stack its
-    /// stack went to, or the first of the first output stack not yet used.
-    fn smallest_free(&self, column: u8) -> u8 {
-        let stack = self.stack_position[usize::from(column / 3)];
-        if stack == NONE {
-            let used = self.stack_at.iter().filter(|&&s| s != NONE).count() as u8;
-            3 * used
-        } else {
-            (3 * stack..3 * stack + 3)
-                .find(|&p| self.at[usize::from(p)] == NONE)
-                .expect("a stack with a column left has a free position")
-        }
-    }
-}
 
 /// The search for valid complete grids (see the module comment).
 struct CompleteSearch {
     views: Views,
-    best: Best,
 }
 
-/// The arrangement of the top band being searched: its three input rows, and for each input column
-/// the column of the first row that holds the digit the second row has there.
-struct TopBand {
+/// A choice of the top band's first two rows: the view, the band's input rows (the first two
+/// chosen, the third the one left), and the **partner** of each input column: the column of the
+/// first row that holds the digit the second row has there. Partners always lie in another stack.
+struct RowPair {
     transpose: usize,
     rows: [u8; 3],
-    first_row_column: [u8; 9],
     partner: [u8; 9],
+    /// How many columns of stack 0 have their partner in stack 1: as many as of stack 1 in stack 2
+    /// and of stack 2 in stack 0, while the other columns of each stack go the other way round.
+    forward: u8,
+}
+
+/// An arrangement of the top band and the columns: the view, the band's input rows in output
+/// order, and the input column at each output position.
+#[derive(Clone, Copy)]
+struct TopArrangement {
+    transpose: usize,
+    rows: [u8; 3],
+    columns: [u8; 9],
+}
+
+impl RowPair {
+    fn new(view: &[[u8; 9]; 9], transpose: usize, rows: [u8; 3]) -> RowPair {
+        let mut first_row_column = [0; 10];
+        for (column, &digit) in view[usize::from(rows[0])].iter().enumerate() {
+            first_row_column[usize::from(digit)] = column as u8;
+        }
+        let partner = view[usize::from(rows[1])].map(|digit| first_row_column[usize::from(digit)]);
+        let forward = partner[..3].iter().filter(|&&p| p / 3 == 1).count() as u8;
+        RowPair {
+            transpose,
+            rows,
+            partner,
+            forward,
+        }
+    }
+
+    /// Whether the partners of each stack's columns all lie in one stack.
+    fn is_pure(&self) -> bool {
+        self.forward == 0 || self.forward == 3
+    }
+
+    /// The stack that most partners of `stack`'s columns lie in.
+    fn next_stack(&self, stack: u8) -> u8 {
+        if self.forward >= 2 {
+            (stack + 1) % 3
+        } else {
+            (stack + 2) % 3
+        }
+    }
+
+    /// Calls `each` with every column order that can give the smallest second row (and maybe
+    /// others), leaving out those whose second row is sure to be above `bound` (a key as made by
+    /// [`RowPair::second_row_key`]). The first output stack's columns read the positions of their
+    /// partners, smallest when the partners come first in the next output stack, in the same order:
+    /// `456` for a pure pair, else `457`. So the output stacks follow the cycle of `next_stack` (three
+    /// rotations), and once the first stack's order is chosen the other columns follow; the orders
+    /// of the first stack worth trying are at most six for a pure pair and two for a mixed one.
+    fn column_orders(&self, bound: u64, mut each: impl FnMut([u8; 9])) {
+        let partner = |column: u8| self.partner[usize::from(column)];
+        for a in 0..3u8 {
+            let b = self.next_stack(a);
+            let c = self.next_stack(b);
+            let columns = [3 * a, 3 * a + 1, 3 * a + 2];
+            if self.is_pure() {
+                // The second row reads 456789 and then, in the first stack's order, the positions of
+                // its columns' partners' partners' partners: 123, 132 or 231 by the cycles of that
+                // map, for the orders below only.
+                let cube = |column| partner(partner(partner(column)));
+                let mut emit = |first: [u8; 3]| {
+                    let second = first.map(partner);
+                    let third = second.map(partner);
+                    each([
+                        first[0], first[1], first[2], second[0], second[1], second[2], third[0],
+                        third[1], third[2],
+                    ]);
+                };
+                let fixed = columns.map(|x| cube(x) == x);
+                match fixed.iter().filter(|&&f| f).count() {
+                    3 => {
+                        for order in ORDERS_OF_THREE {
+                            emit(order.map(|i| columns[i]));
+                        }
+                    }
+                    1 => {
+                        let f = fixed.iter().position(|&f| f).expect("one fixed column");
+                        let [g, h] = [(f + 1) % 3, (f + 2) % 3].map(|i| columns[i]);
+                        emit([columns[f], g, h]);
+                        emit([columns[f], h, g]);
+                    }
+                    _ => {
+                        for x in columns {
+                            emit([x, cube(x), cube(cube(x))]);
+                        }
+                    }
+                }
+            } else {
+                // Two columns have their partners in b: they come first (457...), with their
+                // partners first in b in the same order; the third column's partner comes first in
+                // c. The partners of b's columns that lie in c take the rest of c in their order of
+                // appearance (8 before 9), and the one column of b whose partner lies in a reads its
+                // partner's position in a: of the two orders of the first two columns, only the one
+                // that puts that cell earliest and makes it smallest is kept (both if they tie).
+                let to_c = columns
+                    .into_iter()
+                    .position(|x| partner(x) / 3 == c)
+                    .expect("a mixed pair sends one column of each stack the other way");
+                let [u, v] = [(to_c + 1) % 3, (to_c + 2) % 3].map(|i| columns[i]);
+                let to_c = columns[to_c];
+                let back = (3 * b..3 * b + 3)
+                    .find(|&x| partner(x) / 3 == a)
+                    .expect("a mixed pair sends one column of each stack the other way");
+                let target = partner(back);
+                let reads = |order: [u8; 3]| {
+                    order
+                        .iter()
+                        .position(|&x| x == target)
+                        .expect("the partner lies in a") as u8
+                };
+                // The orders kept, and the second row's cells 4 to 6 (from 0) they give.
+                let (firsts, middle): (&[[u8; 2]], [u8; 3]) = if partner(u) == back {
+                    (&[[u, v]], [reads([u, v, to_c]), 7, 8])
+                } else if partner(v) == back {
+                    (&[[v, u]], [reads([v, u, to_c]), 7, 8])
+                } else if target == u {
+                    (&[[u, v]], [7, 8, 0])
+                } else if target == v {
+                    (&[[v, u]], [7, 8, 0])
+                } else {
+                    (&[[u, v], [v, u]], [7, 8, 2])
+                };
+                let prefix = middle
+                    .iter()
+                    .fold(0x346, |key, &cell| key << 4 | u64::from(cell));
+                if prefix > bound >> 12 {
+                    continue;
+                }
+                for &[a1, a2] in firsts {
+                    let (b1, b2) = (partner(a1), partner(a2));
+                    let b3 = 9 * b + 3 - b1 - b2;
+                    let mut order = [a1, a2, to_c, b1, b2, b3, partner(to_c), 0, 0];
+                    let mut next = 7;
+                    for x in [b1, b2, b3] {
+                        if partner(x) / 3 == c {
+                            order[next] = partner(x);
+                            next += 1;
+                        }
+                    }
+                    each(order);
+                }
+            }
+        }
+    }
+
+    /// The second row under the column order `columns`, one digit in each 4 bits, first digit
+    /// highest: the cell under position `j` is the position (from 0) of its column's partner.
+    fn second_row_key(&self, columns: &[u8; 9]) -> u64 {
+        let mut position = [0u8; 9];
+        for (j, &column) in columns.iter().enumerate() {
+            position[usize::from(column)] = j as u8;
+        }
+        columns.iter().fold(0, |key, &column| {
+            key << 4 | u64::from(position[usize::from(self.partner[usize::from(column)])])
+        })
+    }
 }
 
 impl CompleteSearch {
     fn new(grid: &Grid) -> CompleteSearch {
         CompleteSearch {
             views: views_of(grid),
-            best: Best::new(),
         }
     }
 
-    fn run(mut self) -> Transformation {
-        for transpose in 0..2 {
-            for band in 0..3u8 {
-                for (a, b, c) in [
-                    (0, 1, 2),
-                    (0, 2, 1),
-                    (1, 0, 2),
-                    (1, 2, 0),
-                    (2, 0, 1),
-                    (2, 1, 0),
-                ] {
-                    let rows = [3 * band + a, 3 * band + b, 3 * band + c];
-                    let view = &self.views[transpose];
-                    let mut first_row_column = [0; 9];
-                    for (column, &digit) in view[usize::from(rows[0])].iter().enumerate() {
-                        first_row_column[usize::from(digit - 1)] = column as u8;
-                    }
-                    let second = view[usize::from(rows[1])];
-                    let partner = second.map(|digit| first_row_column[usize::from(digit - 1)]);
-                    let top = TopBand {
-                        transpose,
-                        rows,
-                        first_row_column,
-                        partner,
-                    };
-                    let standing = if self.best.found {
-                        Standing::Level
-                    } else {
-                        Standing::Below
-                    };
-                    self.place(&top, 0, ColumnOrder::EMPTY, [0; 9], standing);
+    fn run(self) -> Transformation {
+        let pairs: [RowPair; 36] = std::array::from_fn(|k| {
+            let (transpose, band) = (k / 18, (k / 6 % 3) as u8);
+            let rows = ORDERS_OF_THREE[k % 6].map(|i| 3 * band + i as u8);
+            RowPair::new(&self.views[transpose], transpose, rows)
+        });
+        let any_pure = pairs.iter().any(RowPair::is_pure);
+        let mut smallest = u64::MAX;
+        let mut ties = Vec::new();
+        for pair in pairs.iter().filter(|p| p.is_pure() || !any_pure) {
+            pair.column_orders(smallest, |columns| {
+                let key = pair.second_row_key(&columns);
+                if key < smallest {
+                    smallest = key;
+                    ties.clear();
                 }
-            }
-        }
-        self.best.transformation
-    }
-
-    /// Fills output position `j` of the second row.
-    fn place(
-        &mut self,
-        top: &TopBand,
-        j: usize,
-        order: ColumnOrder,
-        second: [u8; 9],
-        standing: Standing,
-    ) {
-        if j == 9 {
-            return self.finish(top, &order, &second, standing);
-        }
-        let placed = order.at[j];
-        let choices = if placed != NONE {
-            1 << placed
-        } else {
-            let stack = order.stack_at[j / 3];
-            let mut choices = 0u16;
-            for column in 0..9u8 {
-                let free_stack = if stack == NONE {
-                    order.stack_position[usize::from(column / 3)] == NONE
-                } else {
-                    column / 3 == stack
-                };
-                if free_stack && order.position[usize::from(column)] == NONE {
-                    choices |= 1 << column;
+                if key == smallest {
+                    ties.push(TopArrangement {
+                        transpose: pair.transpose,
+                        rows: pair.rows,
+                        columns,
+                    });
                 }
-            }
-            choices
-        };
-        let mut standing = standing;
-        for column in (0..9u8).filter(|c| choices >> c & 1 == 1) {
-            let mut order = order;
-            if placed == NONE {
-                order.put(column, j as u8);
-            }
-            let partner = top.partner[usize::from(column)];
-            let mut position = order.position[usize::from(partner)];
-            if position == NONE {
-                position = order.smallest_free(partner);
-                order.put(partner, position);
-            }
-            let value = position + 1;
-            let Some(child) = standing.after(&self.best, 9 + j, value) else {
+            });
+        }
+        let mut best = Best::new();
+        for top in &ties {
+            let Some((line, rows, labels)) = self.line_of(top, &best) else {
                 continue;
             };
-            let mut second = second;
-            second[j] = value;
-            let improvements = self.best.improvements;
-            self.place(top, j + 1, order, second, child);
-            if self.best.improvements != improvements {
-                standing = Standing::Level;
+            if !best.found || line < best.line {
+                best.take(&line, top.transpose == 1, rows, top.columns, &labels);
             }
         }
+        best.transformation
     }
 
-    /// With the column order complete: the rest of the grid, compared with the best line.
-    fn finish(&mut self, top: &TopBand, order: &ColumnOrder, second: &[u8; 9], standing: Standing) {
+    /// The smallest line with the top band and column order of `top`, the input rows it takes and
+    /// the label of each digit; `None` if its third row is already above the best line's. The digit
+    /// of the first row at position `j` is labelled `j + 1`; the other two bands are only sorted, by
+    /// their rows' first cells, which all differ.
+    fn line_of(
+        &self,
+        top: &TopArrangement,
+        best: &Best,
+    ) -> Option<([u8; CELLS], [u8; 9], [u8; 10])> {
         let view = &self.views[top.transpose];
         let mut labels = [0; 10];
-        for (label, &column) in labels[1..].iter_mut().zip(&top.first_row_column) {
-            *label = order.position[usize::from(column)] + 1;
+        for (j, &column) in top.columns.iter().enumerate() {
+            labels[usize::from(view[usize::from(top.rows[0])][usize::from(column)])] = j as u8 + 1;
         }
         let arranged = |row: u8| {
-            let cells = view[usize::from(row)];
-            order
-                .at
+            let cells = &view[usize::from(row)];
+            top.columns
                 .map(|column| labels[usize::from(cells[usize::from(column)])])
         };
         let third = arranged(top.rows[2]);
-        if standing == Standing::Level && third[..] > self.best.line[18..27] {
-            return;
+        if best.found && third[..] > best.line[18..27] {
+            return None;
         }
-        let mut line = [0; CELLS];
-        line[..9].copy_from_slice(&[1, 2, 3, 4, 5, 6, 7, 8, 9]);
-        line[9..18].copy_from_slice(second);
-        line[18..27].copy_from_slice(&third);
+        let first_cell =
+            |row: u8| labels[usize::from(view[usize::from(row)][usize::from(top.columns[0])])];
         let band = top.rows[0] / 3;
-        let [low, high] = [(band + 1) % 3, (band + 2) % 3].map(|b| {
-            let mut rows = [3 * b, 3 * b + 1, 3 * b + 2].map(|r| (arranged(r), r));
-            rows.sort_unstable();
+        let mut bands = [(band + 1) % 3, (band + 2) % 3].map(|b| {
+            let mut rows = [3 * b, 3 * b + 1, 3 * b + 2];
+            rows.sort_unstable_by_key(|&row| first_cell(row));
             rows
         });
-        let bands = if low[0].0 <= high[0].0 {
-            [low, high]
-        } else {
-            [high, low]
-        };
-        let mut rows = [top.rows[0], top.rows[1], top.rows[2], 0, 0, 0, 0, 0, 0];
-        for (k, (cells, row)) in bands.iter().flatten().enumerate() {
-            line[27 + 9 * k..36 + 9 * k].copy_from_slice(cells);
-            rows[3 + k] = *row;
+        if first_cell(bands[0][0]) > first_cell(bands[1][0]) {
+            bands.swap(0, 1);
         }
-        let better = standing == Standing::Below || line[18..] < self.best.line[18..];
-        if better {
-            self.best
-                .take(&line, top.transpose == 1, rows, order.at, &labels);
+        let [[r3, r4, r5], [r6, r7, r8]] = bands;
+        let rows = [
+            top.rows[0],
+            top.rows[1],
+            top.rows[2],
+            r3,
+            r4,
+            r5,
+            r6,
+            r7,
+            r8,
+        ];
+        let mut line = [0; CELLS];
+        for (out, &row) in line.chunks_exact_mut(9).zip(&rows) {
+            out.copy_from_slice(&arranged(row));
         }
+        Some((line, rows, labels))
     }
 }
 
@@ -824,6 +1007,27 @@ mod tests {
     }
 
     #[test]
+    fn random_moves_are_valid_and_reach_every_part() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        let (mut first_rows, mut first_columns, mut labels, mut transposes) = (0u16, 0u16, 0u16, 0);
+        for _ in 0..2000 {
+            let t = Transformation::random(&mut rng);
+            let digits: [u8; 9] = std::array::from_fn(|d| t.digits[d + 1]);
+            assert_eq!(
+                Transformation::new(t.transpose, t.rows, t.columns, digits),
+                Some(t)
+            );
+            first_rows |= 1 << t.rows[0];
+            first_columns |= 1 << t.columns[0];
+            labels |= 1 << t.digits[1];
+            transposes += usize::from(t.transpose);
+        }
+        assert_eq!([first_rows, first_columns], [0x1ff; 2]);
+        assert_eq!(labels, 0x3fe);
+        assert!((800..1200).contains(&transposes));
+    }
+
+    #[test]
     fn new_rejects_moves_that_break_blocks() {
         let id = [0, 1, 2, 3, 4, 5, 6, 7, 8];
         let digits = [1, 2, 3, 4, 5, 6, 7, 8, 9];
@@ -846,6 +1050,36 @@ mod tests {
             let general = PuzzleSearch::new(&g).run().apply(&g);
             assert_eq!(fast, general);
         }
+    }
+
+    #[test]
+    fn both_searches_agree_on_grids_with_pure_bands() {
+        // Every band and stack of this grid is pure; random grids have a pure pair now and then.
+        let pattern: [u8; CELLS] =
+            std::array::from_fn(|cell| ((3 * (cell / 9 % 3) + cell / 27 + cell % 9) % 9 + 1) as u8);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let mut solver = crate::solve::Solver::new();
+        let mut pure_grids = 0;
+        for k in 0..200 {
+            let g = if k < 20 {
+                Transformation::random(&mut rng).apply(&Grid::from_cells(pattern).unwrap())
+            } else {
+                crate::puzzle::random_grid(&mut rng, &mut solver)
+            };
+            let search = CompleteSearch::new(&g);
+            let pure = (0..36).any(|k| {
+                let rows = ORDERS_OF_THREE[k % 6].map(|i| 3 * (k / 6 % 3) as u8 + i as u8);
+                RowPair::new(&search.views[k / 18], k / 18, rows).is_pure()
+            });
+            if !pure {
+                continue;
+            }
+            pure_grids += 1;
+            let fast = search.run().apply(&g);
+            let general = PuzzleSearch::new(&g).run().apply(&g);
+            assert_eq!(fast, general);
+        }
+        assert!(pure_grids > 20, "{pure_grids} grids with a pure pair");
     }
 
     #[test]
