@@ -1064,7 +1064,7 @@ mod tests {
             let g = if k < 20 {
                 Transformation::random(&mut rng).apply(&Grid::from_cells(pattern).unwrap())
             } else {
-                crate::puzzle::random_grid(&mut rng, &mut solver)
+                crate::puzzle::random_grid(&mut rng, &mut solver, None)
             };
             let search = CompleteSearch::new(&g);
             let pure = (0..36).any(|k| {
