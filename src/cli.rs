@@ -1,5 +1,7 @@
 //! The command line: its arguments, the mode they ask for, and the library call each mode makes.
 
+mod shaped;
+
 use std::path::{Path, PathBuf};
 
 use clap::error::ErrorKind;
@@ -14,7 +16,7 @@ use sudoku_gen::parse::{ParseErrors, Puzzles, parse_puzzles};
 use sudoku_gen::progress::Progress;
 use sudoku_gen::puzzle::{self, PuzzleRequest};
 use sudoku_gen::rate::{Level, rate_file};
-use sudoku_gen::{Error, GridRequest, generate};
+use sudoku_gen::{Error, GridRequest, generate, shape};
 
 /// Bulk Sudoku: distinct complete grids and puzzle solving, fast.
 #[derive(Debug, Parser)]
@@ -99,6 +101,30 @@ pub struct Cli {
     /// replaced only by a complete output, and keeps its permission bits and owner.
     #[arg(short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
+
+    /// Grids of N×N cells and N symbols, N from 4 to 25, with boxes of R×C cells (R the largest
+    /// divisor of N not above its square root). Default: 9, or with -s and --check, the input's.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(4..=25))]
+    size: Option<u8>,
+
+    /// Boxes of R rows by C columns (R·C = N) instead of the default split.
+    #[arg(long = "box", value_name = "RxC")]
+    box_split: Option<String>,
+
+    /// Irregular regions instead of boxes: a file (`-` for standard input) of N lines of N
+    /// characters, or one line of N·N, each naming its cell's region; or `random` (with -c and -n),
+    /// a layout drawn from the seed.
+    #[arg(long, value_name = "LAYOUT")]
+    jigsaw: Option<PathBuf>,
+
+    /// Both main diagonals also hold every symbol once (X-Sudoku).
+    #[arg(long)]
+    diagonal: bool,
+
+    /// The N symbols, in order (default: `1`-`9`, then `A`-`P`). Blanks are `.`, `-`, and `0`
+    /// unless it is a symbol.
+    #[arg(long, value_name = "STR")]
+    symbols: Option<String>,
 }
 
 /// What a run was asked to do, with everything its job needs.
@@ -124,6 +150,8 @@ pub enum Mode {
         puzzles: PathBuf,
         rules: GridRules,
     },
+    /// Any mode for a shape other than the standard 9×9 one.
+    Shaped(shaped::Job),
 }
 
 /// A run as the command line asks for it.
@@ -155,26 +183,29 @@ impl Finished {
     }
 }
 
-/// A blank range `LOW~HIGH` or `LOW-HIGH` inside the supported one.
-fn parse_blanks(text: &str) -> Result<(usize, usize), String> {
-    let supported = format!(
+/// The blank range the standard shape supports, as a usage message.
+fn supported_blanks() -> String {
+    format!(
         "expected LOW~HIGH with {} <= LOW <= HIGH <= {} (the blank counts supported)",
         puzzle::BLANKS.start(),
         puzzle::BLANKS.end()
-    );
-    let (low, high) = text.split_once(['~', '-']).ok_or(supported.clone())?;
+    )
+}
+
+/// A blank range `LOW~HIGH` or `LOW-HIGH`, 1 <= LOW <= HIGH <= the cells of the largest shape;
+/// each shape then checks it against its own supported range.
+fn parse_blanks(text: &str) -> Result<(usize, usize), String> {
+    let (low, high) = text.split_once(['~', '-']).ok_or_else(supported_blanks)?;
     let number = |s: &str| {
-        (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+        (!s.is_empty() && s.len() <= 4 && s.bytes().all(|b| b.is_ascii_digit()))
             .then(|| s.parse::<usize>().ok())
             .flatten()
     };
     match (number(low), number(high)) {
-        (Some(low), Some(high))
-            if low <= high && puzzle::BLANKS.contains(&low) && puzzle::BLANKS.contains(&high) =>
-        {
+        (Some(low), Some(high)) if 1 <= low && low <= high && high <= shape::MAX_CELLS => {
             Ok((low, high))
         }
-        _ => Err(supported),
+        _ => Err(supported_blanks()),
     }
 }
 
@@ -252,6 +283,14 @@ impl Cli {
                 "the argument '{name}' cannot be used with '{mode}' (only with {})",
                 modes.join(", ")
             ));
+        }
+        if let Some(job) = shaped::job(self, mode)? {
+            return Ok(Mode::Shaped(job));
+        }
+        if let Some((low, high)) = self.blanks
+            && !(puzzle::BLANKS.contains(&low) && puzzle::BLANKS.contains(&high))
+        {
+            return Err(format!("-r {low}~{high}: {}", supported_blanks()));
         }
         let seed = || self.seed.unwrap_or_else(rand::random);
         let text_format = || self.format.and_then(OutputFormat::text);
@@ -333,9 +372,15 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
             path,
             format,
             unique,
-        } => run_on_puzzles(&path, destination, |puzzles| {
-            solve_batch(puzzles, unique, format.unwrap_or(puzzles.format))
-        }),
+        } => {
+            let text = read_source(&path)?;
+            if let Some(job) = shaped::for_input(&text, &path, format, unique) {
+                return shaped::run(job, Some(&text), destination);
+            }
+            run_on_puzzles(&path, &text, destination, |puzzles| {
+                solve_batch(puzzles, unique, format.unwrap_or(puzzles.format))
+            })
+        }
         Mode::Puzzles(request, format) => {
             let progress = Progress::new(request.count, "puzzles");
             let puzzles = puzzle::generate_puzzles(&request, &|| progress.advance());
@@ -343,7 +388,8 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
             destination.write(&puzzle::render_puzzles(&puzzles, format))?;
             Ok(Finished::Clean)
         }
-        Mode::Rate(path) => run_on_puzzles(&path, destination, rate_file),
+        Mode::Rate(path) => run_on_puzzles(&path, &read_source(&path)?, destination, rate_file),
+        Mode::Shaped(job) => shaped::run(job, None, destination),
         Mode::CheckGrids(path, rules) => {
             let report = check::check_grids(&read_source(&path)?, rules);
             finish_check(&report, &path)
@@ -365,15 +411,16 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
     }
 }
 
-/// Reads the puzzles of `path`, runs `job` on them, writes its text and reports its problems on
+/// Reads the puzzles of `text` (read from `path`), runs `job` on them, writes its text and reports its problems on
 /// stderr; malformed puzzles are reported instead, and nothing is written.
 fn run_on_puzzles(
     path: &Path,
+    text: &[u8],
     destination: Destination,
     job: impl FnOnce(&Puzzles) -> BatchOutput,
 ) -> Result<Finished, Error> {
     let name = source_name(path);
-    let puzzles = match parse_puzzles(&read_source(path)?) {
+    let puzzles = match parse_puzzles(text) {
         Ok(puzzles) => puzzles,
         Err(errors) => {
             report_parse_errors(&name, &errors);

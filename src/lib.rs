@@ -64,6 +64,7 @@ pub mod problems;
 pub mod progress;
 pub mod puzzle;
 pub mod rate;
+pub mod shape;
 pub mod solve;
 
 pub use error::Error;

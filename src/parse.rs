@@ -122,7 +122,7 @@ pub fn utf16_encoding(text: &[u8]) -> Option<&'static str> {
 }
 
 /// The lines of `text` with their numbers (counted from 1), without their line ends.
-fn numbered_lines(text: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+pub(crate) fn numbered_lines(text: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
     text.split(|&b| b == b'\n')
         .enumerate()
         .map(|(i, line)| (i + 1, trim_line_end(line)))
