@@ -151,7 +151,7 @@ pub enum Mode {
         rules: GridRules,
     },
     /// Any mode for a shape other than the standard 9×9 one.
-    Shaped(shaped::Job),
+    Shaped(Box<shaped::Job>),
 }
 
 /// A run as the command line asks for it.
@@ -285,7 +285,7 @@ impl Cli {
             ));
         }
         if let Some(job) = shaped::job(self, mode)? {
-            return Ok(Mode::Shaped(job));
+            return Ok(Mode::Shaped(Box::new(job)));
         }
         if let Some((low, high)) = self.blanks
             && !(puzzle::BLANKS.contains(&low) && puzzle::BLANKS.contains(&high))
@@ -389,10 +389,17 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
             Ok(Finished::Clean)
         }
         Mode::Rate(path) => run_on_puzzles(&path, &read_source(&path)?, destination, rate_file),
-        Mode::Shaped(job) => shaped::run(job, None, destination),
+        Mode::Shaped(job) => shaped::run(*job, None, destination),
         Mode::CheckGrids(path, rules) => {
-            let report = check::check_grids(&read_source(&path)?, rules);
-            finish_check(&report, &path)
+            let text = read_source(&path)?;
+            if shaped::is_other_shape(&text) {
+                return shaped::run(
+                    shaped::Job::check(path, None, rules),
+                    Some(&text),
+                    destination,
+                );
+            }
+            finish_check(&check::check_grids(&text, rules), &path)
         }
         Mode::CheckSolutions {
             path,
@@ -400,6 +407,10 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
             rules,
         } => {
             let text = read_source(&path)?;
+            if shaped::is_other_shape(&text) {
+                let job = shaped::Job::check(path, Some(puzzles), rules);
+                return shaped::run(job, Some(&text), destination);
+            }
             match check::check_solutions(&text, &read_source(&puzzles)?, rules) {
                 Ok(report) => finish_check(&report, &path),
                 Err(errors) => {

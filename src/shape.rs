@@ -487,8 +487,11 @@ impl Shape {
     }
 }
 
-/// How many random layouts are drawn, at most, to find one that admits a complete grid.
-const RANDOM_LAYOUT_TRIES: usize = 20;
+/// The guesses spent looking for a complete grid of a random layout before another is drawn.
+const LAYOUT_GUESSES: usize = 2000;
+
+/// How many random layouts are drawn at most.
+const RANDOM_LAYOUTS: usize = 200;
 
 /// Where a jigsaw layout comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -539,8 +542,8 @@ impl ShapeRequest {
             })
     }
 
-    /// The shape of size `size` (a random layout is drawn from `rng`; one that admits a complete
-    /// grid, tried a few times).
+    /// The shape of size `size`; a random layout is drawn from `rng` until the solver finds a
+    /// complete grid for one within a few thousand guesses (a few hundred layouts at most).
     pub fn shape<R: Rng + ?Sized>(&self, size: usize, rng: &mut R) -> Result<Shape, ShapeError> {
         if !SIZES.contains(&size) {
             return Err(ShapeError::Size(size));
@@ -575,14 +578,19 @@ impl ShapeRequest {
             Some(LayoutSource::Random) => {
                 let empty = vec![0; size * size];
                 let mut grid = empty.clone();
-                let mut shape = Shape::random_jigsaw(size, self.diagonal, symbols, rng);
-                for _ in 1..RANDOM_LAYOUT_TRIES {
-                    if solve::Solver::new(&shape).count(&empty, 1, &mut grid) == 1 {
-                        break;
+                for _ in 0..RANDOM_LAYOUTS {
+                    let shape = Shape::random_jigsaw(size, self.diagonal, symbols, rng);
+                    let mut solver = solve::Solver::new(&shape);
+                    if solver.count_within(&empty, 1, &mut grid, LAYOUT_GUESSES) == Some(1) {
+                        return Ok(shape);
                     }
-                    shape = Shape::random_jigsaw(size, self.diagonal, symbols, rng);
                 }
-                Ok(shape)
+                Err(ShapeError::Layout {
+                    source_name: None,
+                    problem: format!(
+                        "none of {RANDOM_LAYOUTS} random layouts of this size had a complete grid the solver found quickly"
+                    ),
+                })
             }
         }
     }
@@ -595,7 +603,7 @@ const LAYOUT_NAMES: &[u8; 25] = b"abcdefghijklmnopqrstuvwxy";
 pub fn default_box(size: usize) -> Option<(usize, usize)> {
     let rows = (2..=size)
         .take_while(|r| r * r <= size)
-        .filter(|r| size % r == 0)
+        .filter(|&r| size.is_multiple_of(r))
         .last()?;
     Some((rows, size / rows))
 }

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use sudoku_gen::Error;
-use sudoku_gen::check::Report;
+use sudoku_gen::check::{GridRules, Report};
 use sudoku_gen::format::{Format, OutputFormat};
 use sudoku_gen::input::{read_source, source_name};
 use sudoku_gen::output::Destination;
@@ -36,6 +36,19 @@ pub enum Job {
     },
 }
 
+impl Job {
+    /// `--check` without shape flags, on an input of another shape (`--first` is a 9×9 rule, and
+    /// stays one: it was refused with the shape flags, and is not asked of other shapes here).
+    pub fn check(path: PathBuf, puzzles: Option<PathBuf>, rules: GridRules) -> Job {
+        Job::Check {
+            path,
+            puzzles,
+            request: ShapeRequest::default(),
+            count: rules.count,
+        }
+    }
+}
+
 /// The job the command line asks for when its shape flags name another shape than the standard
 /// one; `None` for the standard shape (or no shape flag), which the fast paths serve. A layout
 /// file that cannot be read ends the run here with exit code 1.
@@ -43,6 +56,11 @@ pub fn job(cli: &Cli, mode: &'static str) -> Result<Option<Job>, String> {
     let request = shape_request(cli)?;
     if request.is_unspecified() {
         return Ok(None);
+    }
+    if let Some(LayoutSource::Text { text, name }) = &request.layout
+        && let Err(problem) = shape::read_layout(text, request.size)
+    {
+        return Err(format!("jigsaw layout {name}: {problem}"));
     }
     let seed = cli.seed.unwrap_or_else(rand::random);
     let mut rng = <rand::rngs::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(seed);
@@ -169,11 +187,15 @@ fn describe(shape: &Shape) -> String {
     format!("the {kind}{diagonal}{symbols})")
 }
 
-/// The job for `-s` without shape flags when the input is of another shape than 9×9, or a jigsaw
-/// one; `None` when the standard path should read it.
+/// Whether an input read without shape flags is of another shape than 9×9, or a jigsaw one, so
+/// that the generic engine, not the standard path, must read it.
+pub fn is_other_shape(text: &[u8]) -> bool {
+    shape::text::detect_size(text, None).is_some_and(|(size, prefixed)| size != 9 || prefixed)
+}
+
+/// The job for `-s` without shape flags when [`is_other_shape`] says so.
 pub fn for_input(text: &[u8], path: &Path, format: Option<Format>, unique: bool) -> Option<Job> {
-    let (size, prefixed) = shape::text::detect_size(text, None)?;
-    (size != 9 || prefixed).then(|| Job::Solve {
+    is_other_shape(text).then(|| Job::Solve {
         path: path.to_owned(),
         request: ShapeRequest::default(),
         format,
@@ -244,11 +266,18 @@ pub fn run(job: Job, text: Option<&[u8]>, destination: Destination) -> Result<Fi
             request,
             count,
         } => {
-            let text = read_source(&path)?;
+            let read;
+            let text = match text {
+                Some(text) => text,
+                None => {
+                    read = read_source(&path)?;
+                    &read
+                }
+            };
             let report: Report = match puzzles {
-                None => check::check_grids(&text, &request, count),
+                None => check::check_grids(text, &request, count),
                 Some(puzzles) => {
-                    match check::check_solutions(&text, &read_source(&puzzles)?, &request, count) {
+                    match check::check_solutions(text, &read_source(&puzzles)?, &request, count) {
                         Ok(report) => report,
                         Err(errors) => {
                             report_parse_errors(&source_name(&puzzles), &errors);

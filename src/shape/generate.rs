@@ -8,7 +8,7 @@
 //! reached is the number of grids the shape has.
 //!
 //! - **Forward checking**: after a value is placed in a region, every later region must still have
-//!   a cell for it, or the walk backs up at once.
+//!   a cell for it (and each diagonal it has not taken yet, a cell on it), or the walk backs up.
 //! - **The last value is forced**: once N−1 values are placed, every row, column and region has
 //!   exactly one empty cell, which takes the last value (on a diagonal shape, when that puts it
 //!   once on each diagonal); that leaf costs N byte writes and one record copy.
@@ -124,6 +124,8 @@ struct Walk {
     rows_taken: u32,
     columns_taken: u32,
     diagonals_taken: u8,
+    /// The diagonals every value must take: both on a diagonal shape, none otherwise.
+    diagonals_needed: u8,
     /// The record of the current grid, and each cell's byte in it.
     record: Vec<u8>,
     offset: Vec<usize>,
@@ -192,6 +194,7 @@ impl Walk {
             rows_taken: 0,
             columns_taken: 0,
             diagonals_taken: 0,
+            diagonals_needed: if diagonal { 3 } else { 0 },
             record,
             offset,
             glyph,
@@ -221,6 +224,23 @@ impl Walk {
             }
         }
         mask
+    }
+
+    /// Forward checking: every region after `region` still has a cell for the value, and each
+    /// diagonal it has not taken yet still has such a cell.
+    fn later_regions_can_take_the_value(&self, region: usize) -> bool {
+        let mut diagonals = self.diagonals_taken;
+        for later in region + 1..self.size {
+            let mut options = self.candidates(later);
+            if options == 0 {
+                return false;
+            }
+            while options != 0 && diagonals != self.diagonals_needed {
+                diagonals |= self.diagonals[later][options.trailing_zeros() as usize];
+                options &= options - 1;
+            }
+        }
+        diagonals == self.diagonals_needed
     }
 
     /// Places `value` in `region` and every later one, then the later values.
@@ -253,9 +273,11 @@ impl Walk {
             self.record[self.offset[cell]] = self.glyph[value];
             let last_region = region + 1 == n;
             if last_region {
-                (self.rows_taken, self.columns_taken, self.diagonals_taken) = (0, 0, 0);
-                self.place(out, count, value + 1, 0);
-            } else if (region + 1..n).all(|r| self.candidates(r) != 0) {
+                if self.diagonals_taken == self.diagonals_needed {
+                    (self.rows_taken, self.columns_taken, self.diagonals_taken) = (0, 0, 0);
+                    self.place(out, count, value + 1, 0);
+                }
+            } else if self.later_regions_can_take_the_value(region) {
                 self.place(out, count, value, region + 1);
             }
             self.empty[region] |= 1 << k;

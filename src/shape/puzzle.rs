@@ -288,7 +288,7 @@ mod tests {
         for p in &puzzles {
             let blanks = p.puzzle.iter().filter(|&&v| v == 0).count();
             assert!((10..=18).contains(&blanks));
-            assert_eq!(solver.count(&p.puzzle, 2, &mut vec![0; 36]), 1);
+            assert_eq!(solver.count(&p.puzzle, 2, &mut [0; 36]), 1);
             assert!((0..36).all(|c| (p.puzzle[c] == 0) == (p.puzzle[35 - c] == 0)));
         }
     }

@@ -53,6 +53,8 @@ pub struct Solver {
     pending: Vec<u16>,
     /// Solutions found so far in the current search.
     found: usize,
+    /// Guesses the current search may still make.
+    guesses_left: usize,
 }
 
 impl Solver {
@@ -76,13 +78,27 @@ impl Solver {
             levels: vec![vec![0; cells]],
             pending: Vec::with_capacity(cells),
             found: 0,
+            guesses_left: usize::MAX,
         }
     }
 
     /// Counts the solutions of `puzzle` (N·N values, 0 for blank) up to `limit`, writing the first
     /// one found into `solution` (left as it was when there is none).
     pub fn count(&mut self, puzzle: &[u8], limit: usize, solution: &mut [u8]) -> usize {
+        self.count_within(puzzle, limit, solution, usize::MAX)
+            .expect("an unbounded search ends")
+    }
+
+    /// As [`Solver::count`], giving up (`None`) after `guesses` guesses.
+    pub fn count_within(
+        &mut self,
+        puzzle: &[u8],
+        limit: usize,
+        solution: &mut [u8],
+        guesses: usize,
+    ) -> Option<usize> {
         debug_assert_eq!(puzzle.len(), self.cells);
+        self.guesses_left = guesses;
         self.found = 0;
         self.pending.clear();
         let full = self.full;
@@ -91,15 +107,15 @@ impl Solver {
         for (cell, &value) in puzzle.iter().enumerate() {
             if value != 0 {
                 let bit = 1 << (value - 1);
-                if level[cell] & bit == 0 || level[cell] & PLACED != 0 {
-                    return 0;
+                if level[cell] & bit == 0 {
+                    return Some(0);
                 }
                 level[cell] = bit;
                 self.pending.push(cell as u16);
             }
         }
         self.search(0, limit, solution);
-        self.found
+        (self.guesses_left > 0 || self.found >= limit).then_some(self.found)
     }
 
     fn search(&mut self, depth: usize, limit: usize, solution: &mut [u8]) {
@@ -135,6 +151,10 @@ impl Solver {
         }
         let mut options = self.levels[depth][best];
         while options != 0 && self.found < limit {
+            if self.guesses_left == 0 {
+                return;
+            }
+            self.guesses_left -= 1;
             let bit = options & options.wrapping_neg();
             options &= options - 1;
             let (done, next) = self.levels.split_at_mut(depth + 1);
