@@ -9,9 +9,14 @@
 //!
 //! - **Forward checking**: after a value is placed in a region, every later region must still have
 //!   a cell for it (and each diagonal it has not taken yet, a cell on it), or the walk backs up.
-//! - **The last value is forced**: once N−1 values are placed, every row, column and region has
-//!   exactly one empty cell, which takes the last value (on a diagonal shape, when that puts it
-//!   once on each diagonal); that leaf costs N byte writes and one record copy.
+//! - **The last two values as a 2-colouring**: once N−2 values are placed (on a diagonal shape,
+//!   each once on each diagonal), every house has two empty cells, one for each of the last two
+//!   values. The pairs link the 2N empty cells into a graph whose 2-colourings are exactly the ways
+//!   to finish the grid: none if a component has an odd cycle, else two per component.
+//! - **The last four values by relabelling**: once N−4 values are placed, swapping the last four
+//!   among themselves maps the ways to finish the grid onto each other, 24 at a time. Only the ways
+//!   where region 0's empty cells take them in reading order are searched; each is written in all
+//!   24 relabellings, 4N byte writes and one record copy each.
 //!
 //! # State
 //! A region's cells are numbered in reading order; its empty cells are one N-bit mask. For the
@@ -106,6 +111,36 @@ pub fn count_grids(shape: &Shape, limit: usize) -> usize {
     walk.run(&mut [], limit)
 }
 
+/// How many of the last values are handed out to their cells in every order.
+const RELABELLED: usize = 4;
+
+/// The orders of the last [`RELABELLED`] values: entry `[a, b, c, d]` writes the cells of the
+/// first of them as its `a`-th value (from 0), and so on.
+const RELABELLINGS: [[usize; RELABELLED]; 24] = {
+    let mut table = [[0; RELABELLED]; 24];
+    let mut count = 0;
+    let mut code = 0;
+    while code < 256 {
+        let labels = [code / 64, code / 16 % 4, code / 4 % 4, code % 4];
+        let mut distinct = true;
+        let mut i = 0;
+        while i < 4 {
+            let mut j = i + 1;
+            while j < 4 {
+                distinct &= labels[i] != labels[j];
+                j += 1;
+            }
+            i += 1;
+        }
+        if distinct {
+            table[count] = labels;
+            count += 1;
+        }
+        code += 1;
+    }
+    table
+};
+
 /// The depth-first walk.
 struct Walk {
     size: usize,
@@ -131,6 +166,8 @@ struct Walk {
     offset: Vec<usize>,
     /// The symbol written for each value.
     glyph: Vec<u8>,
+    /// For each of the last [`RELABELLED`] values, the record offsets of its cells, by region.
+    relabelled: [[usize; 25]; RELABELLED],
     written: usize,
     counting: bool,
 }
@@ -198,6 +235,7 @@ impl Walk {
             record,
             offset,
             glyph,
+            relabelled: [[0; 25]; RELABELLED],
             written: 0,
             counting: false,
         }
@@ -246,11 +284,16 @@ impl Walk {
     /// Places `value` in `region` and every later one, then the later values.
     fn place(&mut self, out: &mut [u8], count: usize, value: usize, region: usize) {
         let n = self.size;
-        if value == n {
-            self.finish(out);
+        if value == n - 1 {
+            self.finish_last_two(out, count);
             return;
         }
-        let options = self.candidates(region);
+        let mut options = self.candidates(region);
+        if region == 0 && value >= n - RELABELLED + 1 {
+            // Canonical order of the relabelled values: region 0's empty cells take them in
+            // reading order.
+            options &= options.wrapping_neg();
+        }
         for i in 0..n {
             if self.written == count {
                 return;
@@ -271,6 +314,9 @@ impl Walk {
             self.empty[region] &= !(1 << k);
             let cell = usize::from(self.region_cells[region][k]);
             self.record[self.offset[cell]] = self.glyph[value];
+            if value + RELABELLED > n {
+                self.relabelled[value + RELABELLED - n - 1][region] = self.offset[cell];
+            }
             let last_region = region + 1 == n;
             if last_region {
                 if self.diagonals_taken == self.diagonals_needed {
@@ -285,30 +331,107 @@ impl Walk {
         }
     }
 
-    /// Fills the last value into the one empty cell of every region and writes the grid; on a
-    /// diagonal shape, only when that puts it once on each diagonal (the earlier values are there
-    /// at most once, not always once).
-    fn finish(&mut self, out: &mut [u8]) {
-        let mut diagonals = 0;
-        for region in 0..self.size {
-            let k = self.empty[region].trailing_zeros() as usize;
-            let on = self.diagonals[region][k];
-            if diagonals & on != 0 {
+    /// The last two values as a 2-colouring: every house has two empty cells left, one for each
+    /// value. The empty cells and the pairs the houses make form a graph; its colourings are the
+    /// ways to finish the grid: none when a component is not bipartite, else two per component,
+    /// written for every choice of colours in turn.
+    fn finish_last_two(&mut self, out: &mut [u8], count: usize) {
+        let n = self.size;
+        let mut cell_of = [0u16; 50];
+        let mut len = 0;
+        for region in 0..n {
+            let mut empty = self.empty[region];
+            while empty != 0 {
+                cell_of[len] = self.region_cells[region][empty.trailing_zeros() as usize];
+                empty &= empty - 1;
+                len += 1;
+            }
+        }
+        // Partners: in the region (the other of its pair), the row, the column, the diagonals.
+        const NONE: u8 = u8::MAX;
+        let mut partner = [[NONE; 5]; 50];
+        let mut first_on = [[NONE; 25]; 4];
+        for i in 0..len {
+            partner[i][0] = (i ^ 1) as u8;
+            let cell = usize::from(cell_of[i]);
+            let (row, column) = (cell / n, cell % n);
+            let lines = [
+                Some(row),
+                Some(column),
+                (self.diagonals_needed != 0 && row == column).then_some(0),
+                (self.diagonals_needed != 0 && row + column == n - 1).then_some(0),
+            ];
+            for (kind, line) in lines.into_iter().enumerate() {
+                let Some(line) = line else { continue };
+                match first_on[kind][line] {
+                    NONE => first_on[kind][line] = i as u8,
+                    j => {
+                        partner[i][kind + 1] = j;
+                        partner[usize::from(j)][kind + 1] = i as u8;
+                    }
+                }
+            }
+        }
+        let mut colour = [NONE; 50];
+        let mut component = [0u8; 50];
+        let mut components = 0;
+        let mut stack = [0u8; 50];
+        for start in 0..len {
+            if colour[start] != NONE {
+                continue;
+            }
+            colour[start] = 0;
+            component[start] = components;
+            stack[0] = start as u8;
+            let mut top = 1;
+            while top > 0 {
+                top -= 1;
+                let i = usize::from(stack[top]);
+                for &j in partner[i].iter().filter(|&&j| j != NONE) {
+                    let j = usize::from(j);
+                    if colour[j] == NONE {
+                        colour[j] = colour[i] ^ 1;
+                        component[j] = components;
+                        stack[top] = j as u8;
+                        top += 1;
+                    } else if colour[j] == colour[i] {
+                        return;
+                    }
+                }
+            }
+            components += 1;
+        }
+        // Region 0's first empty cell takes value N−1 (canonical order): component 0 keeps its
+        // colours.
+        for choice in (0..1u64 << components).step_by(2) {
+            for i in 0..len {
+                let flip = (choice >> component[i] & 1) as u8;
+                let slot = RELABELLED - 2 + usize::from(colour[i] ^ flip);
+                self.relabelled[slot][i / 2] = self.offset[usize::from(cell_of[i])];
+            }
+            self.write_relabellings(out, count);
+        }
+    }
+
+    /// Writes the current grid in every relabelling of its last [`RELABELLED`] values.
+    fn write_relabellings(&mut self, out: &mut [u8], count: usize) {
+        let n = self.size;
+        for labels in &RELABELLINGS {
+            if self.written == count {
                 return;
             }
-            diagonals |= on;
-        }
-        if !self.counting {
-            let glyph = self.glyph[self.size];
-            for region in 0..self.size {
-                let k = self.empty[region].trailing_zeros() as usize;
-                let cell = usize::from(self.region_cells[region][k]);
-                self.record[self.offset[cell]] = glyph;
+            if !self.counting {
+                for (slot, &label) in labels.iter().enumerate() {
+                    let glyph = self.glyph[n - RELABELLED + 1 + label];
+                    for &offset in &self.relabelled[slot][..n] {
+                        self.record[offset] = glyph;
+                    }
+                }
+                let size = self.record.len();
+                out[self.written * size..(self.written + 1) * size].copy_from_slice(&self.record);
             }
-            let len = self.record.len();
-            out[self.written * len..(self.written + 1) * len].copy_from_slice(&self.record);
+            self.written += 1;
         }
-        self.written += 1;
     }
 }
 

@@ -149,21 +149,62 @@ impl Solver {
         if self.levels.len() == depth + 1 {
             self.levels.push(vec![0; self.cells]);
         }
-        let mut options = self.levels[depth][best];
-        while options != 0 && self.found < limit {
+        // The branches: the candidates of the cell, or, when no cell has two, the two places of
+        // a value with two places in some house (as dancing links would branch on that column).
+        let mut cells = [best as u16; 25];
+        let mut bits = [0u32; 25];
+        let mut branches = 0;
+        let pair = if fewest > 2 { self.value_with_two_places(depth) } else { None };
+        if let Some((first, second, bit)) = pair {
+            (cells[0], cells[1], bits[0], bits[1], branches) = (first, second, bit, bit, 2);
+        } else {
+            let mut options = self.levels[depth][best];
+            while options != 0 {
+                bits[branches] = options & options.wrapping_neg();
+                options &= options - 1;
+                branches += 1;
+            }
+        }
+        for (&cell, &bit) in cells.iter().zip(&bits).take(branches) {
+            if self.found >= limit {
+                return;
+            }
             if self.guesses_left == 0 {
                 return;
             }
             self.guesses_left -= 1;
-            let bit = options & options.wrapping_neg();
-            options &= options - 1;
             let (done, next) = self.levels.split_at_mut(depth + 1);
             next[0].copy_from_slice(&done[depth]);
-            next[0][best] = bit;
+            next[0][usize::from(cell)] = bit;
             self.pending.clear();
-            self.pending.push(best as u16);
+            self.pending.push(cell);
             self.search(depth + 1, limit, solution);
         }
+    }
+
+    /// A value that has exactly two places left in some house, with the two cells.
+    fn value_with_two_places(&self, depth: usize) -> Option<(u16, u16, u32)> {
+        let level = &self.levels[depth];
+        for house in self.houses.chunks_exact(self.size) {
+            let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
+            for &cell in house {
+                let word = level[usize::from(cell)];
+                if word & PLACED == 0 {
+                    thrice |= twice & word;
+                    twice |= once & word;
+                    once |= word;
+                }
+            }
+            let exactly_two = twice & !thrice;
+            if exactly_two != 0 {
+                let bit = exactly_two & exactly_two.wrapping_neg();
+                let mut places = house.iter().filter(|&&c| level[usize::from(c)] & bit != 0);
+                let first = *places.next().expect("two places");
+                let second = *places.next().expect("two places");
+                return Some((first, second, bit));
+            }
+        }
+        None
     }
 
     /// Places every decided cell and every hidden single until none is left; false on a
