@@ -8,7 +8,8 @@
 //! reached is the number of grids the shape has.
 //!
 //! - **Forward checking**: after a value is placed in a region, every later region must still have
-//!   a cell for it (and each diagonal it has not taken yet, a cell on it), or the walk backs up.
+//!   a cell for it, and every row, column and diagonal it has not taken yet a cell on it among
+//!   those regions, or the walk backs up.
 //! - **The last two values as a 2-colouring**: once N−2 values are placed (on a diagonal shape,
 //!   each once on each diagonal), every house has two empty cells, one for each of the last two
 //!   values. The pairs link the 2N empty cells into a graph whose 2-colourings are exactly the ways
@@ -264,21 +265,27 @@ impl Walk {
         mask
     }
 
-    /// Forward checking: every region after `region` still has a cell for the value, and each
-    /// diagonal it has not taken yet still has such a cell.
+    /// Forward checking: every region after `region` still has a cell for the value, and every
+    /// row, column and diagonal the value has not taken yet still has such a cell in one of them.
     fn later_regions_can_take_the_value(&self, region: usize) -> bool {
         let mut diagonals = self.diagonals_taken;
+        let mut rows = self.rows_taken;
+        let mut columns = self.columns_taken;
         for later in region + 1..self.size {
             let mut options = self.candidates(later);
             if options == 0 {
                 return false;
             }
-            while options != 0 && diagonals != self.diagonals_needed {
-                diagonals |= self.diagonals[later][options.trailing_zeros() as usize];
+            while options != 0 {
+                let k = options.trailing_zeros() as usize;
                 options &= options - 1;
+                rows |= 1 << self.row[later][k];
+                columns |= 1 << self.column[later][k];
+                diagonals |= self.diagonals[later][k];
             }
         }
-        diagonals == self.diagonals_needed
+        let all = (1u32 << self.size) - 1;
+        rows == all && columns == all && diagonals == self.diagonals_needed
     }
 
     /// Places `value` in `region` and every later one, then the later values.
