@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks of sudoku-gen against references timed in the same run, as ratios of medians.
 #
-#   scripts/bench.sh [SECTION|all] [RUNS]      sections: generate solve check puzzles; crosscheck
+#   scripts/bench.sh [SECTION|all] [RUNS]      sections: generate solve check puzzles; crosscheck, shapes
 #
 # generate: `-c 1000000` into a fresh file, against the write floor (scripts/bench/write_floor.rs:
 #           one buffer of the same size and one write, no sudoku work), in both formats; target
@@ -18,6 +18,13 @@
 #           easy|intermediate|expert --one-line` (Debian package qqwing; target >= 100); each with
 #           -j 1 and with all cores, ratio = our rate / its rate. Then `-n 1000000 -r 30~50` on all
 #           cores: wall time and puzzles per second.
+# shapes (not in `all`): other shapes. `-c 1000000 --size 16` and `-c 100000 --size 25` against the
+#           write floor of the same bytes (targets <= 3 and <= 5); `-j 1 -s` (and `--unique`) on
+#           16x16 and 25x25 puzzle sets against a textbook dancing-links solver built here
+#           (scripts/bench/dlx.c, `solve` and `count`), as speed-ups (reference time / ours; target
+#           >= 20 on 16x16); `-n 1000 --size 16` and `-n 100 --size 25` (-j 1): their rates, and the
+#           rate of our uniqueness checks (`-s --unique -j 1` on the puzzles made) against the
+#           reference's `count` on the same file.
 # crosscheck (not in `all`): the references built here against those of ../shared/bench, when that
 #           folder exists, on the same work; ratios near 1 mean that lines of either compare.
 #
@@ -146,6 +153,36 @@ puzzle_set() {
   echo "$file $sample x$repeats"
 }
 
+# The textbook dancing-links solver, built from its source with cc when the source is newer.
+dlx() {
+  local bin=$refs/dlx source=$root/scripts/bench/dlx.c
+  if [[ ! -x $bin || $source -nt $bin ]]; then
+    mkdir -p "$refs"
+    cc -O2 -o "$bin" "$source" >&2
+  fi
+  echo "$bin"
+}
+
+# shape_set NAME REPEATS: "FILE LABEL" of the sample set NAME.txt of $shared/data/shapes (else of
+# tests/data/shapes, the same file), repeated REPEATS times so that a run lasts long enough to time.
+shape_set() {
+  local name=$1 repeats=$2 source=$shared/data/shapes/$1.txt
+  [[ -f $source ]] || source=$root/tests/data/shapes/$1.txt
+  local file=$work/$name.x$repeats.txt
+  for ((i = 0; i < repeats; i++)); do cat "$source"; done > "$file"
+  echo "$file $name x$repeats"
+}
+
+# speedup NAME TARGET -- A... -- B...: B's median time over A's (higher is better).
+speedup() {
+  local name=$1 target=$2
+  shift 3
+  local ma mb
+  read -r ma mb < <(alternate "$@")
+  awk -v n="$name" -v a="$ma" -v b="$mb" -v t="$target" -v r="$runs" \
+    'BEGIN { printf "%-34s %8.4f s  reference %8.4f s  speed-up %6.2f  (target %s, median of %d)\n", n, a, b, b / a, t, r }'
+}
+
 # The line that says what produced the lines after it.
 describe_run() {
   local commit cpu data
@@ -272,8 +309,31 @@ bench_crosscheck() {
     'BEGIN { printf "%-50s %9d/s  ../shared %9d/s  ratio %5.2f  (target ~ 1, median of %d)\n", n, a, b, a / b, r }'
 }
 
+bench_shapes() {
+  local floor ref file label
+  floor=$(write_floor)
+  ref=$(dlx)
+  compare "generate 16x16 1M" "<= 3" -- "$bin" -c 1000000 --size 16 -- "$floor" 512999999
+  compare "generate 25x25 100k" "<= 5" -- "$bin" -c 100000 --size 25 -- "$floor" 125099999
+  for set in "16x16 20" "25x25 20"; do
+    read -r file label < <(shape_set $set)
+    speedup "solve $label" ">= 20" -- "$bin" -j 1 -s "$file" -- "$ref" solve "$file"
+    speedup "solve --unique $label" ">= 20" -- "$bin" -j 1 -s "$file" --unique -- "$ref" count "$file"
+  done
+  local size count time made
+  for job in "16 1000" "25 100"; do
+    read -r size count <<< "$job"
+    time=$(for ((i = 0; i < runs; i++)); do wall "$bin" -j 1 -n "$count" --size "$size" --format line; done | median)
+    made=$work/made$size.txt
+    "$bin" -j 1 -n "$count" --size "$size" --format line --seed 1 > "$made"
+    awk -v n="-n $count --size $size" -v t="$time" -v c="$count" -v r="$runs" \
+      'BEGIN { printf "%-34s %8.4f s  %9.1f puzzles/s  (median of %d)\n", n, t, c / t, r }'
+    speedup "uniqueness checks of those $size" "none" -- "$bin" -j 1 -s "$made" --unique -- "$ref" count "$made"
+  done
+}
+
 sections=(generate solve check puzzles)
-extra_sections=(crosscheck)
+extra_sections=(crosscheck shapes)
 if [[ $what == all ]]; then
   chosen=("${sections[@]}")
 elif [[ " ${sections[*]} ${extra_sections[*]} " == *" $what "* ]]; then
