@@ -107,7 +107,7 @@ pub fn job(cli: &Cli, mode: &'static str) -> Result<Option<Job>, String> {
     } else if let Some(count) = cli.puzzle_count {
         let shape = needs_size()?;
         let blanks = cli.blanks.map(|(low, high)| low..=high);
-        puzzle::check_reachable(&shape, blanks.as_ref(), cli.minimal, cli.symmetric)?;
+        puzzle::check_reachable(&shape, blanks.as_ref(), cli.minimal)?;
         let request = puzzle::ShapedPuzzleRequest {
             shape,
             count,

@@ -32,7 +32,7 @@ pub struct ShapedPuzzleRequest {
     pub count: usize,
     /// Every output is a function of the seed (and the other fields).
     pub seed: u64,
-    /// The blank counts allowed; `None` for as many as the digging reaches.
+    /// The blank counts allowed; `None` for the default (see [`aimed_blanks`]).
     pub blanks: Option<RangeInclusive<usize>>,
     /// Removing any given leaves more than one solution.
     pub minimal: bool,
@@ -43,51 +43,67 @@ pub struct ShapedPuzzleRequest {
 /// Tries per puzzle before a request is given up.
 const TRIES: usize = 50;
 
-/// The share of cells the digging reliably blanks, in hundredths: past it, minimal puzzles are
-/// rare and a request would dig many grids for each puzzle it keeps.
-const REACH_PERCENT: usize = 60;
+/// The largest shape whose minimal puzzles the digging makes quickly: past it, proving that a
+/// near-minimal puzzle still has one solution takes the search about a second or more.
+const MINIMAL_UP_TO: usize = 12;
 
-/// The most blanks a request may ask for on `shape`.
+/// The most blanks a request may ask for on `shape`: 60% of the cells up to 16×16, 48% beyond
+/// (where the uniqueness checks slow down sharply past half the cells blank).
 pub fn reach(shape: &Shape) -> usize {
-    shape.cells() * REACH_PERCENT / 100
+    let percent = if shape.size() <= 16 { 60 } else { 48 };
+    shape.cells() * percent / 100
 }
 
-/// Refuses up front, with a usage message naming a range that works, a request the digging
-/// cannot meet in reasonable time.
+/// The blank counts the digging aims at: the asked range up to [`reach`]; without one, as far as
+/// the digging goes (`None`) up to 12×12, else 45% of the cells to [`reach`].
+pub fn aimed_blanks(
+    shape: &Shape,
+    blanks: Option<&RangeInclusive<usize>>,
+    minimal: bool,
+) -> Option<RangeInclusive<usize>> {
+    match blanks {
+        _ if minimal => None,
+        Some(range) => Some(*range.start()..=(*range.end()).min(reach(shape))),
+        None if shape.size() <= MINIMAL_UP_TO => None,
+        None => Some(shape.cells() * 45 / 100..=reach(shape)),
+    }
+}
+
+/// Refuses up front, with a usage message naming what works, a request the digging cannot meet in
+/// reasonable time: a range starting past [`reach`], `--minimal` past 12×12, or `--minimal` with
+/// a range below half the cells.
 pub fn check_reachable(
     shape: &Shape,
     blanks: Option<&RangeInclusive<usize>>,
     minimal: bool,
-    symmetric: bool,
 ) -> Result<(), String> {
+    let n = shape.size();
     let reach = reach(shape);
+    if minimal && n > MINIMAL_UP_TO {
+        return Err(format!(
+            "--minimal: minimal {n}×{n} puzzles take the digging a second or more each; it makes them up to {MINIMAL_UP_TO}×{MINIMAL_UP_TO} (use -r up to {reach} blanks instead)"
+        ));
+    }
     let Some(blanks) = blanks else {
         return Ok(());
     };
-    let n = shape.size();
-    if *blanks.start() == 0 || *blanks.start() > reach {
+    if *blanks.start() > reach {
         return Err(format!(
-            "-r {}~{}: a {n}×{n} puzzle can have 1 to {reach} blanks here (more are too rare to dig in reasonable time); try -r 1~{reach}",
+            "-r {}~{}: a {n}×{n} puzzle can have 1 to {reach} blanks here (more are too slow to dig); try -r 1~{reach}",
             blanks.start(),
             blanks.end()
         ));
     }
-    let floor = minimal_floor(shape);
+    let floor = shape.cells() / 2;
     if minimal && *blanks.end() < floor {
         return Err(format!(
             "-r {}~{} with --minimal: minimal {n}×{n} puzzles have at least about {floor} blanks; try -r {floor}~{}",
             blanks.start(),
             blanks.end(),
-            reach.max(floor)
+            shape.cells()
         ));
     }
-    let _ = symmetric;
     Ok(())
-}
-
-/// Below this many blanks a minimal puzzle is rare.
-fn minimal_floor(shape: &Shape) -> usize {
-    shape.cells() / 2
 }
 
 /// A request could not be met.
@@ -164,10 +180,8 @@ fn make_one(
         Xoshiro256PlusPlus::seed_from_u64(request.seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
     for _ in 0..TRIES {
         let solution = random_grid(&request.shape, solver, &mut rng)?;
-        let target = match &request.blanks {
-            Some(range) if !request.minimal => rng.random_range(range.clone()),
-            _ => usize::MAX,
-        };
+        let aimed = aimed_blanks(&request.shape, request.blanks.as_ref(), request.minimal);
+        let target = aimed.map_or(usize::MAX, |range| rng.random_range(range));
         let puzzle = dig(
             &request.shape,
             solver,
