@@ -296,7 +296,7 @@ impl Walk {
             return;
         }
         let mut options = self.candidates(region);
-        if region == 0 && value >= n - RELABELLED + 1 {
+        if region == 0 && value > n - RELABELLED {
             // Canonical order of the relabelled values: region 0's empty cells take them in
             // reading order.
             options &= options.wrapping_neg();

@@ -23,7 +23,8 @@
 //!   placed) is a contradiction.
 //!
 //! Then the search guesses on a cell with the fewest candidates, trying its values in increasing
-//! order, so the first solution found is the same on every run.
+//! order, so the first solution found is the same on every run; when no cell has two candidates
+//! and some house has a value with two places, it branches on those two places instead.
 
 use rayon::prelude::*;
 
@@ -154,7 +155,11 @@ impl Solver {
         let mut cells = [best as u16; 25];
         let mut bits = [0u32; 25];
         let mut branches = 0;
-        let pair = if fewest > 2 { self.value_with_two_places(depth) } else { None };
+        let pair = if fewest > 2 {
+            self.value_with_two_places(depth)
+        } else {
+            None
+        };
         if let Some((first, second, bit)) = pair {
             (cells[0], cells[1], bits[0], bits[1], branches) = (first, second, bit, bit, 2);
         } else {
