@@ -422,8 +422,8 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
     }
 }
 
-/// Reads the puzzles of `text` (read from `path`), runs `job` on them, writes its text and reports its problems on
-/// stderr; malformed puzzles are reported instead, and nothing is written.
+/// Reads the puzzles of `text` (read from `path`), runs `job` on them, writes its text and reports
+/// its problems on stderr; malformed puzzles are reported instead, and nothing is written.
 fn run_on_puzzles(
     path: &Path,
     text: &[u8],
