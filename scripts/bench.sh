@@ -2,7 +2,7 @@
 # Benchmarks of sudoku-gen against references timed in the same run, as ratios of medians.
 #
 #   scripts/bench.sh [SECTION|all] [RUNS]
-#     sections: generate solve check puzzles canon stream shard; crosscheck (not in `all`)
+#     sections: generate solve check puzzles canon stream shard; not in `all`: crosscheck, shapes
 #
 # generate: `-c 1000000` into a fresh file, against the write floor (scripts/bench/write_floor.rs:
 #           one buffer of the same size and one write, no sudoku work), in both formats; target
@@ -30,6 +30,13 @@
 #           plus 256 MiB). Needs about 1.5 GB of free space in the temporary folder.
 # shard:    `-c 1000000 --shard 3/8 --seed 1` against `-c 1000000 --seed 1`, both into a fresh file;
 #           target ratio <= 1.1.
+# shapes (not in `all`): other shapes. `-c 1000000 --size 16` and `-c 100000 --size 25` against the
+#           write floor of the same bytes (targets <= 3 and <= 5); `-j 1 -s` (and `--unique`) on
+#           16x16 and 25x25 puzzle sets against a textbook dancing-links solver built here
+#           (scripts/bench/dlx.c, `solve` and `count`), as speed-ups (reference time / ours; target
+#           >= 20 on 16x16); `-n 1000 --size 16` and `-n 100 --size 25` (-j 1): their rates, and the
+#           rate of our uniqueness checks (`-s --unique -j 1` on the puzzles made) against the
+#           reference's `count` on the same file.
 # crosscheck (not in `all`): the references built here against those of ../shared/bench, when that
 #           folder exists, on the same work; ratios near 1 mean that lines of either compare.
 #
@@ -156,6 +163,36 @@ puzzle_set() {
     for ((i = 0; i < repeats; i++)); do cat "$root/tests/data/$sample.txt"; done > "$file"
   fi
   echo "$file $sample x$repeats"
+}
+
+# The textbook dancing-links solver, built from its source with cc when the source is newer.
+dlx() {
+  local bin=$refs/dlx source=$root/scripts/bench/dlx.c
+  if [[ ! -x $bin || $source -nt $bin ]]; then
+    mkdir -p "$refs"
+    cc -O2 -o "$bin" "$source" >&2
+  fi
+  echo "$bin"
+}
+
+# shape_set NAME REPEATS: "FILE LABEL" of the sample set NAME.txt of $shared/data/shapes (else of
+# tests/data/shapes, the same file), repeated REPEATS times so that a run lasts long enough to time.
+shape_set() {
+  local name=$1 repeats=$2 source=$shared/data/shapes/$1.txt
+  [[ -f $source ]] || source=$root/tests/data/shapes/$1.txt
+  local file=$work/$name.x$repeats.txt
+  for ((i = 0; i < repeats; i++)); do cat "$source"; done > "$file"
+  echo "$file $name x$repeats"
+}
+
+# speedup NAME TARGET -- A... -- B...: B's median time over A's (higher is better).
+speedup() {
+  local name=$1 target=$2
+  shift 3
+  local ma mb
+  read -r ma mb < <(alternate "$@")
+  awk -v n="$name" -v a="$ma" -v b="$mb" -v t="$target" -v r="$runs" \
+    'BEGIN { printf "%-34s %8.4f s  reference %8.4f s  speed-up %6.2f  (target %s, median of %d)\n", n, a, b, b / a, t, r }'
 }
 
 # The line that says what produced the lines after it.
@@ -326,8 +363,31 @@ bench_shard() {
   compare "shard -c 1M 3/8" "<= 1.1" -- "$bin" -c 1000000 --shard 3/8 --seed 1 -- "$bin" -c 1000000 --seed 1
 }
 
+bench_shapes() {
+  local floor ref file label
+  floor=$(write_floor)
+  ref=$(dlx)
+  compare "generate 16x16 1M" "<= 3" -- "$bin" -c 1000000 --size 16 -- "$floor" 512999999
+  compare "generate 25x25 100k" "<= 5" -- "$bin" -c 100000 --size 25 -- "$floor" 125099999
+  for set in "16x16 20" "25x25 20"; do
+    read -r file label < <(shape_set $set)
+    speedup "solve $label" ">= 20" -- "$bin" -j 1 -s "$file" -- "$ref" solve "$file"
+    speedup "solve --unique $label" ">= 20" -- "$bin" -j 1 -s "$file" --unique -- "$ref" count "$file"
+  done
+  local size count time made
+  for job in "16 1000" "25 100"; do
+    read -r size count <<< "$job"
+    time=$(for ((i = 0; i < runs; i++)); do wall "$bin" -j 1 -n "$count" --size "$size" --format line; done | median)
+    made=$work/made$size.txt
+    "$bin" -j 1 -n "$count" --size "$size" --format line --seed 1 > "$made"
+    awk -v n="-n $count --size $size" -v t="$time" -v c="$count" -v r="$runs" \
+      'BEGIN { printf "%-34s %8.4f s  %9.1f puzzles/s  (median of %d)\n", n, t, c / t, r }'
+    speedup "uniqueness checks of those $size" "none" -- "$bin" -j 1 -s "$made" --unique -- "$ref" count "$made"
+  done
+}
+
 sections=(generate solve check puzzles canon stream shard)
-extra_sections=(crosscheck)
+extra_sections=(crosscheck shapes)
 if [[ $what == all ]]; then
   chosen=("${sections[@]}")
 elif [[ " ${sections[*]} ${extra_sections[*]} " == *" $what "* ]]; then

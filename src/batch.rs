@@ -144,11 +144,11 @@ pub struct PieceInfo {
 }
 
 /// How a job's output is put together from its pieces.
-#[derive(Clone, Debug)]
 pub struct BatchRules {
-    /// Whether an output in this format separates records by an empty line (the grid format,
-    /// whose last record has none after it): a piece after the first is then written after one.
-    pub separated: fn(Format) -> bool,
+    /// Whether the output of an input in this format separates records by an empty line (the grid
+    /// format, whose last record has none after it): a piece after the first is then written after
+    /// one.
+    pub separated: Box<dyn Fn(Format) -> bool>,
     /// The puzzle column of a CSV corpus, when not one of the usual names.
     pub column: Option<String>,
     /// How the job's results go into the rows of a CSV corpus.
@@ -160,7 +160,8 @@ pub struct BatchRules {
 /// Runs `job` on every piece of `pieces` in turn, passing its text to `write` (which answers
 /// whether its reader still reads: the run stops when it does not), and `done` the number of
 /// puzzles and input bytes of each piece. Problems are numbered as in the whole input. Once a
-/// record is malformed, the rest of the input is only read for its problems.
+/// record is malformed, the rest of a file is only read for its problems, and a stream is not read
+/// further.
 pub fn run_batch(
     pieces: &mut Pieces,
     rules: &BatchRules,
@@ -232,6 +233,11 @@ pub fn run_batch(
             errors.append(parsed.errors);
         } else if !parsed.errors.is_empty() {
             malformed = Some(parsed.errors);
+            if pieces.file_len().is_none() {
+                // A stream may never end: the problems of its first malformed piece are reported
+                // alone.
+                break;
+            }
         } else if !parsed.puzzles.grids.is_empty() || first {
             let puzzles = &parsed.puzzles;
             let mut output = job(puzzles, info);

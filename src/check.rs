@@ -423,9 +423,15 @@ pub fn check_grid_files(
         let mut check = FileCheck::default();
         let file = u32::try_from(file).unwrap_or(u32::MAX);
         let mut corpus: Option<CorpusCheck> = None;
-        while let Some(piece) = input.next_piece(|text| match corpus {
-            Some(_) => Boundary::Line,
-            None => check.boundary(text),
+        let column = corpus_rules.column.as_deref();
+        while let Some(piece) = input.next_piece(|text| {
+            let csv = corpus.is_some()
+                || (check.layout.is_none() && crate::corpus::detect_header(text, column).is_some());
+            if csv {
+                Boundary::Line
+            } else {
+                check.boundary(text)
+            }
         })? {
             if piece.first_line == 1 {
                 match crate::corpus::detect_header(&piece, corpus_rules.column.as_deref()) {
@@ -577,7 +583,13 @@ pub fn files_text(reports: &[(String, Report)]) -> String {
     let problems: usize = reports.iter().map(|(_, r)| r.problems.count()).sum();
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     let files = plural(reports.len(), "file");
-    if problems == 0 {
+    if problems == 0 && reports.iter().any(|(_, r)| r.subject == Subject::Solutions) {
+        // A CSV corpus is checked row by row against its own puzzles, not for repeats.
+        text += &format!(
+            "ok: {grids} grids in {files}, all valid; the grid files distinct, the CSV corpora \
+             keeping their puzzles' givens\n"
+        );
+    } else if problems == 0 {
         text += &format!("ok: {grids} grids in {files}, all valid and distinct\n");
     } else {
         text += &format!(

@@ -1,5 +1,7 @@
 //! The command line: its arguments, the mode they ask for, and the library call each mode makes.
 
+mod shaped;
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -9,10 +11,10 @@ use clap::{ArgGroup, CommandFactory, Parser};
 use sudoku_gen::batch::{BatchEnd, BatchRules, PieceInfo, run_batch};
 use sudoku_gen::batch::{BatchOutput, solve_batch};
 use sudoku_gen::check::{self, CorpusRules, GridRules};
-use sudoku_gen::corpus::RowResult;
+use sudoku_gen::corpus::{RowResult, detect_header};
 use sudoku_gen::format::{Format, OutputFormat};
 use sudoku_gen::grade::{self, GradeJob, GradeRequest};
-use sudoku_gen::input::{open_pieces, read_source, source_name};
+use sudoku_gen::input::{Pieces, open_pieces, read_source, source_name};
 use sudoku_gen::output::Destination;
 use sudoku_gen::parse::{ParseErrors, Puzzles};
 use sudoku_gen::plan::Plan;
@@ -20,7 +22,7 @@ use sudoku_gen::problems::Problems;
 use sudoku_gen::progress::{self, InputProgress, Progress};
 use sudoku_gen::puzzle::{self, PuzzleRequest};
 use sudoku_gen::rate::{self, Level, rate_file};
-use sudoku_gen::{Error, GridRequest, Shard, classes, generate, shuffle};
+use sudoku_gen::{Error, GridRequest, Shard, classes, generate, shape, shuffle};
 
 /// Bulk Sudoku: distinct complete grids and puzzle solving, fast.
 #[derive(Debug, Parser)]
@@ -160,6 +162,30 @@ pub struct Cli {
     /// replaced only by a complete output, and keeps its permission bits and owner.
     #[arg(short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
+
+    /// Grids of N×N cells and N symbols, N from 4 to 25, with boxes of R×C cells (R the largest
+    /// divisor of N not above its square root). Default: 9, or with -s and --check, the input's.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(4..=25))]
+    size: Option<u8>,
+
+    /// Boxes of R rows by C columns (R·C = N) instead of the default split.
+    #[arg(long = "box", value_name = "RxC")]
+    box_split: Option<String>,
+
+    /// Irregular regions instead of boxes: a file (`-` for standard input) of N lines of N
+    /// characters, or one line of N·N, each naming its cell's region; or `random` (with -c and -n),
+    /// a layout drawn from the seed.
+    #[arg(long, value_name = "LAYOUT")]
+    jigsaw: Option<PathBuf>,
+
+    /// Both main diagonals also hold every symbol once (X-Sudoku).
+    #[arg(long)]
+    diagonal: bool,
+
+    /// The N symbols, in order (default: `1`-`9`, then `A`-`P`). Blanks are `.`, `-`, and `0`
+    /// unless it is a symbol.
+    #[arg(long, value_name = "STR")]
+    symbols: Option<String>,
 }
 
 /// What a run was asked to do, with everything its job needs.
@@ -216,6 +242,8 @@ pub enum Mode {
     Grade { job: GradeJob, sheet: bool },
     /// `--print`: the text of a plan.
     PrintPlan(String),
+    /// Any of -c, -s, -n and --check for a shape other than the standard 9×9 one.
+    Shaped(Box<shaped::Job>),
 }
 
 /// A command line that cannot be run.
@@ -272,9 +300,19 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
     }
 }
 
-/// A blank range `LOW~HIGH` or `LOW-HIGH` inside the supported one.
+/// The blank range the standard shape supports, as a usage message.
+fn supported_blanks() -> String {
+    format!(
+        "expected LOW~HIGH with {} <= LOW <= HIGH <= {} (the blank counts supported)",
+        puzzle::BLANKS.start(),
+        puzzle::BLANKS.end()
+    )
+}
+
+/// A blank range `LOW~HIGH` or `LOW-HIGH`, 1 <= LOW <= HIGH <= the cells of the largest shape;
+/// each shape then checks it against its own supported range.
 fn parse_blanks(text: &str) -> Result<(usize, usize), String> {
-    parse_range(text, &puzzle::BLANKS, "blank counts")
+    parse_range(text, &(1..=shape::MAX_CELLS), "blank counts").map_err(|_| supported_blanks())
 }
 
 /// A guess range `LOW~HIGH` or `LOW-HIGH` inside the supported one.
@@ -439,6 +477,14 @@ impl Cli {
                 .to_owned()
                 .into());
         }
+        if let Some(job) = shaped::job(self, mode)? {
+            return Ok(Mode::Shaped(Box::new(job)));
+        }
+        if let Some((low, high)) = self.blanks
+            && !(puzzle::BLANKS.contains(&low) && puzzle::BLANKS.contains(&high))
+        {
+            return Err(format!("-r {low}~{high}: {}", supported_blanks()).into());
+        }
         let seed = || self.seed.unwrap_or_else(rand::random);
         let text_format = || self.format.and_then(OutputFormat::text);
         Ok(if let Some(count) = self.grid_count {
@@ -565,6 +611,15 @@ impl Cli {
     }
 }
 
+/// Whether an input that starts with `start` holds grids of another shape than 9×9 (a CSV corpus
+/// is 9×9).
+fn is_other_shape(start: &[u8]) -> bool {
+    detect_header(start, None).is_none() && shaped::is_other_shape(start)
+}
+
+/// How much of an input tells its shape (the first block of a 25×25 grid is about 1.3 KB).
+const PEEK: usize = 64 << 10;
+
 /// Runs the invocation's mode on a pool of its threads, writing its output where it asks.
 pub fn run(invocation: Invocation) -> Result<Finished, Error> {
     // Before the work, so that an output that cannot be written costs no time.
@@ -602,12 +657,19 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
             column,
         } => {
             let rules = BatchRules {
-                separated: |format| format == Format::Grid,
+                separated: Box::new(move |input| format.unwrap_or(input) == Format::Grid),
                 column,
                 row_result: RowResult::Solution,
                 result_header: b"",
             };
-            run_on_puzzles(&path, destination, &rules, |puzzles, piece| {
+            let mut pieces = open_pieces(&path)?;
+            let start = pieces.peek(PEEK)?;
+            if let Some(job) = shaped::for_input(&start, &path, format, unique)
+                .filter(|_| detect_header(&start, None).is_none())
+            {
+                return shaped::run(job, Some(&pieces.read_whole()?), destination);
+            }
+            run_on_puzzles(pieces, destination, &rules, |puzzles, piece| {
                 let format = match format {
                     _ if piece.csv => Format::Line,
                     Some(format) => format,
@@ -625,25 +687,30 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
         }
         Mode::Rate { path, column } => {
             let rules = BatchRules {
-                separated: |_| false,
+                separated: Box::new(|_| false),
                 column,
                 row_result: RowResult::Appended,
                 result_header: rate::HEADER,
             };
-            run_on_puzzles(&path, destination, &rules, |puzzles, piece| {
-                rate_file(puzzles, piece.first && !piece.csv)
-            })
+            run_on_puzzles(
+                open_pieces(&path)?,
+                destination,
+                &rules,
+                |puzzles, piece| rate_file(puzzles, piece.first && !piece.csv),
+            )
         }
         Mode::Canon { path, column } => {
             let rules = BatchRules {
-                separated: |_| false,
+                separated: Box::new(|_| false),
                 column,
                 row_result: RowResult::Column("canon"),
                 result_header: b"",
             };
-            run_on_puzzles(&path, destination, &rules, |puzzles, _| BatchOutput {
-                text: classes::render_canonical_forms(&puzzles.grids),
-                problems: Problems::new(),
+            run_on_puzzles(open_pieces(&path)?, destination, &rules, |puzzles, _| {
+                BatchOutput {
+                    text: classes::render_canonical_forms(&puzzles.grids),
+                    problems: Problems::new(),
+                }
             })
         }
         Mode::Shuffle { path, seed, format } => {
@@ -675,10 +742,17 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
             corpus,
             ..
         } => {
-            let inputs = paths
+            let mut inputs = paths
                 .iter()
                 .map(|path| open_pieces(path))
                 .collect::<Result<Vec<_>, Error>>()?;
+            if let [input] = &mut inputs[..]
+                && is_other_shape(&input.peek(PEEK)?)
+            {
+                let text = inputs.remove(0).read_whole()?;
+                let job = shaped::Job::check(paths[0].clone(), None, rules);
+                return shaped::run(job, Some(&text), destination);
+            }
             let bytes = inputs.iter().map(|input| input.file_len()).sum();
             let mut progress = InputProgress::new(bytes, "grids");
             let reports = check::check_grid_files(inputs, rules, &corpus, |items, bytes| {
@@ -695,6 +769,12 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
             rules,
             classes,
         } => {
+            let mut solutions = open_pieces(&path)?;
+            if is_other_shape(&solutions.peek(PEEK)?) {
+                let text = solutions.read_whole()?;
+                let job = shaped::Job::check(path, Some(puzzles), rules);
+                return shaped::run(job, Some(&text), destination);
+            }
             let checked = if classes {
                 // Classes compare puzzles with every other: both files are read whole.
                 let text = read_source(&path)?;
@@ -705,7 +785,6 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
                     report
                 })
             } else {
-                let solutions = open_pieces(&path)?;
                 let mut progress = InputProgress::new(solutions.file_len(), "solutions");
                 let checked = check::check_solution_files(
                     solutions,
@@ -732,6 +811,7 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
             }
             Ok(Finished::from_problems(usize::from(!grading.passed())))
         }
+        Mode::Shaped(job) => shaped::run(*job, None, destination),
         Mode::PrintPlan(text) => {
             destination.write(text.as_bytes())?;
             Ok(Finished::Clean)
@@ -743,12 +823,11 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
 /// the problems on stderr. Malformed puzzles are reported instead; the output then stays
 /// unwritten unless it had grown past what is held back (see [`sudoku_gen::output::HELD`]).
 fn run_on_puzzles(
-    path: &Path,
+    mut pieces: Pieces,
     destination: Destination,
     rules: &BatchRules,
     job: impl FnMut(&Puzzles, PieceInfo) -> BatchOutput,
 ) -> Result<Finished, Error> {
-    let mut pieces = open_pieces(path)?;
     let name = pieces.name().to_owned();
     let mut progress = InputProgress::new(pieces.file_len(), "puzzles");
     let mut output = destination.into_stream();

@@ -32,10 +32,7 @@ pub struct Header {
 /// it; `column` names the puzzle column instead of the usual names. `None` when the first line
 /// holds no comma (the text is in the line or grid format); an error when it is a header without
 /// a puzzle column.
-pub(crate) fn detect_header(
-    text: &[u8],
-    column: Option<&str>,
-) -> Option<Result<Header, ParseError>> {
+pub fn detect_header(text: &[u8], column: Option<&str>) -> Option<Result<Header, ParseError>> {
     let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
     let first = text.split(|&b| b == b'\n').next().unwrap_or_default();
     if !first.contains(&b',') {

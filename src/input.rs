@@ -151,6 +151,35 @@ impl Pieces {
         &self.name
     }
 
+    /// The first `len` bytes of the input at most, before any piece is read, without taking them
+    /// from it: what decides how the input is read.
+    pub fn peek(&mut self, len: usize) -> Result<Vec<u8>, Error> {
+        let failed = |e| Error::io(&self.name, e);
+        match &mut self.reader {
+            Reader::File {
+                file, len: size, ..
+            } => {
+                use std::os::unix::fs::FileExt;
+                let mut start = vec![0; len.min(*size)];
+                file.read_exact_at(&mut start, 0).map_err(failed)?;
+                Ok(start)
+            }
+            Reader::Stream { stream, carry } => {
+                while carry.len() < len {
+                    let read = stream
+                        .by_ref()
+                        .take((len - carry.len()) as u64)
+                        .read_to_end(carry)
+                        .map_err(failed)?;
+                    if read == 0 {
+                        break;
+                    }
+                }
+                Ok(carry[..carry.len().min(len)].to_vec())
+            }
+        }
+    }
+
     /// The input's length in bytes, when it is a regular file.
     pub fn file_len(&self) -> Option<u64> {
         match &self.reader {
@@ -241,7 +270,7 @@ impl Pieces {
     }
 
     /// The whole rest of the input as one piece, however long: for inputs that must be read whole.
-    pub(crate) fn read_whole(mut self) -> Result<Vec<u8>, Error> {
+    pub fn read_whole(mut self) -> Result<Vec<u8>, Error> {
         let mut text = Vec::new();
         while let Some(piece) = self.next_piece(|_| Boundary::Line)? {
             text.extend_from_slice(&piece);

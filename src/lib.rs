@@ -41,6 +41,17 @@
 //! assert!(rate(&puzzles[0].puzzle).is_some());
 //! ```
 //!
+//! Every other shape (4×4 to 25×25, other boxes, jigsaw regions, diagonals) goes through
+//! [`shape`], one engine generic over the shape: here a complete 16×16 grid found from an empty one.
+//! ```
+//! use sudoku_gen::shape::{Shape, Symbols, solve::Solver};
+//!
+//! let shape = Shape::boxed(16, None, false, Symbols::default_for(16)).unwrap();
+//! let mut grid = vec![0; 256];
+//! assert_eq!(Solver::new(&shape).count(&[0; 256], 1, &mut grid), 1);
+//! assert!(shape.first_repeat(&grid).is_none() && !grid.contains(&0));
+//! ```
+//!
 //! Check a file of grids as the grader does:
 //! ```
 //! use sudoku_gen::check::{GridRules, check_grids};
@@ -74,6 +85,7 @@ pub mod problems;
 pub mod progress;
 pub mod puzzle;
 pub mod rate;
+pub mod shape;
 pub mod shard;
 pub mod shuffle;
 pub mod solve;

@@ -177,10 +177,10 @@ impl OutputStream {
         self.closed
     }
 
-    /// Whether some of the output has been written, so that a failure now leaves a part of it on
-    /// a stream (a file is still never replaced by a part).
+    /// Whether some of the output has been written to a stream, so that a failure now leaves a
+    /// part of it there (a file is never replaced by a part).
     pub fn has_written(&self) -> bool {
-        self.through
+        self.through && !matches!(self.destination, Destination::File(_))
     }
 
     /// Writes what is held and ends the output: a file is replaced now.

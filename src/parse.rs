@@ -142,7 +142,10 @@ pub(crate) fn utf16_encoding(text: &[u8]) -> Option<&'static str> {
 }
 
 /// The lines of `text` with their numbers (its first is `first_line`), without their line ends.
-fn numbered_lines(text: &[u8], first_line: usize) -> impl Iterator<Item = (usize, &[u8])> {
+pub(crate) fn numbered_lines(
+    text: &[u8],
+    first_line: usize,
+) -> impl Iterator<Item = (usize, &[u8])> {
     text.split(|&b| b == b'\n')
         .enumerate()
         .map(move |(i, line)| (first_line + i, trim_line_end(line)))

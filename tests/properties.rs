@@ -120,3 +120,35 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The generic engine, given the standard shape, agrees with the 9×9 fast path: the same
+    /// number of solutions (up to 3) and, for a unique puzzle, the same solution.
+    #[test]
+    fn the_generic_engine_agrees_with_the_fast_path_on_9x9(
+        seed in any::<u64>(),
+        blanks in 20usize..75,
+        order in any::<u64>(),
+    ) {
+        use sudoku_gen::shape::{Shape, Symbols, solve::Solver};
+        use sudoku_gen::{Grid, count_solutions, solve};
+        let grid = sudoku_gen::generate_grids(&GridRequest { count: 1, seed, first: None, shard: None }).unwrap()[0];
+        let mut cells = *grid.cells();
+        // Blank `blanks` cells in an order drawn from `order` (a stride coprime with 81).
+        let stride = [2, 4, 5, 7, 8, 10, 11, 13][(order % 8) as usize];
+        for k in 0..blanks {
+            cells[(k * stride + (order as usize / 8) % 81) % 81] = 0;
+        }
+        let puzzle = Grid::from_cells(cells).unwrap();
+        let shape = Shape::boxed(9, None, false, Symbols::default_for(9)).unwrap();
+        let mut solution = vec![0; 81];
+        let generic = Solver::new(&shape).count(&cells, 3, &mut solution);
+        prop_assert_eq!(generic, count_solutions(&puzzle, 3));
+        if generic == 1 {
+            let fast = solve(&puzzle).unwrap();
+            prop_assert_eq!(&solution[..], &fast.cells()[..]);
+        }
+    }
+}

@@ -350,3 +350,71 @@ fn solutions_of_several_pieces_are_checked_against_their_puzzles() {
         "{stdout}"
     );
 }
+
+#[test]
+fn records_stay_whole_across_pieces_in_either_output_format() {
+    let dir = tempfile::tempdir().unwrap();
+    // 250,000 grids: 40.7 MB in the grid format, 20.5 MB in the line format.
+    let grids = |format: &str| {
+        sudoku_gen()
+            .args(["-c", "250000", "--seed", "8", "--format", format])
+            .output()
+            .unwrap()
+            .stdout
+    };
+    let (grid_text, line_text) = (grids("grid"), grids("line"));
+    let grid_file = dir.path().join("grids.txt");
+    std::fs::write(&grid_file, &grid_text).unwrap();
+    // A complete grid is its own solution: -s writes the input again, in the format asked for.
+    let solved = sudoku_gen()
+        .arg("-s")
+        .arg(&grid_file)
+        .args(["--format", "line"])
+        .output()
+        .unwrap();
+    assert!(solved.status.success());
+    assert!(solved.stdout == line_text, "grid input, line output");
+    // Line input over two pieces: 420,000 lines of the line format.
+    let line_file = dir.path().join("lines.txt");
+    let mut lines = line_text.clone();
+    lines.extend_from_slice(&line_text[..170_000 * 82]);
+    std::fs::write(&line_file, &lines).unwrap();
+    let solved = sudoku_gen()
+        .arg("-s")
+        .arg(&line_file)
+        .args(["--format", "grid"])
+        .output()
+        .unwrap();
+    assert!(solved.status.success());
+    assert_eq!(solved.stdout.len(), 420_000 * 163 - 1);
+    assert!(
+        solved.stdout.starts_with(&grid_text),
+        "line input, grid output"
+    );
+}
+
+#[test]
+fn a_csv_corpus_of_several_pieces_is_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let grids = sudoku_gen()
+        .args(["-c", "250000", "--seed", "9", "--format", "line"])
+        .output()
+        .unwrap()
+        .stdout;
+    // Each grid is a puzzle with no blank and its own solution: 41 MB of rows.
+    let mut corpus = b"puzzle,solution\n".to_vec();
+    for line in grids.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        corpus.extend_from_slice(line);
+        corpus.push(b',');
+        corpus.extend_from_slice(line);
+        corpus.push(b'\n');
+    }
+    let path = dir.path().join("corpus.csv");
+    std::fs::write(&path, &corpus).unwrap();
+    sudoku_gen()
+        .arg("--check")
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout("ok: 250000 solutions, all valid and keeping their puzzles' givens\n");
+}

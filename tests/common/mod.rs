@@ -6,6 +6,8 @@ use std::collections::HashSet;
 
 use assert_cmd::Command;
 
+pub mod shapes;
+
 /// The binary under test.
 pub fn sudoku_gen() -> Command {
     Command::cargo_bin("sudoku-gen").expect("the binary is built")
