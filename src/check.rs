@@ -218,7 +218,7 @@ pub fn check_grids(text: &[u8], rules: GridRules) -> Report {
 }
 
 /// A grid of the files checked, as the search for repeats keeps it: 32 bytes a grid.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Seen {
     /// The 128-bit hash of its digits, which stands for them: two grids with the same hash are
     /// taken as the same grid (for a billion grids, the odds of a collision are below 10⁻²⁰).
@@ -313,32 +313,50 @@ impl FileCheck {
                 .is_multiple_of(layout.record())
                 .then(|| text.len() / layout.record())
         };
-        let fast =
-            regular.and_then(|count| judge_all(text, layout, rules, count, spot_at, place, true));
-        let (hashes, judged, spots) = match fast {
-            Some((hashes, judged)) => {
-                self.report.grids += hashes.len();
-                (hashes, judged, None)
+        // The grids of the piece leave their hashes straight in `seen`, from `start` on.
+        let start = seen.len();
+        let judged = regular.and_then(|count| {
+            seen.resize(start + count, Seen::default());
+            let judged = judge_all(
+                text,
+                layout,
+                rules,
+                spot_at,
+                place,
+                true,
+                file,
+                &mut seen[start..],
+            );
+            if judged.is_none() {
+                seen.truncate(start);
+            }
+            judged
+        });
+        let judged = match judged {
+            Some(judged) => {
+                self.report.grids += seen.len() - start;
+                judged
             }
             None => {
                 let mut scanned = Report::default();
                 let (spots, grids) = scan(text, layout, &mut scanned, place);
                 self.report = std::mem::take(&mut self.report).merge(scanned);
                 self.report.grids = grids;
-                let (hashes, judged) =
-                    judge_all(text, layout, rules, spots.len(), |k| spots[k], place, false)
-                        .expect("the scanner lists only well-formed grids");
-                (hashes, judged, Some(spots))
+                seen.resize(start + spots.len(), Seen::default());
+                judge_all(
+                    text,
+                    layout,
+                    rules,
+                    |k| spots[k],
+                    place,
+                    false,
+                    file,
+                    &mut seen[start..],
+                )
+                .expect("the scanner lists only well-formed grids")
             }
         };
         self.report = std::mem::take(&mut self.report).merge(judged);
-        let spot = |k: usize| spots.as_ref().map_or_else(|| spot_at(k), |spots| spots[k]);
-        seen.extend(hashes.iter().enumerate().map(|(k, &hash)| Seen {
-            hash,
-            file,
-            grid: u32::try_from(before + k).unwrap_or(u32::MAX),
-            line: spot(k).line as u64,
-        }));
     }
 
     /// The file's report once every piece is checked (repeats aside: see `add_repeats`).
@@ -625,21 +643,21 @@ fn regular_count(text: &[u8], layout: Layout) -> Option<usize> {
 /// Checks the houses and the first digit of grids `0..count` (at `spot_at(k)`), in parallel; returns
 /// their hashes and problems. With `exact`, each grid's bytes must also be exactly in place, else
 /// `None`.
+#[allow(clippy::too_many_arguments)]
 fn judge_all(
     text: &[u8],
     layout: Layout,
     rules: GridRules,
-    count: usize,
     spot_at: impl Fn(usize) -> Spot + Sync,
     place: Place,
     exact: bool,
-) -> Option<(Vec<u128>, Report)> {
+    file: u32,
+    seen: &mut [Seen],
+) -> Option<Report> {
     let template = exact.then(|| Template::new(layout));
-    let mut hashes = vec![0u128; count];
-    let report = hashes
-        .par_iter_mut()
+    seen.par_iter_mut()
         .enumerate()
-        .try_fold(Report::default, |mut report, (k, hash)| {
+        .try_fold(Report::default, |mut report, (k, seen)| {
             let spot = spot_at(k);
             if let Some(template) = &template {
                 let end = (spot.offset + layout.record()).min(text.len());
@@ -648,15 +666,19 @@ fn judge_all(
                 }
             }
             let digits = layout.digits(text, spot.offset);
-            *hash = u128::from(FixedState::with_seed(0x5d0c).hash_one(digits)) << 64
-                | u128::from(FixedState::with_seed(0x9e37).hash_one(digits));
-            let row_lines = usize::from(!layout.line_format);
             let index = place.grids_before + k;
+            *seen = Seen {
+                hash: u128::from(FixedState::with_seed(0x5d0c).hash_one(digits)) << 64
+                    | u128::from(FixedState::with_seed(0x9e37).hash_one(digits)),
+                file,
+                grid: u32::try_from(index).unwrap_or(u32::MAX),
+                line: spot.line as u64,
+            };
+            let row_lines = usize::from(!layout.line_format);
             judge(&digits, index, spot, row_lines, rules.first, &mut report);
             Some(report)
         })
-        .try_reduce(Report::default, |a, b| Some(a.merge(b)))?;
-    Some((hashes, report))
+        .try_reduce(Report::default, |a, b| Some(a.merge(b)))
 }
 
 /// The bytes of one record of a layout, as ranges: byte `i` must lie in `low[i]..=low[i] + span[i]`
