@@ -275,6 +275,20 @@ impl FileCheck {
         if self.unreadable {
             return;
         }
+        let text = match text.strip_prefix(b"\xef\xbb\xbf") {
+            Some(rest) if self.layout.is_none() => {
+                self.report.add(Problem {
+                    line: 1,
+                    grid: None,
+                    message:
+                        "the file starts with a UTF-8 byte-order mark, which the -c formats do \
+                              not have"
+                            .to_owned(),
+                });
+                rest
+            }
+            _ => text,
+        };
         let layout = match self.layout {
             Some(layout) => layout,
             None => {

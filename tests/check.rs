@@ -515,3 +515,23 @@ proptest! {
         prop_assert!(!report.is_clean(), "byte {} set to {:?} went unnoticed", i, byte as char);
     }
 }
+
+#[test]
+fn a_byte_order_mark_is_one_problem_and_the_grids_are_still_read() {
+    let grids = sudoku_gen()
+        .args(["-c", "3", "--seed", "4"])
+        .output()
+        .unwrap()
+        .stdout;
+    let mut text = b"\xef\xbb\xbf".to_vec();
+    text.extend_from_slice(&grids);
+    sudoku_gen()
+        .args(["--check", "-"])
+        .write_stdin(text)
+        .assert()
+        .code(1)
+        .stdout(
+            "<stdin>:1: the file starts with a UTF-8 byte-order mark, which the -c formats do not \
+             have\nFAIL: 1 problem in 3 grids\n",
+        );
+}
