@@ -418,3 +418,15 @@ fn a_csv_corpus_of_several_pieces_is_checked() {
         .success()
         .stdout("ok: 250000 solutions, all valid and keeping their puzzles' givens\n");
 }
+
+#[test]
+fn an_endless_stream_of_malformed_records_ends_at_its_first_malformed_piece() {
+    for mode in ["-s", "--rate", "--canon"] {
+        // A run that read on past the first malformed piece would never end.
+        let out = sudoku_gen().args([mode, "/dev/urandom"]).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{mode}");
+        assert!(out.stdout.is_empty(), "{mode}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.starts_with("/dev/urandom:1:"), "{mode}: {stderr}");
+    }
+}
