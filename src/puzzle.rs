@@ -248,10 +248,9 @@ pub fn check_reachable(
 }
 
 /// Whether the generator makes puzzles whose guess count lies in `guesses` at a useful rate, with
-/// the level and blank range asked: the count is only filtered, and high counts are rare (see the
-/// README), so the lower end is capped by how far the blank range and the level reach, measured on
-/// 20,000 puzzles per blank range, 10,000 of level 2 and 100,000 minimal ones. The error says what
-/// is supported.
+/// the level and blank range asked: the count is only filtered, and high counts are rare (the
+/// README gives their tails), so the lower end is capped by how far the blank range and the level
+/// reach. The error says what is supported.
 pub fn check_guesses_reachable(
     guesses: &RangeInclusive<usize>,
     level: Option<Level>,
@@ -272,7 +271,7 @@ pub fn check_guesses_reachable(
             (most, format!(" with at most {high} blanks"))
         }
     };
-    // Level 2 puzzles rarely need many guesses (of 10,000, 214 needed 3 or more, 3 needed 9).
+    // Level 2 puzzles rarely need many guesses.
     let (most, why) = if level == Some(Level::Intermediate) && most > 3 {
         (3, format!("{why} at level 2"))
     } else {

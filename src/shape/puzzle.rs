@@ -43,19 +43,34 @@ pub struct ShapedPuzzleRequest {
 /// Tries per puzzle before a request is given up.
 const TRIES: usize = 50;
 
-/// The largest shape whose minimal puzzles the digging makes quickly: past it, proving that a
-/// near-minimal puzzle still has one solution takes the search about a second or more.
+/// The largest shape whose minimal puzzles the digging makes at a useful rate: past it, proving
+/// that a near-minimal puzzle still has one solution is too slow for a tool run.
 const MINIMAL_UP_TO: usize = 12;
 
-/// The most blanks a request may ask for on `shape`: 60% of the cells up to 16×16, 48% beyond
-/// (where the uniqueness checks slow down sharply past half the cells blank).
+/// The share of the cells, in percent, that may be blank on shapes up to 16×16.
+const REACH_PERCENT: usize = 60;
+
+/// The same for larger shapes, whose uniqueness checks slow down sharply past half the cells
+/// blank.
+const LARGE_REACH_PERCENT: usize = 48;
+
+/// Where the digging aims from, in percent of the cells, for shapes past `MINIMAL_UP_TO` and no
+/// range asked: well short of the reach, so that most puzzles land in the range.
+const AIM_FROM_PERCENT: usize = 45;
+
+/// The most blanks a request may ask for on `shape`: a share of its cells, smaller past 16×16.
 pub fn reach(shape: &Shape) -> usize {
-    let percent = if shape.size() <= 16 { 60 } else { 48 };
+    let percent = if shape.size() <= 16 {
+        REACH_PERCENT
+    } else {
+        LARGE_REACH_PERCENT
+    };
     shape.cells() * percent / 100
 }
 
 /// The blank counts the digging aims at: the asked range up to [`reach`]; without one, as far as
-/// the digging goes (`None`) up to 12×12, else 45% of the cells to [`reach`].
+/// the digging goes (`None`) on shapes up to `MINIMAL_UP_TO`, else from `AIM_FROM_PERCENT` of the
+/// cells to [`reach`].
 pub fn aimed_blanks(
     shape: &Shape,
     blanks: Option<&RangeInclusive<usize>>,
@@ -65,7 +80,7 @@ pub fn aimed_blanks(
         _ if minimal => None,
         Some(range) => Some(*range.start()..=(*range.end()).min(reach(shape))),
         None if shape.size() <= MINIMAL_UP_TO => None,
-        None => Some(shape.cells() * 45 / 100..=reach(shape)),
+        None => Some(shape.cells() * AIM_FROM_PERCENT / 100..=reach(shape)),
     }
 }
 
