@@ -41,7 +41,7 @@
 
 use rand::{Rng, RngExt};
 
-use crate::grid::{CELLS, Grid};
+use crate::grid::{CELLS, Grid, ORDERS_OF_THREE};
 
 /// One move of the equivalence group: a transposition (or none), then rows and columns reordered
 /// within their bands and stacks, then digits relabelled.
@@ -56,16 +56,6 @@ pub struct Transformation {
     /// Digit `d` becomes `digits[d]`; `digits[0]` is 0.
     digits: [u8; 10],
 }
-
-/// The six orders of three things.
-const ORDERS_OF_THREE: [[usize; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
 
 /// Whether `order` is a permutation of 0..9 that keeps every block of three (band or stack)
 /// together, in order or not.

@@ -24,6 +24,17 @@ use std::fmt;
 /// The number of cells in a grid.
 pub(crate) const CELLS: usize = 81;
 
+/// The six orders of three things: of the rows of a band, the bands, the columns of a stack, the
+/// stacks, or the boxes a digit takes in a band.
+pub(crate) const ORDERS_OF_THREE: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
 /// Row of a cell.
 pub const fn row_of(cell: usize) -> usize {
     cell / 9

@@ -47,7 +47,7 @@ mod guess;
 
 pub(crate) use givens::Givens;
 
-use crate::grid::{BYTE_MASKS, CELLS, Grid, spread_to_lanes};
+use crate::grid::{BYTE_MASKS, CELLS, Grid, ORDERS_OF_THREE, spread_to_lanes};
 
 /// The 27 cells of one band.
 const BAND: u32 = (1 << 27) - 1;
@@ -86,20 +86,12 @@ const SEGMENTS: [u8; 512] = {
 /// For a 3×3 pattern of (row, box) segments (bit `3 * row + box`), the segments that lie on some
 /// permutation inside the pattern: where one digit can still go in a band. 0: nowhere.
 const CLOSURE: [u16; 512] = {
-    const PERMUTATIONS: [[usize; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
     let mut table = [0; 512];
     let mut pattern = 0;
     while pattern < 512 {
         let mut p = 0;
         while p < 6 {
-            let boxes = PERMUTATIONS[p];
+            let boxes = ORDERS_OF_THREE[p];
             let bits: u16 = 1 << boxes[0] | 1 << (3 + boxes[1]) | 1 << (6 + boxes[2]);
             if pattern as u16 & bits == bits {
                 table[pattern] |= bits;

@@ -1,6 +1,7 @@
 //! The modes for shapes other than the standard 9×9 one: which job the shape flags ask for, and
 //! how each job runs through the generic engine of [`sudoku_gen::shape`].
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use sudoku_gen::Error;
@@ -218,6 +219,14 @@ pub fn for_input(text: &[u8], path: &Path, format: Option<Format>, unique: bool)
     })
 }
 
+/// `text` when the input has already been read, else the text of `path`.
+fn given_or_read<'t>(text: Option<&'t [u8]>, path: &Path) -> Result<Cow<'t, [u8]>, Error> {
+    Ok(match text {
+        Some(text) => Cow::Borrowed(text),
+        None => Cow::Owned(read_source(path)?),
+    })
+}
+
 /// Runs a job (`text`: the input, when it has already been read).
 pub fn run(job: Job, text: Option<&[u8]>, destination: Destination) -> Result<Finished, Error> {
     match job {
@@ -227,14 +236,7 @@ pub fn run(job: Job, text: Option<&[u8]>, destination: Destination) -> Result<Fi
             format,
             unique,
         } => {
-            let read;
-            let text = match text {
-                Some(text) => text,
-                None => {
-                    read = read_source(&path)?;
-                    &read
-                }
-            };
+            let text = &*given_or_read(text, &path)?;
             let name = source_name(&path);
             let mut puzzles = match parse_shaped(text, &request) {
                 Ok(puzzles) => puzzles,
@@ -281,14 +283,7 @@ pub fn run(job: Job, text: Option<&[u8]>, destination: Destination) -> Result<Fi
             request,
             count,
         } => {
-            let read;
-            let text = match text {
-                Some(text) => text,
-                None => {
-                    read = read_source(&path)?;
-                    &read
-                }
-            };
+            let text = &*given_or_read(text, &path)?;
             let report: Report = match puzzles {
                 None => check::check_grids(text, &request, count),
                 Some(puzzles) => {
