@@ -11,13 +11,11 @@
 //! straight from the text (**fast path**). The first byte out of place sends the piece through a
 //! line-by-line scanner that names every format problem (**slow path**). Both give the places of
 //! the well-formed grids, whose houses and first digit are then checked in parallel. Each grid
-//! leaves a 128-bit hash of its digits ([`Seen`]), so that repeats are found across pieces and
-//! files once all are read: the hashes' high halves are sorted, and only grids whose halves meet
-//! are compared whole. Memory: the pieces being read, plus 40 bytes a grid.
+//! leaves a 16-byte key, a hash of its digits above its ordinal, so that repeats are found across
+//! pieces and files once all are read: the keys are sorted in place, and a grid's copies meet.
+//! Memory: the pieces being read, plus 16 bytes a grid (and 8 bytes for the line of each grid of
+//! a piece that was not in the exact layout).
 
-use std::hash::BuildHasher;
-
-use foldhash::fast::FixedState;
 use rayon::prelude::*;
 
 use crate::corpus::Header;
@@ -208,32 +206,115 @@ impl Layout {
 
 /// Checks a file of complete grids in either `-c` format, held whole in memory.
 pub fn check_grids(text: &[u8], rules: GridRules) -> Report {
-    let mut seen = Vec::new();
+    let mut seen = SeenGrids::default();
     let mut check = FileCheck::default();
-    check.piece(text, 1, true, rules, 0, &mut seen);
+    let line_ends = bytecount::count(text, b'\n');
+    check.piece(text, 1, line_ends, true, rules, 0, &mut seen);
     let mut reports = [check.finish(rules)];
-    add_repeats(&seen, &mut reports, &[String::new()]);
+    add_repeats(seen, &mut reports, &[String::new()]);
     let [report] = reports;
     report
 }
 
-/// A grid of the files checked, as the search for repeats keeps it: 32 bytes a grid.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Seen {
-    /// The 128-bit hash of its digits, which stands for them: two grids with the same hash are
-    /// taken as the same grid (for a billion grids, the odds of a collision are below 10⁻²⁰).
-    hash: u128,
-    /// Its file, in the order given.
+/// The grids of the files checked, as the search for repeats keeps them: 16 bytes a grid, plus a
+/// line number for each grid of a piece that was not in the exact layout.
+#[derive(Default)]
+pub(crate) struct SeenGrids {
+    /// A key per grid, in no particular order: the high [`HASH_BITS`] bits of a 128-bit hash of
+    /// its digits, which stands for them, above its ordinal among all the grids seen. Two grids
+    /// with the same hash are taken as the same grid (for a billion grids, the odds of a collision
+    /// are below 10⁻⁸); the ordinal finds the grid's place in `runs`.
+    keys: Vec<u128>,
+    /// The places of the grids, a run for each piece, in the order read.
+    runs: Vec<Run>,
+}
+
+/// Bits of a key that hold the hash; the rest hold the grid's ordinal, so up to 2⁴⁰ grids.
+const HASH_BITS: u32 = 88;
+const ORDINAL_MASK: u128 = (1 << (128 - HASH_BITS)) - 1;
+
+/// The grids of one piece: their file, the number of the first, and where each one starts.
+struct Run {
+    /// The ordinal of its first grid among all the grids seen, and how many grids it has.
+    first: usize,
+    count: usize,
     file: u32,
-    /// Its number in the file, counted from 0.
-    grid: u32,
-    /// The line where it starts.
-    line: u64,
+    /// The first grid's number in its file, counted from 0.
+    first_grid: usize,
+    lines: Lines,
+}
+
+/// The lines where the grids of a run start.
+enum Lines {
+    /// Evenly spaced, as in the exact layout: the first, and the lines from one to the next.
+    Spaced { first: usize, step: usize },
+    /// Each grid's own, for a piece that was scanned line by line.
+    Listed(Vec<usize>),
+}
+
+/// A grid found again: its file, its number in the file (from 0) and its first line.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct SeenPlace {
+    file: u32,
+    grid: usize,
+    line: usize,
+}
+
+impl SeenGrids {
+    /// Room for the keys of `count` more grids, to be filled and then kept by [`SeenGrids::close`]
+    /// or dropped by [`SeenGrids::abandon`]; the first of them has ordinal `self.kept()`.
+    fn open(&mut self, count: usize) -> &mut [u128] {
+        let start = self.kept();
+        self.keys.resize(start + count, 0);
+        &mut self.keys[start..]
+    }
+
+    /// How many grids the runs hold: the ordinal of the next one.
+    fn kept(&self) -> usize {
+        self.runs.last().map_or(0, |run| run.first + run.count)
+    }
+
+    /// Keeps the keys opened last as the grids of a new run.
+    fn close(&mut self, file: u32, first_grid: usize, lines: Lines) {
+        let first = self.kept();
+        self.runs.push(Run {
+            first,
+            count: self.keys.len() - first,
+            file,
+            first_grid,
+            lines,
+        });
+    }
+
+    /// Drops the keys opened last.
+    fn abandon(&mut self) {
+        self.keys.truncate(self.kept());
+    }
+
+    /// The place of the grid with ordinal `ordinal`.
+    fn place(&self, ordinal: usize) -> SeenPlace {
+        let run = &self.runs[self.runs.partition_point(|run| run.first <= ordinal) - 1];
+        let k = ordinal - run.first;
+        SeenPlace {
+            file: run.file,
+            grid: run.first_grid + k,
+            line: match &run.lines {
+                Lines::Spaced { first, step } => first + k * step,
+                Lines::Listed(lines) => lines[k],
+            },
+        }
+    }
+}
+
+/// The key of the grid with `digits` and ordinal `ordinal` (see [`SeenGrids::keys`]).
+fn seen_key(digits: &[u8; 81], ordinal: usize) -> u128 {
+    let hash = xxhash_rust::xxh3::xxh3_128(digits);
+    hash & !ORDINAL_MASK | ordinal as u128 & ORDINAL_MASK
 }
 
 /// The check of one file, fed a piece (whole records) at a time.
 #[derive(Default)]
-pub struct FileCheck {
+pub(crate) struct FileCheck {
     layout: Option<Layout>,
     report: Report,
     /// Line ends so far, and whether the text read so far ends without one.
@@ -257,19 +338,22 @@ impl FileCheck {
         }
     }
 
-    /// Checks the piece `text` of the file, which starts on line `first_line`; `last` when nothing
-    /// follows it. The hashes of its well-formed grids go to `seen`, marked as of file `file`.
+    /// Checks the piece `text` of the file, which starts on line `first_line` and holds
+    /// `line_ends` line ends; `last` when nothing follows it. The keys of its well-formed grids go
+    /// to `seen`, marked as of file `file`.
+    #[allow(clippy::too_many_arguments)]
     pub fn piece(
         &mut self,
         text: &[u8],
         first_line: usize,
+        line_ends: usize,
         last: bool,
         rules: GridRules,
         file: u32,
-        seen: &mut Vec<Seen>,
+        seen: &mut SeenGrids,
     ) {
         if last {
-            self.lines = first_line - 1 + bytecount::count(text, b'\n');
+            self.lines = first_line - 1 + line_ends;
             self.unterminated = !text.is_empty() && !text.ends_with(b"\n");
         }
         if self.unreadable {
@@ -327,10 +411,9 @@ impl FileCheck {
                 .is_multiple_of(layout.record())
                 .then(|| text.len() / layout.record())
         };
-        // The grids of the piece leave their hashes straight in `seen`, from `start` on.
-        let start = seen.len();
+        // The grids of the piece leave their keys straight in `seen`.
+        let first_ordinal = seen.kept();
         let judged = regular.and_then(|count| {
-            seen.resize(start + count, Seen::default());
             let judged = judge_all(
                 text,
                 layout,
@@ -338,38 +421,46 @@ impl FileCheck {
                 spot_at,
                 place,
                 true,
-                file,
-                &mut seen[start..],
+                first_ordinal,
+                seen.open(count),
             );
-            if judged.is_none() {
-                seen.truncate(start);
+            match judged {
+                Some(_) => {
+                    self.report.grids += count;
+                    let step = layout.lines_per_grid();
+                    seen.close(
+                        file,
+                        before,
+                        Lines::Spaced {
+                            first: first_line,
+                            step,
+                        },
+                    );
+                }
+                None => seen.abandon(),
             }
             judged
         });
-        let judged = match judged {
-            Some(judged) => {
-                self.report.grids += seen.len() - start;
-                judged
-            }
-            None => {
-                let mut scanned = Report::default();
-                let (spots, grids) = scan(text, layout, &mut scanned, place);
-                self.report = std::mem::take(&mut self.report).merge(scanned);
-                self.report.grids = grids;
-                seen.resize(start + spots.len(), Seen::default());
-                judge_all(
-                    text,
-                    layout,
-                    rules,
-                    |k| spots[k],
-                    place,
-                    false,
-                    file,
-                    &mut seen[start..],
-                )
-                .expect("the scanner lists only well-formed grids")
-            }
-        };
+        let judged = judged.unwrap_or_else(|| {
+            let mut scanned = Report::default();
+            let (spots, grids) = scan(text, layout, &mut scanned, place);
+            self.report = std::mem::take(&mut self.report).merge(scanned);
+            self.report.grids = grids;
+            let judged = judge_all(
+                text,
+                layout,
+                rules,
+                |k| spots[k],
+                place,
+                false,
+                first_ordinal,
+                seen.open(spots.len()),
+            )
+            .expect("the scanner lists only well-formed grids");
+            let lines = spots.iter().map(|spot| spot.line).collect();
+            seen.close(file, before, Lines::Listed(lines));
+            judged
+        });
         self.report = std::mem::take(&mut self.report).merge(judged);
     }
 
@@ -389,38 +480,26 @@ impl FileCheck {
 
 /// Reports every grid of `seen` that repeats an earlier one (of its file or of a file before it)
 /// in the report of its file; `names` name the files.
-pub(crate) fn add_repeats(seen: &[Seen], reports: &mut [Report], names: &[String]) {
-    // Most files repeat nothing: the high halves of the hashes, sorted, say so at 8 bytes a grid;
-    // only the grids whose high halves meet are sorted whole.
-    let mut keys: Vec<u64> = seen.par_iter().map(|s| (s.hash >> 64) as u64).collect();
-    keys.par_sort_unstable();
-    let mut shared: Vec<u64> = keys
-        .windows(2)
-        .filter(|w| w[0] == w[1])
-        .map(|w| w[0])
-        .collect();
-    drop(keys);
-    if shared.is_empty() {
-        return;
-    }
-    shared.dedup();
-    let mut meeting: Vec<Seen> = seen
-        .iter()
-        .filter(|s| shared.binary_search(&((s.hash >> 64) as u64)).is_ok())
-        .copied()
-        .collect();
-    meeting.sort_unstable();
-    for group in meeting.chunk_by(|a, b| a.hash == b.hash) {
-        let first = group[0];
-        for later in &group[1..] {
+pub(crate) fn add_repeats(mut seen: SeenGrids, reports: &mut [Report], names: &[String]) {
+    // Sorted in place, the keys of one grid's copies meet, the first read first; no other memory.
+    seen.keys.par_sort_unstable();
+    let same_grid = |a: &u128, b: &u128| a & !ORDINAL_MASK == b & !ORDINAL_MASK;
+    for group in seen
+        .keys
+        .chunk_by(same_grid)
+        .filter(|group| group.len() > 1)
+    {
+        let place = |key: &u128| seen.place((key & ORDINAL_MASK) as usize);
+        let first = place(&group[0]);
+        for later in group[1..].iter().map(place) {
             let of_file = if later.file == first.file {
                 String::new()
             } else {
                 format!(" of {}", names[first.file as usize])
             };
             reports[later.file as usize].add(Problem {
-                line: later.line as usize,
-                grid: Some(later.grid as usize + 1),
+                line: later.line,
+                grid: Some(later.grid + 1),
                 message: format!(
                     "repeats grid {}{of_file} (line {})",
                     first.grid + 1,
@@ -433,9 +512,8 @@ pub(crate) fn add_repeats(seen: &[Seen], reports: &mut [Report], names: &[String
 
 /// Checks the files of grids `inputs` together, each a piece at a time: each file as
 /// [`check_grids`] checks one, and no grid repeated in any of them. `done` is told the grids and
-/// bytes of each piece checked. Memory: the pieces being read,
-/// plus 40 bytes a grid (a [`Seen`], and a sort key at the end). With several files, `rules.count`
-/// is their total.
+/// bytes of each piece checked. Memory: the pieces being read, plus 16 bytes a grid (see
+/// [`crate::check`]). With several files, `rules.count` is their total.
 pub fn check_grid_files(
     inputs: Vec<Pieces>,
     rules: GridRules,
@@ -448,7 +526,7 @@ pub fn check_grid_files(
         count: rules.count.filter(|_| !several),
         ..rules
     };
-    let mut seen = Vec::new();
+    let mut seen = SeenGrids::default();
     let mut reports = Vec::new();
     let mut last_lines = 1;
     for (file, mut input) in inputs.into_iter().enumerate() {
@@ -496,6 +574,7 @@ pub fn check_grid_files(
                 None => check.piece(
                     &piece,
                     piece.first_line,
+                    piece.line_ends,
                     piece.last,
                     file_rules,
                     file,
@@ -511,7 +590,7 @@ pub fn check_grid_files(
         last_lines = (check.lines + usize::from(check.unterminated)).max(1);
         reports.push(check.finish(file_rules));
     }
-    add_repeats(&seen, &mut reports, &names);
+    add_repeats(seen, &mut reports, &names);
     if several && let Some(count) = rules.count {
         let total: usize = reports.iter().map(|r| r.grids).sum();
         if total != count {
@@ -654,9 +733,9 @@ fn regular_count(text: &[u8], layout: Layout) -> Option<usize> {
         .map(|len| len / record)
 }
 
-/// Checks the houses and the first digit of grids `0..count` (at `spot_at(k)`), in parallel; returns
-/// their hashes and problems. With `exact`, each grid's bytes must also be exactly in place, else
-/// `None`.
+/// Checks the houses and the first digit of the grids at `spot_at(k)`, in parallel, one for each
+/// of `keys`, where it leaves its key (its ordinal is `first_ordinal + k`); returns their problems.
+/// With `exact`, each grid's bytes must also be exactly in place, else `None`.
 #[allow(clippy::too_many_arguments)]
 fn judge_all(
     text: &[u8],
@@ -665,13 +744,13 @@ fn judge_all(
     spot_at: impl Fn(usize) -> Spot + Sync,
     place: Place,
     exact: bool,
-    file: u32,
-    seen: &mut [Seen],
+    first_ordinal: usize,
+    keys: &mut [u128],
 ) -> Option<Report> {
     let template = exact.then(|| Template::new(layout));
-    seen.par_iter_mut()
+    keys.par_iter_mut()
         .enumerate()
-        .try_fold(Report::default, |mut report, (k, seen)| {
+        .try_fold(Report::default, |mut report, (k, key)| {
             let spot = spot_at(k);
             if let Some(template) = &template {
                 let end = (spot.offset + layout.record()).min(text.len());
@@ -680,16 +759,16 @@ fn judge_all(
                 }
             }
             let digits = layout.digits(text, spot.offset);
-            let index = place.grids_before + k;
-            *seen = Seen {
-                hash: u128::from(FixedState::with_seed(0x5d0c).hash_one(digits)) << 64
-                    | u128::from(FixedState::with_seed(0x9e37).hash_one(digits)),
-                file,
-                grid: u32::try_from(index).unwrap_or(u32::MAX),
-                line: spot.line as u64,
-            };
+            *key = seen_key(&digits, first_ordinal + k);
             let row_lines = usize::from(!layout.line_format);
-            judge(&digits, index, spot, row_lines, rules.first, &mut report);
+            judge(
+                &digits,
+                place.grids_before + k,
+                spot,
+                row_lines,
+                rules.first,
+                &mut report,
+            );
             Some(report)
         })
         .try_reduce(Report::default, |a, b| Some(a.merge(b)))

@@ -48,6 +48,8 @@ pub struct Piece {
     text: PieceText,
     /// The line of the input where the piece starts, counted from 1.
     pub first_line: usize,
+    /// How many line ends it holds.
+    pub line_ends: usize,
     /// Whether nothing of the input follows.
     pub last: bool,
 }
@@ -260,12 +262,14 @@ impl Pieces {
             }
         };
         self.done = last;
-        let piece = Piece {
+        let mut piece = Piece {
             text,
             first_line: self.next_line,
+            line_ends: 0,
             last,
         };
-        self.next_line += count_lines(&piece);
+        piece.line_ends = count_lines(&piece);
+        self.next_line += piece.line_ends;
         Ok(Some(piece))
     }
 

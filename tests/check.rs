@@ -194,6 +194,20 @@ fn repeated_grid_names_both() {
 }
 
 #[test]
+fn repeated_grid_in_a_malformed_file_is_placed_by_its_own_line() {
+    // The extra empty line sends the file through the line-by-line scanner.
+    let first_grid = VALID.split("\n\n").next().unwrap();
+    let (code, out) = check(&format!("{first_grid}\n\n\n{VALID}"), &[]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        out,
+        "<stdin>:11: expected one empty line between grids, found more\n\
+         <stdin>:12: grid 2: repeats grid 1 (line 1)\n\
+         FAIL: 2 problems in 4 grids\n"
+    );
+}
+
+#[test]
 fn count_and_first_digit() {
     assert_one_problem(VALID, &["--count", "4"], "29: expected 4 grids, found 3", 3);
     let (code, out) = check(VALID, &["--first", "5"]);
