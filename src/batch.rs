@@ -176,8 +176,11 @@ pub fn run_batch(
     let mut puzzles_before = 0;
     loop {
         let boundary = |text: &[u8]| {
-            if corpus.is_some() {
-                return Boundary::Line;
+            let csv = corpus.is_some()
+                || (format.is_none()
+                    && corpus::detect_header(text, rules.column.as_deref()).is_some());
+            if csv {
+                return Boundary::CsvRecord;
             }
             match format.unwrap_or_else(|| detect_format(text)) {
                 Format::Line => Boundary::Line,

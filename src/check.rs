@@ -538,7 +538,7 @@ pub fn check_grid_files(
             let csv = corpus.is_some()
                 || (check.layout.is_none() && crate::corpus::detect_header(text, column).is_some());
             if csv {
-                Boundary::Line
+                Boundary::CsvRecord
             } else {
                 check.boundary(text)
             }

@@ -139,10 +139,7 @@ pub(crate) fn read_rows(text: &[u8], header: &Header, first_line: usize) -> Rows
 
 /// The records of `text` with the byte offset and the line (counted from 1) where each starts.
 fn read_records(text: &[u8]) -> impl Iterator<Item = (csv::ByteRecord, usize, usize)> + '_ {
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .from_reader(text);
+    let mut reader = csv_reader(text);
     let mut record = csv::ByteRecord::new();
     std::iter::from_fn(move || match reader.read_byte_record(&mut record) {
         Ok(true) => {
@@ -152,6 +149,30 @@ fn read_records(text: &[u8]) -> impl Iterator<Item = (csv::ByteRecord, usize, us
         }
         _ => None,
     })
+}
+
+/// The reader of every CSV text: any number of fields a row, no header of its own.
+fn csv_reader(text: &[u8]) -> csv::Reader<&[u8]> {
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text)
+}
+
+/// Where CSV text that starts at a record's start may be cut so that both sides hold whole
+/// records: after its last line end outside a quoted field; `None` if there is none.
+pub(crate) fn record_cut(text: &[u8]) -> Option<usize> {
+    if memchr::memchr(b'"', text).is_none() {
+        return memchr::memrchr(b'\n', text).map(|at| at + 1);
+    }
+    // Read from a record's start, every record read starts at one; the last may be cut short.
+    let mut reader = csv_reader(text);
+    let mut record = csv::ByteRecord::new();
+    let mut last_start = 0;
+    while let Ok(true) = reader.read_byte_record(&mut record) {
+        last_start = record.position().map_or(0, |at| at.byte());
+    }
+    usize::try_from(last_start).ok().filter(|&at| at > 0)
 }
 
 /// The column (counted from 1) where field `index` of the raw line `raw` starts, past an opening
@@ -317,6 +338,16 @@ mod tests {
         assert_eq!(rows.puzzles.lines, [2, 3]);
         assert_eq!(rows.solutions[0], Some(SOLUTION.parse().unwrap()));
         assert_eq!(rows.solutions[1], None);
+    }
+
+    #[test]
+    fn text_is_cut_after_a_record_not_inside_a_quoted_field() {
+        assert_eq!(record_cut(b"a,b\n1,2\n3,"), Some(8));
+        let text = b"a,b\n1,\"x\ny\"\n2,\"p\nq";
+        assert_eq!(record_cut(text), Some(12));
+        assert_eq!(&text[12..], b"2,\"p\nq");
+        assert_eq!(record_cut(b"a,\"x\ny"), None);
+        assert_eq!(record_cut(b"a,\"x,\"\"y\"\"\nz\"\n"), None);
     }
 
     #[test]

@@ -33,14 +33,20 @@ pub fn source_name(path: &Path) -> String {
 /// record boundary, so that memory stays bounded whatever the input's size.
 pub const PIECE: usize = 32 << 20;
 
-/// Where a piece may end: after a line end, or after an empty line (between two grids of the grid
-/// format, whose records span several lines).
+/// Bytes an input read whole may hold (other shapes, `--shuffle`, `--classes`, jigsaw layouts).
+pub const WHOLE: usize = 2 << 30;
+
+/// Where a piece may end: after a line end, after an empty line (between two grids of the grid
+/// format, whose records span several lines), or after a CSV record (whose quoted fields may hold
+/// line ends).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Boundary {
     /// After any line end.
     Line,
     /// After a line that is empty but for spaces, tabs and a carriage return.
     EmptyLine,
+    /// After a line end outside a quoted CSV field.
+    CsvRecord,
 }
 
 /// One piece of an input: whole records, the line its text starts on, and whether it is the last.
@@ -273,11 +279,27 @@ impl Pieces {
         Ok(Some(piece))
     }
 
-    /// The whole rest of the input as one piece, however long: for inputs that must be read whole.
+    /// The whole rest of the input as one piece, for inputs that must be read whole: at most
+    /// [`WHOLE`] bytes, else an error. Reading stops after a piece that holds a NUL byte, which no
+    /// text of puzzles or grids has: the parser then names it, and an endless stream of bytes
+    /// (`/dev/urandom`) is not read on.
     pub fn read_whole(mut self) -> Result<Vec<u8>, Error> {
         let mut text = Vec::new();
         while let Some(piece) = self.next_piece(|_| Boundary::Line)? {
+            if text.len() + piece.len() > WHOLE {
+                let line = piece.first_line;
+                return Err(Error::io(
+                    &format!("{}:{line}", self.name),
+                    std::io::Error::other(format!(
+                        "over {} GiB: this job reads its input whole, and holds at most that",
+                        WHOLE >> 30
+                    )),
+                ));
+            }
             text.extend_from_slice(&piece);
+            if memchr::memchr(0, &piece).is_some() {
+                break;
+            }
         }
         Ok(text)
     }
@@ -296,6 +318,7 @@ fn too_long(name: &str, line: usize, boundary: Boundary) -> Error {
     let what = match boundary {
         Boundary::Line => "no line ends",
         Boundary::EmptyLine => "no empty line ends a grid",
+        Boundary::CsvRecord => "no CSV record ends (is a quote left open?)",
     };
     Error::io(
         &format!("{name}:{line}"),
@@ -308,6 +331,9 @@ fn too_long(name: &str, line: usize, boundary: Boundary) -> Error {
 
 /// Where a text may be cut at `boundary`: just after the last one in it.
 fn cut_at(text: &[u8], boundary: Boundary) -> Option<usize> {
+    if boundary == Boundary::CsvRecord {
+        return crate::corpus::record_cut(text);
+    }
     let mut end = text.len();
     loop {
         let line_end = memchr::memrchr(b'\n', &text[..end])?;

@@ -420,13 +420,73 @@ fn a_csv_corpus_of_several_pieces_is_checked() {
 }
 
 #[test]
+fn quoted_fields_with_line_ends_stay_whole_across_pieces() {
+    let dir = tempfile::tempdir().unwrap();
+    let grids = sudoku_gen()
+        .args(["-c", "60000", "--seed", "4", "--format", "line"])
+        .output()
+        .unwrap()
+        .stdout;
+    // Each row ends with a quoted note of 20 lines: 41 MB, so a piece cut at a line end that is
+    // not a record's would split a note, and its rest would be read as malformed rows.
+    let note: String = (0..20)
+        .map(|k| format!("note line {k:02}, as typed\n"))
+        .collect();
+    let mut corpus = b"puzzle,solution,note\n".to_vec();
+    for line in grids.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        corpus.extend_from_slice(line);
+        corpus.push(b',');
+        corpus.extend_from_slice(line);
+        corpus.extend_from_slice(format!(",\"{note}\"\n").as_bytes());
+    }
+    assert!(corpus.len() > PIECE);
+    let path = dir.path().join("notes.csv");
+    std::fs::write(&path, &corpus).unwrap();
+    sudoku_gen()
+        .arg("--check")
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout("ok: 60000 solutions, all valid and keeping their puzzles' givens\n");
+    let solved = dir.path().join("solved.csv");
+    sudoku_gen()
+        .arg("-s")
+        .arg(&path)
+        .arg("-o")
+        .arg(&solved)
+        .assert()
+        .success();
+    assert_eq!(std::fs::read(&solved).unwrap(), corpus);
+}
+
+#[test]
 fn an_endless_stream_of_malformed_records_ends_at_its_first_malformed_piece() {
-    for mode in ["-s", "--rate", "--canon"] {
-        // A run that read on past the first malformed piece would never end.
-        let out = sudoku_gen().args([mode, "/dev/urandom"]).output().unwrap();
-        assert_eq!(out.status.code(), Some(1), "{mode}");
-        assert!(out.stdout.is_empty(), "{mode}");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(stderr.starts_with("/dev/urandom:1:"), "{mode}: {stderr}");
+    // Some modes read their input whole (other shapes, --shuffle): they stop at the first piece
+    // holding a NUL byte. A run that read on would never end.
+    let modes: [&[&str]; 5] = [
+        &["-s"],
+        &["--rate"],
+        &["--canon"],
+        &["--shuffle"],
+        &["--size", "16", "-s"],
+    ];
+    for _ in 0..4 {
+        for mode in modes {
+            let out = sudoku_gen()
+                .args(mode)
+                .arg("/dev/urandom")
+                .timeout(std::time::Duration::from_secs(120))
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(1), "{mode:?}");
+            assert!(out.stdout.is_empty(), "{mode:?}");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            // Located: the first malformed line is line 1 unless the bytes start with line ends.
+            let line = stderr.strip_prefix("/dev/urandom:").unwrap_or_default();
+            assert!(
+                line.starts_with(|c: char| c.is_ascii_digit()),
+                "{mode:?}: {stderr}"
+            );
+        }
     }
 }

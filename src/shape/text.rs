@@ -195,6 +195,21 @@ pub fn read_shaped(
         Err(error) => return fail(1, error.to_string()),
     };
     let Some(detected) = detected else {
+        // The size was given, and the first record fits no shape of it: a malformed record, not
+        // an empty input.
+        let mut records =
+            numbered_lines(text, 1).filter(|(_, line)| !line.starts_with(b"#") && !line.is_empty());
+        if let Some((line, record)) = records.next() {
+            return fail(
+                line,
+                format!(
+                    "expected a line of {} cells or a row of {size} cells (a {size}×{size} grid), \
+                     found {} characters",
+                    size * size,
+                    record.len()
+                ),
+            );
+        }
         let empty = ShapedPuzzles {
             layout: Layout::Line,
             shapes: vec![shape],
