@@ -452,6 +452,8 @@ mod sigbus {
             if start != 0 && (start..slot.end.load(Ordering::Acquire)).contains(&address) {
                 let message = slot.message.load(Ordering::Acquire);
                 let len = slot.message_len.load(Ordering::Acquire);
+                // The run ends here, its destructors unrun: `-o FILE` must leave nothing behind.
+                crate::output::remove_replacements_in_fault();
                 // SAFETY: `message` and `len` describe a leaked, never freed buffer; write and
                 // _exit are async-signal-safe.
                 unsafe {

@@ -12,7 +12,8 @@
 //! the user may not write in. The temporary file is created then, with FILE's permission bits and
 //! owner, and it is the one thing a run can leave behind. A [`Replacement`] that is dropped
 //! unfinished (an error, a panic, malformed input) removes it; a run ended by a signal removes it
-//! through [`abandon_replacements`], which sees every temporary file in one registry.
+//! through [`abandon_replacements`], which sees every temporary file in one registry, and a run
+//! ended by a fault in a mapped input (see [`crate::input`]) through a lock-free copy of it.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -20,6 +21,7 @@ use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use tempfile::NamedTempFile;
@@ -351,6 +353,7 @@ impl Replacement {
                 })
                 .map_err(failed)?;
             registry.paths.push(temporary.path().to_path_buf());
+            registry.mirror();
             temporary
         };
         let replacement = Replacement {
@@ -440,6 +443,38 @@ struct Registry {
 impl Registry {
     fn forget(&mut self, path: &Path) {
         self.paths.retain(|listed| listed != path);
+        self.mirror();
+    }
+
+    /// Copies the paths where a fault handler can read them without a lock (see
+    /// [`remove_replacements_in_fault`]). Each copy is leaked: a handler may read it at any
+    /// moment, and a run makes one or two.
+    fn mirror(&self) {
+        for (k, slot) in FAULT_PATHS.iter().enumerate() {
+            let path = self
+                .paths
+                .get(k)
+                .and_then(|path| std::ffi::CString::new(path.as_os_str().as_bytes()).ok());
+            let pointer = path.map_or(std::ptr::null_mut(), |path| path.into_raw());
+            slot.store(pointer, Ordering::Release);
+        }
+    }
+}
+
+/// The registry's first paths as C strings, for a handler of a fault (SIGBUS in a mapped input),
+/// which may take no lock and allocate nothing.
+static FAULT_PATHS: [AtomicPtr<libc::c_char>; 4] =
+    [const { AtomicPtr::new(std::ptr::null_mut()) }; 4];
+
+/// Removes the temporary files of the replacements in the making, from a signal handler: reads
+/// only atomics and calls only `unlink`, which is async-signal-safe. The process must end next.
+pub(crate) fn remove_replacements_in_fault() {
+    for slot in &FAULT_PATHS {
+        let path = slot.load(Ordering::Acquire);
+        if !path.is_null() {
+            // SAFETY: a non-null slot holds a leaked, never freed C string.
+            unsafe { libc::unlink(path) };
+        }
     }
 }
 
@@ -464,6 +499,7 @@ pub fn abandon_replacements() {
         // Gone already is as good.
         let _ = std::fs::remove_file(path);
     }
+    registry.mirror();
 }
 
 #[cfg(test)]

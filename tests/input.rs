@@ -57,3 +57,55 @@ fn a_file_shortened_while_it_is_read_gives_an_error_not_a_signal() {
     }
     println!("{shortened} of 6 runs saw the file shortened");
 }
+
+#[test]
+fn a_run_ended_by_a_shortened_input_leaves_no_temporary_file_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzles = dir.path().join("puzzles.txt");
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let solved = out.join("solved.txt");
+    let mut shortened = 0;
+    for delay_ms in [5u64, 10, 20, 40, 80, 160] {
+        // Complete grids are puzzles too: 41 MB, two pieces.
+        sudoku_gen()
+            .args(["-c", "500000", "--seed", "2", "--format", "line", "-o"])
+            .arg(&puzzles)
+            .assert()
+            .success();
+        let binary = assert_cmd::cargo::cargo_bin("sudoku-gen");
+        let child = std::process::Command::new(binary)
+            .arg("-s")
+            .arg(&puzzles)
+            .arg("-o")
+            .arg(&solved)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&puzzles)
+            .unwrap()
+            .set_len(1000)
+            .unwrap();
+        let result = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&result.stderr);
+        assert_eq!(result.status.signal(), None, "{stderr}");
+        if stderr.contains("the file was shortened while it was read") {
+            shortened += 1;
+            assert!(!solved.exists(), "{stderr}");
+        }
+        let left: Vec<_> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name())
+            .filter(|name| name.to_string_lossy().starts_with(".sudoku-gen-"))
+            .collect();
+        assert!(
+            left.is_empty(),
+            "after {delay_ms} ms: {left:?} left; {stderr}"
+        );
+        let _ = std::fs::remove_file(&solved);
+    }
+    println!("{shortened} of 6 runs saw the file shortened");
+}
