@@ -33,11 +33,14 @@
 //!   that holds, in the first row, the digit the second row has under `j` (its *partner*, always in
 //!   another stack). The counts of partners between stacks leave two shapes: every stack's partners
 //!   in one stack (a *pure* pair, second row `456789` and three more) or two in one and one in the
-//!   other (`457...`). Either way the smallest second row fixes the stack order up to rotation and
-//!   then every column but for a choice among at most six, so each pair yields at most 18 column
-//!   orders to compare (see `RowPair::column_orders`). The third row follows, and the other two
+//!   other (`457...`); purity belongs to the whole band. Either way the smallest second row fixes
+//!   the stack order up to rotation and then every column but for a choice among at most six, so
+//!   each pair yields at most 18 column orders to compare (see `RowPair::pure_orders` and
+//!   `RowPair::mixed_start`). Mixed pairs are first compared by the second row's first six cells,
+//!   read off the partner map without building an order. The third row follows, and the other two
 //!   bands only need sorting by their first cells, which all differ; only the arrangements whose
-//!   second row ties with the smallest are finished.
+//!   second row ties with the smallest are finished, rows compared as packed keys, and the line is
+//!   written out once, for the winner.
 
 use rand::{Rng, RngExt};
 
@@ -750,7 +753,7 @@ const NONE: u8 = u8::MAX;
 /// pair: a few in most grids (up to hundreds in very symmetric ones), kept on the stack while they
 /// fit.
 struct Ties {
-    smallest: u64,
+    smallest: u128,
     count: usize,
     first: [(u8, [u8; 9]); 32],
     more: Vec<(u8, [u8; 9])>,
@@ -759,15 +762,16 @@ struct Ties {
 impl Ties {
     fn new() -> Ties {
         Ties {
-            smallest: u64::MAX,
+            smallest: u128::MAX,
             count: 0,
             first: [(0, [0; 9]); 32],
             more: Vec::new(),
         }
     }
 
-    /// Offers the column order `columns` of pair `pair`, whose second row reads `key`.
-    fn offer(&mut self, key: u64, pair: usize, columns: [u8; 9]) {
+    /// Offers the column order `columns` of pair `pair`, whose top band reads `key` as far as it
+    /// was read (see [`CompleteSearch::pure_key`]).
+    fn offer(&mut self, key: u128, pair: usize, columns: [u8; 9]) {
         if key > self.smallest {
             return;
         }
@@ -1054,13 +1058,13 @@ impl CompleteSearch {
             .expect("36 pairs");
         let mut ties = Ties::new();
         for ((k, pair), starts) in pairs.iter().enumerate().zip(&starts) {
-            let mut consider =
-                |columns: [u8; 9]| ties.offer(pair.second_row_key(&columns), k, columns);
             if pure_bands >> (k / 6) & 1 == 1 {
-                pair.pure_orders(&mut consider);
+                pair.pure_orders(|columns| ties.offer(self.pure_key(pair, &columns), k, columns));
             }
             for start in starts.iter().filter(|start| start.prefix == least) {
-                pair.mixed_orders(start, &mut consider);
+                pair.mixed_orders(start, |columns| {
+                    ties.offer(u128::from(pair.second_row_key(&columns)) << 36, k, columns);
+                });
             }
         }
         let mut best_rows = [u64::MAX; 9];
@@ -1081,6 +1085,24 @@ impl CompleteSearch {
         let mut best = Best::new();
         best.take(&line, transpose == 1, rows, columns, &labels);
         best
+    }
+
+    /// The second and third rows of pure `pair` under `columns`, one label in each 4 bits (less
+    /// one, as in [`RowPair::second_row_key`]). The orders of a pure pair tie on the second row by
+    /// the dozen (all 18 when the cube of the partner map fixes every column), and the third row,
+    /// cheap to read here, parts most of them before they are finished.
+    fn pure_key(&self, pair: &RowPair, columns: &[u8; 9]) -> u128 {
+        let first_row_column = &self.column_of[pair.transpose][usize::from(pair.rows[0])];
+        let third = &self.views[pair.transpose][usize::from(pair.rows[2])];
+        let mut position = [0u8; 9];
+        for (j, &column) in columns.iter().enumerate() {
+            position[usize::from(column)] = j as u8;
+        }
+        let third_key = columns.iter().fold(0, |key, &column| {
+            let partner = first_row_column[usize::from(third[usize::from(column)])];
+            key << 4 | u128::from(position[usize::from(partner)])
+        });
+        u128::from(pair.second_row_key(columns)) << 36 | third_key
     }
 
     /// Finishes the arrangement of `pair`'s top band under the column order `columns`, whose second
