@@ -33,11 +33,14 @@
 //!   that holds, in the first row, the digit the second row has under `j` (its *partner*, always in
 //!   another stack). The counts of partners between stacks leave two shapes: every stack's partners
 //!   in one stack (a *pure* pair, second row `456789` and three more) or two in one and one in the
-//!   other (`457...`). Either way the smallest second row fixes the stack order up to rotation and
-//!   then every column but for a choice among at most six, so each pair yields at most 18 column
-//!   orders to compare (see `RowPair::column_orders`). The third row follows, and the other two
+//!   other (`457...`); purity belongs to the whole band. Either way the smallest second row fixes
+//!   the stack order up to rotation and then every column but for a choice among at most six, so
+//!   each pair yields at most 18 column orders to compare (see `RowPair::pure_orders` and
+//!   `RowPair::mixed_start`). Mixed pairs are first compared by the second row's first six cells,
+//!   read off the partner map without building an order. The third row follows, and the other two
 //!   bands only need sorting by their first cells, which all differ; only the arrangements whose
-//!   second row ties with the smallest are finished.
+//!   second row ties with the smallest are finished, rows compared as packed keys, and the line is
+//!   written out once, for the winner.
 
 use rand::{Rng, RngExt};
 
@@ -189,16 +192,41 @@ impl Transformation {
 
 /// The canonical form of `grid`: the smallest line among its equivalents (see the module comment).
 pub fn canonical_form(grid: &Grid) -> Grid {
-    canonical_transformation(grid).apply(grid)
+    search(grid).form()
 }
 
 /// A transformation that maps `grid` onto its canonical form.
 pub fn canonical_transformation(grid: &Grid) -> Transformation {
-    if grid.is_filled() && grid.first_repeat().is_none() {
+    search(grid).transformation()
+}
+
+/// The smallest line of `grid` and an arrangement that gives it.
+fn search(grid: &Grid) -> Best {
+    if is_valid_complete(grid) {
         CompleteSearch::new(grid).run()
     } else {
         PuzzleSearch::new(grid).run()
     }
+}
+
+/// Whether every row, column and box of `grid` holds each digit once: one mask of digits per house,
+/// built without an early exit (the common input is valid).
+fn is_valid_complete(grid: &Grid) -> bool {
+    let mut rows = [0u16; 9];
+    let mut columns = [0u16; 9];
+    let mut boxes = [0u16; 9];
+    for (row, cells) in grid.cells().chunks_exact(9).enumerate() {
+        for (column, &digit) in cells.iter().enumerate() {
+            let bit = 1 << digit;
+            rows[row] |= bit;
+            columns[column] |= bit;
+            boxes[row / 3 * 3 + column / 3] |= bit;
+        }
+    }
+    rows.iter()
+        .chain(&columns)
+        .chain(&boxes)
+        .all(|&mask| mask == 0x3fe)
 }
 
 /// A grid as rows of cells, as read plainly (index 0) and transposed (index 1).
@@ -228,11 +256,17 @@ fn free_lines(used: u16, new_block: bool, previous: u8) -> impl Iterator<Item = 
 
 /// The best line so far, the arrangement that gives it, and how many times it was improved (a
 /// branch whose prefix was below the best one is level with it once a line inside it is taken).
+/// The arrangement is kept as parts and made a [`Transformation`] only when asked for: the form
+/// itself is the line.
 struct Best {
     line: [u8; CELLS],
     found: bool,
     improvements: u32,
-    transformation: Transformation,
+    transpose: bool,
+    rows: [u8; 9],
+    columns: [u8; 9],
+    /// The label of each digit, 0 for digits that do not occur.
+    labels: [u8; 10],
 }
 
 impl Best {
@@ -241,12 +275,15 @@ impl Best {
             line: [0; CELLS],
             found: false,
             improvements: 0,
-            transformation: Transformation::IDENTITY,
+            transpose: false,
+            rows: [0; 9],
+            columns: [0; 9],
+            labels: [0; 10],
         }
     }
 
     /// Records `line` as the best, reached by the arrangement given; `labels[d]` is the label of
-    /// digit `d` (0 for digits that do not occur: they take the labels left, in order).
+    /// digit `d` (0 for digits that do not occur).
     fn take(
         &mut self,
         line: &[u8; CELLS],
@@ -255,6 +292,27 @@ impl Best {
         columns: [u8; 9],
         labels: &[u8; 10],
     ) {
+        self.line = *line;
+        self.found = true;
+        self.improvements += 1;
+        self.transpose = transpose;
+        self.rows = rows;
+        self.columns = columns;
+        self.labels = *labels;
+    }
+
+    /// The best line as a grid.
+    fn form(&self) -> Grid {
+        Grid::from_cells(self.line).expect("labels are digits")
+    }
+
+    /// The transformation that gives the best line; digits that do not occur take the labels
+    /// left, in order.
+    fn transformation(&self) -> Transformation {
+        if !self.found {
+            return Transformation::IDENTITY;
+        }
+        let labels = &self.labels;
         let mut digits = [0; 9];
         let mut next = 1 + labels.iter().filter(|&&l| l != 0).count() as u8;
         for (d, to) in digits.iter_mut().enumerate() {
@@ -265,11 +323,8 @@ impl Best {
                 next - 1
             };
         }
-        self.line = *line;
-        self.found = true;
-        self.improvements += 1;
-        self.transformation =
-            Transformation::new(transpose, rows, columns, digits).expect("a valid arrangement");
+        Transformation::new(self.transpose, self.rows, self.columns, digits)
+            .expect("a valid arrangement")
     }
 }
 
@@ -410,7 +465,7 @@ impl PuzzleSearch {
         }
     }
 
-    fn run(mut self) -> Transformation {
+    fn run(mut self) -> Best {
         let columns = Columns {
             at: [NONE; 9],
             stack_at: [NONE; 3],
@@ -424,7 +479,7 @@ impl PuzzleSearch {
             self.transpose = transpose;
             self.place_row(0, 0, columns, labels, Standing::Level);
         }
-        self.best.transformation
+        self.best
     }
 
     /// The digit of input column `column` in output row `i`.
@@ -694,9 +749,56 @@ impl PuzzleSearch {
 
 const NONE: u8 = u8::MAX;
 
+/// The column orders whose second rows tie for the smallest so far, with the index of their row
+/// pair: a few in most grids (up to hundreds in very symmetric ones), kept on the stack while they
+/// fit.
+struct Ties {
+    smallest: u128,
+    count: usize,
+    first: [(u8, [u8; 9]); 32],
+    more: Vec<(u8, [u8; 9])>,
+}
+
+impl Ties {
+    fn new() -> Ties {
+        Ties {
+            smallest: u128::MAX,
+            count: 0,
+            first: [(0, [0; 9]); 32],
+            more: Vec::new(),
+        }
+    }
+
+    /// Offers the column order `columns` of pair `pair`, whose top band reads `key` as far as it
+    /// was read (see [`CompleteSearch::pure_key`]).
+    fn offer(&mut self, key: u128, pair: usize, columns: [u8; 9]) {
+        if key > self.smallest {
+            return;
+        }
+        if key < self.smallest {
+            self.smallest = key;
+            self.count = 0;
+            self.more.clear();
+        }
+        let tie = (pair as u8, columns);
+        if self.count < self.first.len() {
+            self.first[self.count] = tie;
+            self.count += 1;
+        } else {
+            self.more.push(tie);
+        }
+    }
+
+    fn all(&self) -> impl Iterator<Item = &(u8, [u8; 9])> {
+        self.first[..self.count].iter().chain(&self.more)
+    }
+}
+
 /// The search for valid complete grids (see the module comment).
 struct CompleteSearch {
     views: Views,
+    /// Per view and row, the column of each digit.
+    column_of: [[[u8; 10]; 9]; 2],
 }
 
 /// A choice of the top band's first two rows: the view, the band's input rows (the first two
@@ -709,31 +811,65 @@ struct RowPair {
     /// How many columns of stack 0 have their partner in stack 1: as many as of stack 1 in stack 2
     /// and of stack 2 in stack 0, while the other columns of each stack go the other way round.
     forward: u8,
+    /// In a mixed pair, the column of each stack whose partner is not in the stack most of its
+    /// columns' partners lie in.
+    odd: [u8; 3],
+    /// The column whose partner each column is.
+    partner_of: [u8; 9],
 }
 
-/// An arrangement of the top band and the columns: the view, the band's input rows in output
-/// order, and the input column at each output position.
+/// The start of a mixed pair's second row with a given first output stack: the first six cells,
+/// `457` and three more, as a key (one cell in each 4 bits), and the orders of the first stack's
+/// first two columns that give them (its third column, `to_c`, is the one whose partner lies in
+/// the last stack).
 #[derive(Clone, Copy)]
-struct TopArrangement {
-    transpose: usize,
-    rows: [u8; 3],
-    columns: [u8; 9],
+struct MixedStart {
+    a: u8,
+    prefix: u64,
+    firsts: [[u8; 2]; 2],
+    count: usize,
+    to_c: u8,
+}
+
+impl MixedStart {
+    /// No start: the pairs of a grid with a pure band are not tried as mixed ones.
+    const NONE: MixedStart = MixedStart {
+        a: 0,
+        prefix: u64::MAX,
+        firsts: [[0; 2]; 2],
+        count: 0,
+        to_c: 0,
+    };
 }
 
 impl RowPair {
-    fn new(view: &[[u8; 9]; 9], transpose: usize, rows: [u8; 3]) -> RowPair {
-        let mut first_row_column = [0; 10];
-        for (column, &digit) in view[usize::from(rows[0])].iter().enumerate() {
-            first_row_column[usize::from(digit)] = column as u8;
-        }
+    /// The pair of input rows `rows[0]` then `rows[1]` of `view`, whose rows hold digit `d` at
+    /// column `column_of[row][d]`.
+    fn new(
+        view: &[[u8; 9]; 9],
+        column_of: &[[u8; 10]; 9],
+        transpose: usize,
+        rows: [u8; 3],
+    ) -> RowPair {
+        let first_row_column = &column_of[usize::from(rows[0])];
         let partner = view[usize::from(rows[1])].map(|digit| first_row_column[usize::from(digit)]);
         let forward = partner[..3].iter().filter(|&&p| p / 3 == 1).count() as u8;
-        RowPair {
+        let mut pair = RowPair {
             transpose,
             rows,
             partner,
             forward,
+            odd: [0; 3],
+            partner_of: [0; 9],
+        };
+        for (column, &p) in partner.iter().enumerate() {
+            let column = column as u8;
+            pair.partner_of[usize::from(p)] = column;
+            // One column a stack is odd: summing avoids an unpredictable branch.
+            let odd = u8::from(p / 3 != pair.next_stack(column / 3));
+            pair.odd[usize::from(column / 3)] += odd * column;
         }
+        pair
     }
 
     /// Whether the partners of each stack's columns all lie in one stack.
@@ -750,106 +886,115 @@ impl RowPair {
         }
     }
 
-    /// Calls `each` with every column order that can give the smallest second row (and maybe
-    /// others), leaving out those whose second row is sure to be above `bound` (a key as made by
-    /// [`RowPair::second_row_key`]). The first output stack's columns read the positions of their
-    /// partners, smallest when the partners come first in the next output stack, in the same order:
-    /// `456` for a pure pair, else `457`. So the output stacks follow the cycle of `next_stack` (three
-    /// rotations), and once the first stack's order is chosen the other columns follow; the orders
-    /// of the first stack worth trying are at most six for a pure pair and two for a mixed one.
-    fn column_orders(&self, bound: u64, mut each: impl FnMut([u8; 9])) {
+    /// The output stacks in order when `a` comes first: each next one is `next_stack` of the one
+    /// before, so that the first stack's columns read their partners' positions `456` (pure) or
+    /// `457` (mixed).
+    fn rotation(&self, a: u8) -> [u8; 3] {
+        let b = self.next_stack(a);
+        [a, b, self.next_stack(b)]
+    }
+
+    /// Calls `each` with every column order of a pure pair that can give its smallest second row.
+    /// The first output stack's columns read the positions of their partners, smallest when the
+    /// partners come first in the next output stack, in the same order: `456`; once the first
+    /// stack's order is chosen the other columns follow. The second row then reads 456789 and, in
+    /// the first stack's order, the positions of its columns' partners' partners' partners: 123,
+    /// 132 or 231 by the cycles of that map, for the orders below only.
+    fn pure_orders(&self, mut each: impl FnMut([u8; 9])) {
         let partner = |column: u8| self.partner[usize::from(column)];
+        let cube = |column| partner(partner(partner(column)));
         for a in 0..3u8 {
-            let b = self.next_stack(a);
-            let c = self.next_stack(b);
             let columns = [3 * a, 3 * a + 1, 3 * a + 2];
-            if self.is_pure() {
-                // The second row reads 456789 and then, in the first stack's order, the positions of
-                // its columns' partners' partners' partners: 123, 132 or 231 by the cycles of that
-                // map, for the orders below only.
-                let cube = |column| partner(partner(partner(column)));
-                let mut emit = |first: [u8; 3]| {
-                    let second = first.map(partner);
-                    let third = second.map(partner);
-                    each([
-                        first[0], first[1], first[2], second[0], second[1], second[2], third[0],
-                        third[1], third[2],
-                    ]);
-                };
-                let fixed = columns.map(|x| cube(x) == x);
-                match fixed.iter().filter(|&&f| f).count() {
-                    3 => {
-                        for order in ORDERS_OF_THREE {
-                            emit(order.map(|i| columns[i]));
-                        }
-                    }
-                    1 => {
-                        let f = fixed.iter().position(|&f| f).expect("one fixed column");
-                        let [g, h] = [(f + 1) % 3, (f + 2) % 3].map(|i| columns[i]);
-                        emit([columns[f], g, h]);
-                        emit([columns[f], h, g]);
-                    }
-                    _ => {
-                        for x in columns {
-                            emit([x, cube(x), cube(cube(x))]);
-                        }
+            let mut emit = |first: [u8; 3]| {
+                let second = first.map(partner);
+                let third = second.map(partner);
+                each([
+                    first[0], first[1], first[2], second[0], second[1], second[2], third[0],
+                    third[1], third[2],
+                ]);
+            };
+            let fixed = columns.map(|x| cube(x) == x);
+            match fixed.iter().filter(|&&f| f).count() {
+                3 => {
+                    for order in ORDERS_OF_THREE {
+                        emit(order.map(|i| columns[i]));
                     }
                 }
-            } else {
-                // Two columns have their partners in b: they come first (457...), with their
-                // partners first in b in the same order; the third column's partner comes first in
-                // c. The partners of b's columns that lie in c take the rest of c in their order of
-                // appearance (8 before 9), and the one column of b whose partner lies in a reads its
-                // partner's position in a: of the two orders of the first two columns, only the one
-                // that puts that cell earliest and makes it smallest is kept (both if they tie).
-                let to_c = columns
-                    .into_iter()
-                    .position(|x| partner(x) / 3 == c)
-                    .expect("a mixed pair sends one column of each stack the other way");
-                let [u, v] = [(to_c + 1) % 3, (to_c + 2) % 3].map(|i| columns[i]);
-                let to_c = columns[to_c];
-                let back = (3 * b..3 * b + 3)
-                    .find(|&x| partner(x) / 3 == a)
-                    .expect("a mixed pair sends one column of each stack the other way");
-                let target = partner(back);
-                let reads = |order: [u8; 3]| {
-                    order
-                        .iter()
-                        .position(|&x| x == target)
-                        .expect("the partner lies in a") as u8
-                };
-                // The orders kept, and the second row's cells 4 to 6 (from 0) they give.
-                let (firsts, middle): (&[[u8; 2]], [u8; 3]) = if partner(u) == back {
-                    (&[[u, v]], [reads([u, v, to_c]), 7, 8])
-                } else if partner(v) == back {
-                    (&[[v, u]], [reads([v, u, to_c]), 7, 8])
-                } else if target == u {
-                    (&[[u, v]], [7, 8, 0])
-                } else if target == v {
-                    (&[[v, u]], [7, 8, 0])
-                } else {
-                    (&[[u, v], [v, u]], [7, 8, 2])
-                };
-                let prefix = middle
-                    .iter()
-                    .fold(0x346, |key, &cell| key << 4 | u64::from(cell));
-                if prefix > bound >> 12 {
-                    continue;
+                1 => {
+                    let f = fixed.iter().position(|&f| f).expect("one fixed column");
+                    let [g, h] = [(f + 1) % 3, (f + 2) % 3].map(|i| columns[i]);
+                    emit([columns[f], g, h]);
+                    emit([columns[f], h, g]);
                 }
-                for &[a1, a2] in firsts {
-                    let (b1, b2) = (partner(a1), partner(a2));
-                    let b3 = 9 * b + 3 - b1 - b2;
-                    let mut order = [a1, a2, to_c, b1, b2, b3, partner(to_c), 0, 0];
-                    let mut next = 7;
-                    for x in [b1, b2, b3] {
-                        if partner(x) / 3 == c {
-                            order[next] = partner(x);
-                            next += 1;
-                        }
+                _ => {
+                    for x in columns {
+                        emit([x, cube(x), cube(cube(x))]);
                     }
-                    each(order);
                 }
             }
+        }
+    }
+
+    /// How a mixed pair's second row can start when output stack `a` comes first (see
+    /// [`MixedStart`]). Two columns of `a` have their partners in the next output stack `b`: they
+    /// come first (457...), with their partners first in `b` in the same order; the third column's
+    /// partner comes first in the last stack `c`. The one column of `b` whose partner lies in `a`
+    /// reads its partner's position in `a`: of the two orders of the first two columns, only the
+    /// one that puts that cell earliest and makes it smallest is kept (both if they tie).
+    fn mixed_start(&self, a: u8) -> MixedStart {
+        let [a, b, _] = self.rotation(a);
+        let to_c = self.odd[usize::from(a)];
+        let back = self.odd[usize::from(b)];
+        let target = self.partner[usize::from(back)];
+        let from = self.partner_of[usize::from(back)];
+        // The column of `a` that is neither `x` nor `to_c`.
+        let third = |x: u8| 9 * a + 3 - x - to_c;
+        let (firsts, count, middle) = if from / 3 == a {
+            let (a1, a2) = (from, third(from));
+            let reads = if target == a1 {
+                0
+            } else if target == a2 {
+                1
+            } else {
+                2
+            };
+            ([[a1, a2]; 2], 1, [reads, 7, 8u8])
+        } else if target != to_c {
+            ([[target, third(target)]; 2], 1, [7, 8, 0])
+        } else {
+            let u = if to_c == 3 * a { 3 * a + 1 } else { 3 * a };
+            let v = third(u);
+            ([[u, v], [v, u]], 2, [7, 8, 2])
+        };
+        MixedStart {
+            a,
+            prefix: middle
+                .iter()
+                .fold(0x346, |key, &cell| key << 4 | u64::from(cell)),
+            firsts,
+            count,
+            to_c,
+        }
+    }
+
+    /// Calls `each` with the column orders of `start`: once the first stack's order is chosen the
+    /// other columns follow. The partners of `b`'s columns that lie in `c` take the rest of `c` in
+    /// their order of appearance (8 before 9).
+    fn mixed_orders(&self, start: &MixedStart, mut each: impl FnMut([u8; 9])) {
+        let partner = |column: u8| self.partner[usize::from(column)];
+        let [_, b, c] = self.rotation(start.a);
+        for &[a1, a2] in &start.firsts[..start.count] {
+            let (b1, b2) = (partner(a1), partner(a2));
+            let b3 = 9 * b + 3 - b1 - b2;
+            let mut order = [a1, a2, start.to_c, b1, b2, b3, partner(start.to_c), 0, 0];
+            let mut next = 7;
+            for x in [b1, b2, b3] {
+                if partner(x) / 3 == c {
+                    order[next] = partner(x);
+                    next += 1;
+                }
+            }
+            each(order);
         }
     }
 
@@ -868,74 +1013,140 @@ impl RowPair {
 
 impl CompleteSearch {
     fn new(grid: &Grid) -> CompleteSearch {
-        CompleteSearch {
-            views: views_of(grid),
+        let views = views_of(grid);
+        let mut column_of = [[[0; 10]; 9]; 2];
+        for (view, view_columns) in views.iter().zip(&mut column_of) {
+            for (cells, columns) in view.iter().zip(view_columns) {
+                for (column, &digit) in cells.iter().enumerate() {
+                    columns[usize::from(digit)] = column as u8;
+                }
+            }
         }
+        CompleteSearch { views, column_of }
     }
 
-    fn run(self) -> Transformation {
+    /// Only pairs of pure bands when there are any (their second rows start `456`, those of mixed
+    /// pairs `457`), purity being a property of the whole band. Mixed pairs are first compared by
+    /// the first six cells of their second rows, which cost little, and only the rotations with the
+    /// smallest start are finished.
+    fn run(self) -> Best {
         let pairs: [RowPair; 36] = std::array::from_fn(|k| {
             let (transpose, band) = (k / 18, (k / 6 % 3) as u8);
             let rows = ORDERS_OF_THREE[k % 6].map(|i| 3 * band + i as u8);
-            RowPair::new(&self.views[transpose], transpose, rows)
+            RowPair::new(
+                &self.views[transpose],
+                &self.column_of[transpose],
+                transpose,
+                rows,
+            )
         });
-        let any_pure = pairs.iter().any(RowPair::is_pure);
-        let mut smallest = u64::MAX;
-        let mut ties = Vec::new();
-        for pair in pairs.iter().filter(|p| p.is_pure() || !any_pure) {
-            pair.column_orders(smallest, |columns| {
-                let key = pair.second_row_key(&columns);
-                if key < smallest {
-                    smallest = key;
-                    ties.clear();
-                }
-                if key == smallest {
-                    ties.push(TopArrangement {
-                        transpose: pair.transpose,
-                        rows: pair.rows,
-                        columns,
-                    });
-                }
-            });
-        }
-        let mut best = Best::new();
-        for top in &ties {
-            let Some((line, rows, labels)) = self.line_of(top, &best) else {
-                continue;
-            };
-            if !best.found || line < best.line {
-                best.take(&line, top.transpose == 1, rows, top.columns, &labels);
+        let pure_bands = (0..6)
+            .filter(|&band| pairs[6 * band].is_pure())
+            .fold(0u8, |mask, band| mask | 1 << band);
+        let starts = if pure_bands == 0 {
+            pairs
+                .each_ref()
+                .map(|pair| [0, 1, 2].map(|a| pair.mixed_start(a)))
+        } else {
+            [[MixedStart::NONE; 3]; 36]
+        };
+        let least = starts
+            .iter()
+            .flatten()
+            .map(|start| start.prefix)
+            .min()
+            .expect("36 pairs");
+        let mut ties = Ties::new();
+        for ((k, pair), starts) in pairs.iter().enumerate().zip(&starts) {
+            if pure_bands >> (k / 6) & 1 == 1 {
+                pair.pure_orders(|columns| ties.offer(self.pure_key(pair, &columns), k, columns));
+            }
+            for start in starts.iter().filter(|start| start.prefix == least) {
+                pair.mixed_orders(start, |columns| {
+                    ties.offer(u128::from(pair.second_row_key(&columns)) << 36, k, columns);
+                });
             }
         }
-        best.transformation
+        let mut best_rows = [u64::MAX; 9];
+        let mut winner = None;
+        for &(k, columns) in ties.all() {
+            let pair = &pairs[usize::from(k)];
+            if let Some((rows, labels)) = self.finish(pair, &columns, &mut best_rows) {
+                winner = Some((pair.transpose, rows, columns, labels));
+            }
+        }
+        let (transpose, rows, columns, labels) = winner.expect("a valid grid has an arrangement");
+        let mut line = [0; CELLS];
+        for (cells, key) in line.chunks_exact_mut(9).zip(best_rows) {
+            for (j, cell) in cells.iter_mut().enumerate() {
+                *cell = (key >> (32 - 4 * j) & 15) as u8;
+            }
+        }
+        let mut best = Best::new();
+        best.take(&line, transpose == 1, rows, columns, &labels);
+        best
     }
 
-    /// The smallest line with the top band and column order of `top`, the input rows it takes and
-    /// the label of each digit; `None` if its third row is already above the best line's. The digit
-    /// of the first row at position `j` is labelled `j + 1`; the other two bands are only sorted, by
-    /// their rows' first cells, which all differ.
-    fn line_of(
-        &self,
-        top: &TopArrangement,
-        best: &Best,
-    ) -> Option<([u8; CELLS], [u8; 9], [u8; 10])> {
-        let view = &self.views[top.transpose];
-        let mut labels = [0; 10];
-        for (j, &column) in top.columns.iter().enumerate() {
-            labels[usize::from(view[usize::from(top.rows[0])][usize::from(column)])] = j as u8 + 1;
+    /// The second and third rows of pure `pair` under `columns`, one label in each 4 bits (less
+    /// one, as in [`RowPair::second_row_key`]). The orders of a pure pair tie on the second row by
+    /// the dozen (all 18 when the cube of the partner map fixes every column), and the third row,
+    /// cheap to read here, parts most of them before they are finished.
+    fn pure_key(&self, pair: &RowPair, columns: &[u8; 9]) -> u128 {
+        let first_row_column = &self.column_of[pair.transpose][usize::from(pair.rows[0])];
+        let third = &self.views[pair.transpose][usize::from(pair.rows[2])];
+        let mut position = [0u8; 9];
+        for (j, &column) in columns.iter().enumerate() {
+            position[usize::from(column)] = j as u8;
         }
-        let arranged = |row: u8| {
+        let third_key = columns.iter().fold(0, |key, &column| {
+            let partner = first_row_column[usize::from(third[usize::from(column)])];
+            key << 4 | u128::from(position[usize::from(partner)])
+        });
+        u128::from(pair.second_row_key(columns)) << 36 | third_key
+    }
+
+    /// Finishes the arrangement of `pair`'s top band under the column order `columns`, whose second
+    /// row ties with the best line's (if any): if its line is smaller, its rows (one label in each
+    /// 4 bits, first label highest) replace `best_rows` and its input rows and labels are returned.
+    /// The digit of the first row at position `j` is labelled `j + 1`; the other two bands are only
+    /// sorted, by their rows' first cells, which all differ. Rows are compared as they come, so
+    /// most arrangements stop at their third row.
+    fn finish(
+        &self,
+        pair: &RowPair,
+        columns: &[u8; 9],
+        best_rows: &mut [u64; 9],
+    ) -> Option<([u8; 9], [u8; 10])> {
+        let view = &self.views[pair.transpose];
+        let mut labels = [0; 10];
+        for (j, &column) in columns.iter().enumerate() {
+            labels[usize::from(view[usize::from(pair.rows[0])][usize::from(column)])] = j as u8 + 1;
+        }
+        let mut keys = [0; 9];
+        let mut below = false;
+        let mut place = |i: usize, row: u8| {
             let cells = &view[usize::from(row)];
-            top.columns
-                .map(|column| labels[usize::from(cells[usize::from(column)])])
+            let key = columns.iter().fold(0, |key, &column| {
+                key << 4 | u64::from(labels[usize::from(cells[usize::from(column)])])
+            });
+            if !below {
+                match key.cmp(&best_rows[i]) {
+                    std::cmp::Ordering::Less => below = true,
+                    std::cmp::Ordering::Equal => {}
+                    std::cmp::Ordering::Greater => return false,
+                }
+            }
+            keys[i] = key;
+            true
         };
-        let third = arranged(top.rows[2]);
-        if best.found && third[..] > best.line[18..27] {
-            return None;
+        for (i, &row) in pair.rows.iter().enumerate() {
+            if !place(i, row) {
+                return None;
+            }
         }
         let first_cell =
-            |row: u8| labels[usize::from(view[usize::from(row)][usize::from(top.columns[0])])];
-        let band = top.rows[0] / 3;
+            |row: u8| labels[usize::from(view[usize::from(row)][usize::from(columns[0])])];
+        let band = pair.rows[0] / 3;
         let mut bands = [(band + 1) % 3, (band + 2) % 3].map(|b| {
             let mut rows = [3 * b, 3 * b + 1, 3 * b + 2];
             rows.sort_unstable_by_key(|&row| first_cell(row));
@@ -945,22 +1156,18 @@ impl CompleteSearch {
             bands.swap(0, 1);
         }
         let [[r3, r4, r5], [r6, r7, r8]] = bands;
-        let rows = [
-            top.rows[0],
-            top.rows[1],
-            top.rows[2],
-            r3,
-            r4,
-            r5,
-            r6,
-            r7,
-            r8,
-        ];
-        let mut line = [0; CELLS];
-        for (out, &row) in line.chunks_exact_mut(9).zip(&rows) {
-            out.copy_from_slice(&arranged(row));
+        let [r0, r1, r2] = pair.rows;
+        let rows = [r0, r1, r2, r3, r4, r5, r6, r7, r8];
+        for (i, &row) in rows.iter().enumerate().skip(3) {
+            if !place(i, row) {
+                return None;
+            }
         }
-        Some((line, rows, labels))
+        if !below {
+            return None;
+        }
+        *best_rows = keys;
+        Some((rows, labels))
     }
 }
 
@@ -1036,8 +1243,8 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
         for _ in 0..20 {
             let g = Transformation::random(&mut rng).apply(&grid(GRID));
-            let fast = CompleteSearch::new(&g).run().apply(&g);
-            let general = PuzzleSearch::new(&g).run().apply(&g);
+            let fast = CompleteSearch::new(&g).run().form();
+            let general = PuzzleSearch::new(&g).run().form();
             assert_eq!(fast, general);
         }
     }
@@ -1059,14 +1266,20 @@ mod tests {
             let search = CompleteSearch::new(&g);
             let pure = (0..36).any(|k| {
                 let rows = ORDERS_OF_THREE[k % 6].map(|i| 3 * (k / 6 % 3) as u8 + i as u8);
-                RowPair::new(&search.views[k / 18], k / 18, rows).is_pure()
+                RowPair::new(
+                    &search.views[k / 18],
+                    &search.column_of[k / 18],
+                    k / 18,
+                    rows,
+                )
+                .is_pure()
             });
             if !pure {
                 continue;
             }
             pure_grids += 1;
-            let fast = search.run().apply(&g);
-            let general = PuzzleSearch::new(&g).run().apply(&g);
+            let fast = search.run().form();
+            let general = PuzzleSearch::new(&g).run().form();
             assert_eq!(fast, general);
         }
         assert!(pure_grids > 20, "{pure_grids} grids with a pure pair");

@@ -22,27 +22,27 @@ use rayon::prelude::*;
 
 use crate::canon::canonical_form;
 use crate::check::{Problem, Report};
-use crate::format::{Format, push_line, render};
+use crate::format::{Format, render};
 use crate::generate::GridRequest;
 use crate::grid::Grid;
 use crate::parse::parse_puzzles;
 use crate::puzzle::random_grid;
 use crate::solve::Solver;
 
-/// The canonical form of each of `grids`, one line each (81 characters, `.` for empty cells).
+/// The canonical form of each of `grids`, one line each (81 characters, `.` for empty cells),
+/// written by the threads straight into their records of one buffer.
 pub fn render_canonical_forms(grids: &[Grid]) -> Vec<u8> {
-    let lines: Vec<Vec<u8>> = grids
-        .par_chunks(4096)
-        .map(|chunk| {
-            let mut out = Vec::with_capacity(82 * chunk.len());
-            for grid in chunk {
-                push_line(&mut out, &canonical_form(grid));
-                out.push(b'\n');
+    const CHUNK: usize = 4096;
+    let record_len = Format::Line.record_len();
+    let mut text = vec![0; record_len * grids.len()];
+    text.par_chunks_mut(record_len * CHUNK)
+        .zip(grids.par_chunks(CHUNK))
+        .for_each(|(records, chunk)| {
+            for (record, grid) in records.chunks_exact_mut(record_len).zip(chunk) {
+                Format::Line.write_record(&canonical_form(grid), b'.', record);
             }
-            out
-        })
-        .collect();
-    lines.concat()
+        });
+    text
 }
 
 /// A value that equivalent grids share, cheap to compute for valid complete grids (see
