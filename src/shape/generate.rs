@@ -14,10 +14,13 @@
 //!   each once on each diagonal), every house has two empty cells, one for each of the last two
 //!   values. The pairs link the 2N empty cells into a graph whose 2-colourings are exactly the ways
 //!   to finish the grid: none if a component has an odd cycle, else two per component.
-//! - **The last four values by relabelling**: once N−4 values are placed, swapping the last four
-//!   among themselves maps the ways to finish the grid onto each other, 24 at a time. Only the ways
-//!   where region 0's empty cells take them in reading order are searched; each is written in all
-//!   24 relabellings, 4N byte writes and one record copy each.
+//! - **The last eight values by relabelling**: once N−8 values are placed (all of them on a
+//!   shape of eight values or fewer), permuting the last eight among themselves maps the ways to
+//!   finish the grid onto each other, 8! = 40,320 at a time. Only the ways where region 0's empty
+//!   cells take them in reading order are searched; each is written in all 40,320 relabellings,
+//!   8N byte writes and one record copy each. The walk spends nearly all its nodes on the last
+//!   values searched before the 2-colouring, whose ways mostly end in an odd cycle: fixing region
+//!   0's cells for more values divides that search and multiplies the grids of each way it finds.
 //!
 //! # State
 //! A region's cells are numbered in reading order; its empty cells are one N-bit mask. For the
@@ -138,35 +141,27 @@ pub fn count_grids(shape: &Shape, limit: usize) -> usize {
     walk.run(&mut [], limit, None)
 }
 
-/// How many of the last values are handed out to their cells in every order.
-const RELABELLED: usize = 4;
+/// How many of the last values are handed out to their cells in every order, at most (all of
+/// them on a shape of fewer values).
+const MOST_RELABELLED: usize = 8;
 
-/// The orders of the last [`RELABELLED`] values: entry `[a, b, c, d]` writes the cells of the
+/// The orders of `k` values, in lexicographic order: entry `[a, b, ...]` writes the cells of the
 /// first of them as its `a`-th value (from 0), and so on.
-const RELABELLINGS: [[usize; RELABELLED]; 24] = {
-    let mut table = [[0; RELABELLED]; 24];
-    let mut count = 0;
-    let mut code = 0;
-    while code < 256 {
-        let labels = [code / 64, code / 16 % 4, code / 4 % 4, code % 4];
-        let mut distinct = true;
-        let mut i = 0;
-        while i < 4 {
-            let mut j = i + 1;
-            while j < 4 {
-                distinct &= labels[i] != labels[j];
-                j += 1;
-            }
-            i += 1;
-        }
-        if distinct {
-            table[count] = labels;
-            count += 1;
-        }
-        code += 1;
+fn relabellings(k: usize) -> Vec<[u8; MOST_RELABELLED]> {
+    let mut labels: [u8; MOST_RELABELLED] = std::array::from_fn(|i| i as u8);
+    let mut table = vec![labels];
+    // The next permutation: the last rise, swapped with the last larger label, the tail reversed.
+    while let Some(rise) = (1..k).rev().find(|&i| labels[i - 1] < labels[i]) {
+        let larger = (rise..k)
+            .rev()
+            .find(|&j| labels[j] > labels[rise - 1])
+            .expect("the rise itself is larger");
+        labels.swap(rise - 1, larger);
+        labels[rise..k].reverse();
+        table.push(labels);
     }
     table
-};
+}
 
 /// The depth-first walk.
 #[derive(Clone)]
@@ -205,8 +200,12 @@ struct Walk {
     offset: Vec<usize>,
     /// The symbol written for each value.
     glyph: Vec<u8>,
-    /// For each of the last [`RELABELLED`] values, the record offsets of its cells, by region.
-    relabelled: [[usize; 25]; RELABELLED],
+    /// How many of the last values are relabelled: [`MOST_RELABELLED`], or N when smaller.
+    relabelled_values: usize,
+    /// Every order of the relabelled values (see [`relabellings`]).
+    relabellings: Vec<[u8; MOST_RELABELLED]>,
+    /// For each relabelled value, the record offsets of its cells, by region.
+    relabelled: [[usize; 25]; MOST_RELABELLED],
     written: usize,
     counting: bool,
     /// The part walked: the index, in the order they are tried, of the one cell region 0 may
@@ -310,7 +309,9 @@ impl Walk {
             record,
             offset,
             glyph,
-            relabelled: [[0; 25]; RELABELLED],
+            relabelled_values: n.min(MOST_RELABELLED),
+            relabellings: relabellings(n.min(MOST_RELABELLED)),
+            relabelled: [[0; 25]; MOST_RELABELLED],
             written: 0,
             counting: false,
             part: None,
@@ -374,7 +375,8 @@ impl Walk {
             return;
         }
         let mut options = self.candidates(region);
-        if region == 0 && value > n - RELABELLED {
+        let relabelled = self.relabelled_values;
+        if region == 0 && value > n - relabelled {
             // Canonical order of the relabelled values: region 0's empty cells take them in
             // reading order.
             options &= options.wrapping_neg();
@@ -416,8 +418,8 @@ impl Walk {
             self.open_in_row[usize::from(row)] = 0;
             let cell = usize::from(self.region_cells[region][k]);
             self.record[self.offset[cell]] = self.glyph[value];
-            if value + RELABELLED > n {
-                self.relabelled[value + RELABELLED - n - 1][region] = self.offset[cell];
+            if value + relabelled > n {
+                self.relabelled[value + relabelled - n - 1][region] = self.offset[cell];
             }
             let last_region = region + 1 == n;
             if last_region {
@@ -511,30 +513,37 @@ impl Walk {
         for choice in (0..1u64 << components).step_by(2) {
             for i in 0..len {
                 let flip = (choice >> component[i] & 1) as u8;
-                let slot = RELABELLED - 2 + usize::from(colour[i] ^ flip);
+                let slot = self.relabelled_values - 2 + usize::from(colour[i] ^ flip);
                 self.relabelled[slot][i / 2] = self.offset[usize::from(cell_of[i])];
             }
             self.write_relabellings(out, count);
         }
     }
 
-    /// Writes the current grid in every relabelling of its last [`RELABELLED`] values.
+    /// Writes the current grid in every relabelling of its relabelled values.
     fn write_relabellings(&mut self, out: &mut [u8], count: usize) {
-        let n = self.size;
-        for labels in &RELABELLINGS {
+        if self.counting {
+            self.written = count.min(self.written + self.relabellings.len());
+            return;
+        }
+        let first = self.size - self.relabelled_values + 1;
+        let size = self.record.len();
+        for labels in &self.relabellings {
             if self.written == count {
                 return;
             }
-            if !self.counting {
-                for (slot, &label) in labels.iter().enumerate() {
-                    let glyph = self.glyph[n - RELABELLED + 1 + label];
-                    for &offset in &self.relabelled[slot][..n] {
-                        self.record[offset] = glyph;
-                    }
+            for (cells, &label) in self
+                .relabelled
+                .iter()
+                .zip(labels)
+                .take(self.relabelled_values)
+            {
+                let glyph = self.glyph[first + usize::from(label)];
+                for &offset in &cells[..self.size] {
+                    self.record[offset] = glyph;
                 }
-                let size = self.record.len();
-                out[self.written * size..(self.written + 1) * size].copy_from_slice(&self.record);
             }
+            out[self.written * size..(self.written + 1) * size].copy_from_slice(&self.record);
             self.written += 1;
         }
     }
@@ -557,6 +566,16 @@ mod tests {
             assert_eq!(count_grids(&shape, usize::MAX), all);
         }
         assert_eq!(count_grids(&shape(4, false), usize::MAX), 288);
+    }
+
+    #[test]
+    fn relabellings_are_every_order_once() {
+        let all = relabellings(4);
+        assert_eq!(all.len(), 24);
+        assert_eq!(all[1][..4], [0, 1, 3, 2]);
+        assert_eq!(all[23][..4], [3, 2, 1, 0]);
+        let distinct: std::collections::HashSet<_> = relabellings(6).into_iter().collect();
+        assert_eq!(distinct.len(), 720);
     }
 
     #[test]
