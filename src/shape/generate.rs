@@ -36,10 +36,10 @@
 //! which its cells are tried; both keep grids valid and distinct.
 //!
 //! # Threads
-//! The tree is split into N fixed parts by the cell of region 0 that takes the 1 (the `p`-th
-//! that cell order tries). Part `p` contributes the first `count / N` grids of its subtree (one
-//! more for the first `count % N` parts) to its own byte range, so the output never depends on the
-//! thread count. When a part has fewer grids than its share (a small shape, or a layout with few
+//! The tree is split into P = min(N, 8) fixed parts by the cell of region 0 that takes the 1
+//! (the `p`-th that cell order tries). Part `p` contributes the first `count / P` grids of its
+//! subtree (one more for the first `count % P` parts) to its own byte range, so the output never
+//! depends on the thread count. When a part has fewer grids than its share (a small shape, or a layout with few
 //! grids), the whole tree is walked again on one thread, as one part: the grids of small shapes
 //! are few, and that walk also counts them when there are fewer than asked for.
 
@@ -66,6 +66,11 @@ pub struct ShapedGrids {
     /// Grid (spaced) or line format; jigsaw lines carry their layout (`LAYOUT GRID`).
     pub format: Format,
 }
+
+/// The number of parts the tree is split into, at most (see the module documentation): enough
+/// to keep a few threads busy, and few, since each part pays for the dead ends before its first
+/// grids.
+const MOST_PARTS: usize = 8;
 
 /// The shape has fewer complete grids than were asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,7 +112,7 @@ pub fn render_grids(request: &ShapedGrids) -> Result<Vec<u8>, TooFewGrids> {
     let record = record_len(shape.size(), layout, with_layout);
     let mut out = vec![0; record * request.count];
     let walk = Walk::new(shape, request.seed, layout, with_layout);
-    let parts = shape.size();
+    let parts = shape.size().min(MOST_PARTS);
     let mut pieces = Vec::with_capacity(parts);
     let mut rest = out.as_mut_slice();
     for part in 0..parts {

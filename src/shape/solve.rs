@@ -125,13 +125,32 @@ impl Solver {
         self.found = 0;
         self.pending.clear();
         self.hidden.clear();
-        self.words.fill(self.full);
+        let (cells, size, full) = (self.cells, self.size, self.full);
+        // The state is built directly rather than through eliminations, which would cost N
+        // eliminations a given on every call (and -n makes thousands of calls a puzzle): the
+        // givens are decided cells, and each house's values may go to its other cells, or to the
+        // given cell that holds them. Placing the givens then removes them from their peers.
+        self.words[..cells].fill(full);
         for (cell, &value) in puzzle.iter().enumerate() {
             if value != 0 {
-                let bit = 1 << (value - 1);
-                let others = self.words[cell] & !bit;
-                if self.words[cell] & bit == 0 || !self.eliminate(cell, others) {
+                if usize::from(value) > size {
                     return Some(0);
+                }
+                self.words[cell] = 1 << (value - 1);
+                self.pending.push(cell as u16);
+            }
+        }
+        for (house, members) in self.houses.chunks_exact(size).enumerate() {
+            let open = members
+                .iter()
+                .enumerate()
+                .filter(|&(_, &cell)| puzzle[usize::from(cell)] == 0)
+                .fold(0, |open, (place, _)| open | 1 << place);
+            let values = &mut self.words[cells + house * size..cells + (house + 1) * size];
+            values.fill(open);
+            for (place, &cell) in members.iter().enumerate() {
+                if let Some(value) = usize::from(puzzle[usize::from(cell)]).checked_sub(1) {
+                    values[value] |= 1 << place;
                 }
             }
         }
