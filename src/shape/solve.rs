@@ -2,29 +2,35 @@
 //! the first solution, 2 tells whether it is unique).
 //!
 //! # State
-//! One 32-bit word per cell:
+//! Each level of the search is one array of words: one per cell, then one per house and value.
 //!
 //! ```text
-//!   bit 31     bits 30..N   bits N-1 .. 0
-//! +--------+-------------+----------------+
-//! | PLACED |     0       | candidates     |   bit v-1 set: value v may go here
-//! +--------+-------------+----------------+
+//! cell:          bit 31 PLACED | bits N-1..0: the values it may still take (bit v-1: value v)
+//! house, value:  bits N-1..0: the places of the house (in its cell order) that may take it
 //! ```
 //!
-//! A cell with one candidate left is *decided*; once its value has been removed from every peer it
-//! is also PLACED. Each level of the search is one such array of N·N words, kept in the solver and
-//! reused, so the search allocates nothing once its levels exist.
+//! The two halves hold the same candidates seen from both sides, as the rows and the columns of
+//! the exact-cover matrix dancing links works on: every elimination updates both, so a hidden
+//! single shows the moment a house's value is down to one place, with no pass over the houses. A
+//! cell with one candidate left is *decided*; once its value has been removed from every peer it
+//! is also PLACED.
+//!
+//! There is one such array: every change pushes the word's old value on a trail, and a guess
+//! that fails is undone by popping the trail back to where it started. Most guesses fail within
+//! a few eliminations, so undoing what they changed costs far less than a copy of the whole state
+//! (several kilobytes at 16×16) per guess. The solver keeps its vectors between puzzles, so the
+//! search allocates nothing once they have grown.
 //!
 //! # Propagation
-//! - **Naked singles**: placing a value removes it from the peers' words; a peer left with one
-//!   candidate goes on a stack of cells to place.
-//! - **Hidden singles**: per house, two masks over its unplaced cells, the values seen at least once
-//!   and at least twice; a value seen once is placed in its cell, a value seen nowhere (and not
-//!   placed) is a contradiction.
+//! - **Naked singles**: placing a value removes it from the peers; a peer left with one candidate
+//!   goes on a stack of cells to place.
+//! - **Hidden singles**: a house's value left with one place goes on a stack of its own; its cell
+//!   loses its other candidates. A value left with no place is a contradiction.
 //!
-//! Then the search guesses on a cell with the fewest candidates, trying its values in increasing
-//! order, so the first solution found is the same on every run; when no cell has two candidates
-//! and some house has a value with two places, it branches on those two places instead.
+//! Then the search branches where the fewest choices are, as dancing links picks its column: on a
+//! cell with the fewest candidates, trying its values in increasing order, unless some house has a
+//! value with fewer places than that, whose places are tried in house order instead. The order is
+//! fixed, so the first solution found is the same on every run.
 
 use rayon::prelude::*;
 
@@ -43,15 +49,21 @@ pub struct Solver {
     size: usize,
     /// All candidates of a cell (N bits).
     full: u32,
-    /// The peers of cell `c` are `peers[peer_start[c]..peer_start[c + 1]]`.
-    peer_start: Vec<u32>,
-    peers: Vec<u16>,
     /// House `h` is `houses[h * size..(h + 1) * size]`.
     houses: Vec<u16>,
-    /// Search levels, each the words of every cell.
-    levels: Vec<Vec<u32>>,
+    /// The houses of cell `c`, `memberships[member_start[c]..member_start[c + 1]]`: the index of
+    /// the house's first value word (the cells' count plus the house's start in `houses`), and
+    /// the cell's place in the house.
+    member_start: Vec<u32>,
+    memberships: Vec<(u16, u8)>,
+    /// The state (see the module documentation).
+    words: Vec<u32>,
+    /// The old values of changed words, with their index, latest last.
+    trail: Vec<(u16, u32)>,
     /// Cells decided but not yet placed.
     pending: Vec<u16>,
+    /// Value words left with one place: their index in a level.
+    hidden: Vec<u16>,
     /// Solutions found so far in the current search.
     found: usize,
     /// Guesses the current search may still make.
@@ -62,22 +74,32 @@ impl Solver {
     /// A solver for puzzles of `shape`.
     pub fn new(shape: &Shape) -> Solver {
         let cells = shape.cells();
-        let mut peer_start = Vec::with_capacity(cells + 1);
-        let mut peers = Vec::new();
+        let size = shape.size();
+        let mut member_start = Vec::with_capacity(cells + 1);
+        let mut memberships = Vec::new();
         for cell in 0..cells {
-            peer_start.push(peers.len() as u32);
-            peers.extend_from_slice(shape.peers(cell));
+            member_start.push(memberships.len() as u32);
+            for &house in shape.houses_of(cell) {
+                let place = shape.houses()[usize::from(house)]
+                    .iter()
+                    .position(|&c| usize::from(c) == cell)
+                    .expect("a cell is in its houses");
+                memberships.push(((cells + usize::from(house) * size) as u16, place as u8));
+            }
         }
-        peer_start.push(peers.len() as u32);
+        member_start.push(memberships.len() as u32);
+        let words = cells + shape.houses().len() * size;
         Solver {
             cells,
-            size: shape.size(),
-            full: (1u32 << shape.size()) - 1,
-            peer_start,
-            peers,
+            size,
+            full: (1u32 << size) - 1,
             houses: shape.houses().concat(),
-            levels: vec![vec![0; cells]],
+            member_start,
+            memberships,
+            words: vec![0; words],
+            trail: Vec::new(),
             pending: Vec::with_capacity(cells),
+            hidden: Vec::with_capacity(words - cells),
             found: 0,
             guesses_left: usize::MAX,
         }
@@ -102,31 +124,62 @@ impl Solver {
         self.guesses_left = guesses;
         self.found = 0;
         self.pending.clear();
-        let full = self.full;
-        let level = &mut self.levels[0];
-        level.fill(full);
+        self.hidden.clear();
+        let (cells, size, full) = (self.cells, self.size, self.full);
+        // The state is built directly rather than through eliminations, which would cost N
+        // eliminations a given on every call (and -n makes thousands of calls a puzzle): the
+        // givens are decided cells, and each house's values may go to its other cells, or to the
+        // given cell that holds them. Placing the givens then removes them from their peers.
+        self.words[..cells].fill(full);
         for (cell, &value) in puzzle.iter().enumerate() {
             if value != 0 {
-                let bit = 1 << (value - 1);
-                if level[cell] & bit == 0 {
+                if usize::from(value) > size {
                     return Some(0);
                 }
-                level[cell] = bit;
+                self.words[cell] = 1 << (value - 1);
                 self.pending.push(cell as u16);
             }
         }
-        self.search(0, limit, solution);
+        for (house, members) in self.houses.chunks_exact(size).enumerate() {
+            let open = members
+                .iter()
+                .enumerate()
+                .filter(|&(_, &cell)| puzzle[usize::from(cell)] == 0)
+                .fold(0, |open, (place, _)| open | 1 << place);
+            let values = &mut self.words[cells + house * size..cells + (house + 1) * size];
+            values.fill(open);
+            for (place, &cell) in members.iter().enumerate() {
+                if let Some(value) = usize::from(puzzle[usize::from(cell)]).checked_sub(1) {
+                    values[value] |= 1 << place;
+                }
+            }
+        }
+        self.trail.clear();
+        self.search(limit, solution);
         (self.guesses_left > 0 || self.found >= limit).then_some(self.found)
     }
 
-    fn search(&mut self, depth: usize, limit: usize, solution: &mut [u8]) {
-        if !self.propagate(depth) {
+    /// Sets word `index`, keeping its old value on the trail.
+    fn set(&mut self, index: usize, word: u32) {
+        self.trail.push((index as u16, self.words[index]));
+        self.words[index] = word;
+    }
+
+    /// Restores the words changed since the trail was `mark` long.
+    fn undo(&mut self, mark: usize) {
+        for &(index, word) in self.trail[mark..].iter().rev() {
+            self.words[usize::from(index)] = word;
+        }
+        self.trail.truncate(mark);
+    }
+
+    fn search(&mut self, limit: usize, solution: &mut [u8]) {
+        if !self.propagate() {
             return;
         }
-        let level = &self.levels[depth];
         let mut best = usize::MAX;
         let mut fewest = u32::MAX;
-        for (cell, &word) in level.iter().enumerate() {
+        for (cell, &word) in self.words[..self.cells].iter().enumerate() {
             if word & PLACED == 0 {
                 let count = word.count_ones();
                 if count < fewest {
@@ -140,36 +193,38 @@ impl Solver {
         }
         if best == usize::MAX {
             if self.found == 0 {
-                for (value, &word) in solution.iter_mut().zip(level) {
+                for (value, &word) in solution.iter_mut().zip(&self.words) {
                     *value = ((word & !PLACED).trailing_zeros() + 1) as u8;
                 }
             }
             self.found += 1;
             return;
         }
-        if self.levels.len() == depth + 1 {
-            self.levels.push(vec![0; self.cells]);
-        }
-        // The branches: the candidates of the cell, or, when no cell has two, the two places of
-        // a value with two places in some house (as dancing links would branch on that column).
+        // The branches: the candidates of the cell, or the places of a house's value when it has
+        // fewer (as dancing links would branch on that column).
         let mut cells = [best as u16; 25];
         let mut bits = [0u32; 25];
         let mut branches = 0;
-        let pair = if fewest > 2 {
-            self.value_with_two_places(depth)
-        } else {
-            None
-        };
-        if let Some((first, second, bit)) = pair {
-            (cells[0], cells[1], bits[0], bits[1], branches) = (first, second, bit, bit, 2);
-        } else {
-            let mut options = self.levels[depth][best];
-            while options != 0 {
-                bits[branches] = options & options.wrapping_neg();
-                options &= options - 1;
-                branches += 1;
+        match self.value_with_fewer_places(fewest) {
+            Some((house, bit, mut places)) => {
+                while places != 0 {
+                    cells[branches] =
+                        self.houses[house * self.size + places.trailing_zeros() as usize];
+                    bits[branches] = bit;
+                    places &= places - 1;
+                    branches += 1;
+                }
+            }
+            None => {
+                let mut options = self.words[best];
+                while options != 0 {
+                    bits[branches] = options & options.wrapping_neg();
+                    options &= options - 1;
+                    branches += 1;
+                }
             }
         }
+        let mark = self.trail.len();
         for (&cell, &bit) in cells.iter().zip(&bits).take(branches) {
             if self.found >= limit {
                 return;
@@ -178,103 +233,110 @@ impl Solver {
                 return;
             }
             self.guesses_left -= 1;
-            let (done, next) = self.levels.split_at_mut(depth + 1);
-            next[0].copy_from_slice(&done[depth]);
-            next[0][usize::from(cell)] = bit;
             self.pending.clear();
-            self.pending.push(cell);
-            self.search(depth + 1, limit, solution);
+            self.hidden.clear();
+            let cell = usize::from(cell);
+            let others = self.words[cell] & !bit;
+            if self.eliminate(cell, others) {
+                self.search(limit, solution);
+            }
+            self.undo(mark);
         }
     }
 
-    /// A value that has exactly two places left in some house, with the two cells.
-    fn value_with_two_places(&self, depth: usize) -> Option<(u16, u16, u32)> {
-        let level = &self.levels[depth];
-        for house in self.houses.chunks_exact(self.size) {
-            let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
-            for &cell in house {
-                let word = level[usize::from(cell)];
-                if word & PLACED == 0 {
-                    thrice |= twice & word;
-                    twice |= once & word;
-                    once |= word;
+    /// A house's value with fewer places than `fewest` (the fewest candidates of a cell): its
+    /// house, its bit and its places, the first found with the fewest places.
+    fn value_with_fewer_places(&self, fewest: u32) -> Option<(usize, u32, u32)> {
+        if fewest <= 2 {
+            return None;
+        }
+        let mut best = None;
+        let mut most = fewest;
+        for (index, &places) in self.words[self.cells..].iter().enumerate() {
+            let count = places.count_ones();
+            if count >= 2 && count < most {
+                most = count;
+                best = Some((index / self.size, 1 << (index % self.size), places));
+                if count == 2 {
+                    break;
                 }
             }
-            let exactly_two = twice & !thrice;
-            if exactly_two != 0 {
-                let bit = exactly_two & exactly_two.wrapping_neg();
-                let mut places = house.iter().filter(|&&c| level[usize::from(c)] & bit != 0);
-                let first = *places.next().expect("two places");
-                let second = *places.next().expect("two places");
-                return Some((first, second, bit));
+        }
+        best
+    }
+
+    /// Removes the candidates `bits` from `cell`, in its word and in the value words of its
+    /// houses, queueing what becomes decided; false on a contradiction.
+    fn eliminate(&mut self, cell: usize, bits: u32) -> bool {
+        let word = self.words[cell];
+        let left = word & !bits;
+        if left & !PLACED == 0 {
+            return false;
+        }
+        self.set(cell, left);
+        if left & (left - 1) == 0 {
+            self.pending.push(cell as u16);
+        }
+        let members = self.member_start[cell] as usize..self.member_start[cell + 1] as usize;
+        let mut removed = bits & word;
+        while removed != 0 {
+            let value = removed.trailing_zeros() as usize;
+            removed &= removed - 1;
+            for member in members.clone() {
+                let (first, place) = self.memberships[member];
+                let index = usize::from(first) + value;
+                let places = self.words[index] & !(1 << place);
+                self.set(index, places);
+                if places & places.wrapping_sub(1) == 0 {
+                    if places == 0 {
+                        return false;
+                    }
+                    self.hidden.push(index as u16);
+                }
             }
         }
-        None
+        true
     }
 
     /// Places every decided cell and every hidden single until none is left; false on a
     /// contradiction.
-    fn propagate(&mut self, depth: usize) -> bool {
-        let level = &mut self.levels[depth];
+    fn propagate(&mut self) -> bool {
         loop {
-            while let Some(cell) = self.pending.pop() {
+            if let Some(cell) = self.pending.pop() {
                 let cell = usize::from(cell);
-                let bit = level[cell];
+                let bit = self.words[cell];
                 if bit & PLACED != 0 {
                     continue;
                 }
-                level[cell] = bit | PLACED;
-                let peers =
-                    &self.peers[self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize];
-                for &peer in peers {
-                    let word = level[usize::from(peer)];
-                    if word & bit != 0 {
-                        let left = word & !bit;
-                        if left & !PLACED == 0 || word & PLACED != 0 {
+                self.set(cell, bit | PLACED);
+                // The peers that still have the value are the other places of the value words.
+                let value = bit.trailing_zeros() as usize;
+                for member in self.member_start[cell] as usize..self.member_start[cell + 1] as usize
+                {
+                    let (first, place) = self.memberships[member];
+                    let house = usize::from(first) - self.cells;
+                    let mut others = self.words[usize::from(first) + value] & !(1 << place);
+                    while others != 0 {
+                        let peer =
+                            usize::from(self.houses[house + others.trailing_zeros() as usize]);
+                        others &= others - 1;
+                        if self.words[peer] & bit != 0 && !self.eliminate(peer, bit) {
                             return false;
                         }
-                        level[usize::from(peer)] = left;
-                        if left & (left - 1) == 0 {
-                            self.pending.push(peer);
-                        }
                     }
                 }
-            }
-            let mut progress = false;
-            for house in self.houses.chunks_exact(self.size) {
-                let (mut once, mut twice, mut placed) = (0u32, 0u32, 0u32);
-                for &cell in house {
-                    let word = level[usize::from(cell)];
-                    if word & PLACED != 0 {
-                        placed |= word;
-                    } else {
-                        twice |= once & word;
-                        once |= word;
-                    }
-                }
-                if (once | placed) & self.full != self.full {
+            } else if let Some(index) = self.hidden.pop() {
+                let index = usize::from(index);
+                let places = self.words[index];
+                let value = (index - self.cells) % self.size;
+                let house = index - self.cells - value;
+                let bit = 1 << value;
+                let cell = usize::from(self.houses[house + places.trailing_zeros() as usize]);
+                let others = self.words[cell] & !bit & self.full;
+                if others != 0 && !self.eliminate(cell, others) {
                     return false;
                 }
-                let mut hidden = once & !twice;
-                while hidden != 0 {
-                    let bit = hidden & hidden.wrapping_neg();
-                    hidden &= hidden - 1;
-                    // Two values seen once in the same cell: the second no longer finds it.
-                    let Some(cell) = house
-                        .iter()
-                        .map(|&c| usize::from(c))
-                        .find(|&c| level[c] & bit != 0)
-                    else {
-                        return false;
-                    };
-                    if level[cell] != bit {
-                        level[cell] = bit;
-                        self.pending.push(cell as u16);
-                        progress = true;
-                    }
-                }
-            }
-            if !progress && self.pending.is_empty() {
+            } else {
                 return true;
             }
         }
