@@ -131,11 +131,13 @@ impl Report {
     }
 }
 
-/// Where a well-formed grid's text starts, and on which line.
+/// Where a well-formed grid's text starts, on which line, and its number in the file (from 0,
+/// counting malformed grids too).
 #[derive(Clone, Copy)]
 struct Spot {
     offset: usize,
     line: usize,
+    grid: usize,
 }
 
 /// The layout of a file of grids, as its first line tells it.
@@ -239,17 +241,19 @@ struct Run {
     first: usize,
     count: usize,
     file: u32,
-    /// The first grid's number in its file, counted from 0.
-    first_grid: usize,
-    lines: Lines,
+    places: Places,
 }
 
-/// The lines where the grids of a run start.
-enum Lines {
-    /// Evenly spaced, as in the exact layout: the first, and the lines from one to the next.
-    Spaced { first: usize, step: usize },
+/// The numbers (in the file, from 0) and first lines of the grids of a run.
+enum Places {
+    /// As in the exact layout: numbers in a row from the first, lines evenly spaced from the first.
+    Spaced {
+        first_grid: usize,
+        first_line: usize,
+        step: usize,
+    },
     /// Each grid's own, for a piece that was scanned line by line.
-    Listed(Vec<usize>),
+    Listed(Vec<(usize, usize)>),
 }
 
 /// A grid found again: its file, its number in the file (from 0) and its first line.
@@ -275,14 +279,13 @@ impl SeenGrids {
     }
 
     /// Keeps the keys opened last as the grids of a new run.
-    fn close(&mut self, file: u32, first_grid: usize, lines: Lines) {
+    fn close(&mut self, file: u32, places: Places) {
         let first = self.kept();
         self.runs.push(Run {
             first,
             count: self.keys.len() - first,
             file,
-            first_grid,
-            lines,
+            places,
         });
     }
 
@@ -295,13 +298,18 @@ impl SeenGrids {
     fn place(&self, ordinal: usize) -> SeenPlace {
         let run = &self.runs[self.runs.partition_point(|run| run.first <= ordinal) - 1];
         let k = ordinal - run.first;
+        let (grid, line) = match &run.places {
+            Places::Spaced {
+                first_grid,
+                first_line,
+                step,
+            } => (first_grid + k, first_line + k * step),
+            Places::Listed(places) => places[k],
+        };
         SeenPlace {
             file: run.file,
-            grid: run.first_grid + k,
-            line: match &run.lines {
-                Lines::Spaced { first, step } => first + k * step,
-                Lines::Listed(lines) => lines[k],
-            },
+            grid,
+            line,
         }
     }
 }
@@ -403,6 +411,7 @@ impl FileCheck {
         let spot_at = |k: usize| Spot {
             offset: k * layout.record(),
             line: first_line + k * layout.lines_per_grid(),
+            grid: before + k,
         };
         let regular = if last {
             regular_count(text, layout)
@@ -427,15 +436,12 @@ impl FileCheck {
             match judged {
                 Some(_) => {
                     self.report.grids += count;
-                    let step = layout.lines_per_grid();
-                    seen.close(
-                        file,
-                        before,
-                        Lines::Spaced {
-                            first: first_line,
-                            step,
-                        },
-                    );
+                    let places = Places::Spaced {
+                        first_grid: before,
+                        first_line,
+                        step: layout.lines_per_grid(),
+                    };
+                    seen.close(file, places);
                 }
                 None => seen.abandon(),
             }
@@ -457,8 +463,8 @@ impl FileCheck {
                 seen.open(spots.len()),
             )
             .expect("the scanner lists only well-formed grids");
-            let lines = spots.iter().map(|spot| spot.line).collect();
-            seen.close(file, before, Lines::Listed(lines));
+            let places = spots.iter().map(|spot| (spot.grid, spot.line)).collect();
+            seen.close(file, Places::Listed(places));
             judged
         });
         self.report = std::mem::take(&mut self.report).merge(judged);
@@ -659,7 +665,11 @@ impl CorpusCheck {
                     match solution {
                         None => report.add(problem("the row has no solution".to_owned())),
                         Some(solution) => {
-                            let spot = Spot { offset: 0, line };
+                            let spot = Spot {
+                                offset: 0,
+                                line,
+                                grid: index,
+                            };
                             judge_solution(solution, puzzle, index, spot, 0, rules, &mut report);
                         }
                     }
@@ -763,7 +773,7 @@ fn judge_all(
             let row_lines = usize::from(!layout.line_format);
             judge(
                 &digits,
-                place.grids_before + k,
+                spot.grid,
                 spot,
                 row_lines,
                 rules.first,
@@ -912,6 +922,7 @@ fn scan(text: &[u8], layout: Layout, report: &mut Report, place: Place) -> (Vec<
                 None if eol_ok => spots.push(Spot {
                     offset: start,
                     line: number,
+                    grid: grids - 1,
                 }),
                 None => {}
             }
@@ -968,6 +979,7 @@ fn scan(text: &[u8], layout: Layout, report: &mut Report, place: Place) -> (Vec<
             spots.push(Spot {
                 offset: open.offset,
                 line: open.first_line,
+                grid: grids - 1,
             });
         }
         current = Some(open);
@@ -1194,11 +1206,12 @@ pub fn check_solution_files(
                 .enumerate()
                 .map(|(k, (solution, puzzle))| {
                     let mut report = Report::default();
+                    let index = before + k;
                     let spot = Spot {
                         offset: 0,
                         line: solutions.lines[k],
+                        grid: index,
                     };
-                    let index = before + k;
                     judge_solution(solution, puzzle, index, spot, row_lines, rules, &mut report);
                     report
                 })

@@ -203,6 +203,9 @@ pub enum Mode {
         format: Option<Format>,
         unique: bool,
         column: Option<String>,
+        /// The shape flags named the standard 9×9 shape: an input of another shape is malformed,
+        /// not sent to the other shapes' job.
+        standard_shape: bool,
     },
     /// `-n N`: puzzles with one solution.
     Puzzles(PuzzleRequest, OutputFormat),
@@ -228,6 +231,9 @@ pub enum Mode {
         rules: GridRules,
         corpus: CorpusRules,
         classes: bool,
+        /// The shape flags named the standard 9×9 shape: an input of another shape is malformed,
+        /// not sent to the other shapes' job.
+        standard_shape: bool,
     },
     /// `--check FILE --puzzles PFILE`: check solutions against their puzzles; with `classes`, that
     /// no two puzzles are equivalent.
@@ -236,6 +242,9 @@ pub enum Mode {
         puzzles: PathBuf,
         rules: GridRules,
         classes: bool,
+        /// The shape flags named the standard 9×9 shape: an input of another shape is malformed,
+        /// not sent to the other shapes' job.
+        standard_shape: bool,
     },
     /// `--grade PROGRAM...`: the programs run through a plan; with `sheet`, the score sheet goes to
     /// the output.
@@ -487,6 +496,12 @@ impl Cli {
         }
         let seed = || self.seed.unwrap_or_else(rand::random);
         let text_format = || self.format.and_then(OutputFormat::text);
+        // Past `shaped::job`, shape flags can only have named the standard shape.
+        let standard_shape = self.size.is_some()
+            || self.box_split.is_some()
+            || self.jigsaw.is_some()
+            || self.diagonal
+            || self.symbols.is_some();
         Ok(if let Some(count) = self.grid_count {
             let request = GridRequest {
                 count,
@@ -505,6 +520,7 @@ impl Cli {
                 format: text_format(),
                 unique: self.require_unique,
                 column: self.column.clone(),
+                standard_shape,
             }
         } else if let Some(count) = self.puzzle_count {
             let level = self.level.and_then(Level::from_number);
@@ -589,6 +605,7 @@ impl Cli {
                     puzzles: puzzles.clone(),
                     rules,
                     classes: self.classes,
+                    standard_shape,
                 },
                 None => Mode::CheckGrids {
                     paths,
@@ -598,6 +615,7 @@ impl Cli {
                         unique: self.require_unique,
                     },
                     classes: self.classes,
+                    standard_shape,
                 },
             }
         })
@@ -655,6 +673,7 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
             format,
             unique,
             column,
+            standard_shape,
         } => {
             let rules = BatchRules {
                 separated: Box::new(move |input| format.unwrap_or(input) == Format::Grid),
@@ -665,7 +684,7 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
             let mut pieces = open_pieces(&path)?;
             let start = pieces.peek(PEEK)?;
             if let Some(job) = shaped::for_input(&start, &path, format, unique)
-                .filter(|_| detect_header(&start, None).is_none())
+                .filter(|_| !standard_shape && detect_header(&start, None).is_none())
             {
                 return shaped::run(job, Some(&pieces.read_whole()?), destination);
             }
@@ -740,6 +759,7 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
             paths,
             rules,
             corpus,
+            standard_shape,
             ..
         } => {
             let mut inputs = paths
@@ -747,6 +767,7 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
                 .map(|path| open_pieces(path))
                 .collect::<Result<Vec<_>, Error>>()?;
             if let [input] = &mut inputs[..]
+                && !standard_shape
                 && is_other_shape(&input.peek(PEEK)?)
             {
                 let text = inputs.remove(0).read_whole()?;
@@ -768,9 +789,10 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
             puzzles,
             rules,
             classes,
+            standard_shape,
         } => {
             let mut solutions = open_pieces(&path)?;
-            if is_other_shape(&solutions.peek(PEEK)?) {
+            if !standard_shape && is_other_shape(&solutions.peek(PEEK)?) {
                 let text = solutions.read_whole()?;
                 let job = shaped::Job::check(path, Some(puzzles), rules);
                 return shaped::run(job, Some(&text), destination);

@@ -38,6 +38,14 @@ pub fn detect_header(text: &[u8], column: Option<&str>) -> Option<Result<Header,
     if !first.contains(&b',') {
         return None;
     }
+    // Rows are split at LF (CRLF too): a CR alone would leave every row inside the header line.
+    if let Some(at) = memchr::memchr(b'\r', first).filter(|&at| at + 1 < first.len()) {
+        return Some(Err(ParseError {
+            line: 1,
+            column: at + 1,
+            message: "a line end of CR alone; expected LF or CRLF line ends".to_owned(),
+        }));
+    }
     let fields = read_records(first)
         .next()
         .map(|(record, ..)| record)
@@ -141,11 +149,18 @@ pub(crate) fn read_rows(text: &[u8], header: &Header, first_line: usize) -> Rows
 fn read_records(text: &[u8]) -> impl Iterator<Item = (csv::ByteRecord, usize, usize)> + '_ {
     let mut reader = csv_reader(text);
     let mut record = csv::ByteRecord::new();
+    // After a CRLF, the reader places the next record at the LF (it ends a record at the CR);
+    // the record starts after it, and lines are counted here, by LF.
+    let (mut counted_to, mut line) = (0, 1);
     std::iter::from_fn(move || match reader.read_byte_record(&mut record) {
         Ok(true) => {
-            let position = record.position()?;
-            let at = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
-            Some((record.clone(), at(position.byte()), at(position.line())))
+            let start = usize::try_from(record.position()?.byte())
+                .ok()?
+                .min(text.len());
+            let start = start + usize::from(text.get(start) == Some(&b'\n'));
+            line += bytecount::count(&text[counted_to..start], b'\n');
+            counted_to = start;
+            Some((record.clone(), start, line))
         }
         _ => None,
     })
@@ -172,7 +187,9 @@ pub(crate) fn record_cut(text: &[u8]) -> Option<usize> {
     while let Ok(true) = reader.read_byte_record(&mut record) {
         last_start = record.position().map_or(0, |at| at.byte());
     }
-    usize::try_from(last_start).ok().filter(|&at| at > 0)
+    // After a CRLF, the reader places the next record at the LF.
+    let last_start = usize::try_from(last_start).ok()?.min(text.len());
+    Some(last_start + usize::from(text.get(last_start) == Some(&b'\n'))).filter(|&at| at > 0)
 }
 
 /// The column (counted from 1) where field `index` of the raw line `raw` starts, past an opening
@@ -348,11 +365,14 @@ mod tests {
         assert_eq!(&text[12..], b"2,\"p\nq");
         assert_eq!(record_cut(b"a,\"x\ny"), None);
         assert_eq!(record_cut(b"a,\"x,\"\"y\"\"\nz\"\n"), None);
+        assert_eq!(record_cut(b"a,\"b\r\n\"\r\nc,d"), Some(9));
     }
 
     #[test]
     fn a_header_needs_a_puzzle_column() {
         assert!(detect_header(b"a,b\n", None).unwrap().is_err());
+        assert!(detect_header(b"puzzle,b\r1,2\r", None).unwrap().is_err());
+        assert!(detect_header(b"puzzle,b\r\n1,2\r\n", None).unwrap().is_ok());
         assert!(detect_header(b"id,board\n", Some("board")).unwrap().is_ok());
         assert!(detect_header(PUZZLE.as_bytes(), None).is_none());
     }

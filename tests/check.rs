@@ -208,6 +208,36 @@ fn repeated_grid_in_a_malformed_file_is_placed_by_its_own_line() {
 }
 
 #[test]
+fn repeats_after_malformed_grids_keep_the_grids_numbers() {
+    let request = GridRequest {
+        count: 14,
+        seed: 3,
+        first: None,
+        shard: None,
+    };
+    let grids = render_grids(&request, Format::Line).unwrap();
+    let mut lines: Vec<String> = String::from_utf8(grids)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    lines[2].replace_range(80.., "x");
+    lines[4] = "12345".to_owned();
+    lines[11] = lines[6].clone();
+    lines[12] = lines[1].clone();
+    let (code, out) = check(&(lines.join("\n") + "\n"), &[]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        out,
+        "<stdin>:3: grid 3: column 81: expected a digit 1-9, found 'x'\n\
+         <stdin>:5: grid 5: column 6: expected a digit 1-9, found the end of the line (short line)\n\
+         <stdin>:12: grid 12: repeats grid 7 (line 7)\n\
+         <stdin>:13: grid 13: repeats grid 2 (line 2)\n\
+         FAIL: 4 problems in 14 grids\n"
+    );
+}
+
+#[test]
 fn count_and_first_digit() {
     assert_one_problem(VALID, &["--count", "4"], "29: expected 4 grids, found 3", 3);
     let (code, out) = check(VALID, &["--first", "5"]);

@@ -371,6 +371,11 @@ fn bad_input_is_named_with_the_right_exit_code() {
             "<stdin>:1:1: expected 256 cells for a 16×16 puzzle, found 81",
         ),
         (
+            vec!["-s", "-", "--size", "9"],
+            ".".repeat(256) + "\n",
+            "<stdin>:1:82: expected 81 cells, found 256",
+        ),
+        (
             vec!["-s", "-", "--size", "16"],
             "# notes\n\n".to_owned() + &".".repeat(30) + "\n",
             "<stdin>:3:1: expected a line of 256 cells or a row of 16 cells (a 16×16 grid), found \

@@ -274,6 +274,13 @@ fn csv_problems_are_located() {
         stderr.ends_with(":3:81: unexpected character 'x'\n"),
         "{stderr}"
     );
+    // The same rows with CRLF line ends: the same line and column.
+    let out = run_with_input(&["-s"], &corpus.replace('\n', "\r\n"));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.ends_with(":3:81: unexpected character 'x'\n"),
+        "{stderr}"
+    );
     let out = run_with_input(&["-s"], "a,b\n1,2\n");
     assert_eq!(out.status.code(), Some(1));
     assert!(
@@ -281,6 +288,13 @@ fn csv_problems_are_located() {
             .unwrap()
             .contains(":1:1: a CSV header without")
     );
+    // CR alone would leave every row inside the header line: an error, not an empty corpus.
+    for mode in ["-s", "--check"] {
+        let out = run_with_input(&[mode], &corpus.replace('\n', "\r"));
+        assert_eq!(out.status.code(), Some(1), "{mode}");
+        let text = String::from_utf8_lossy(&out.stderr) + String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("a line end of CR alone"), "{mode}: {text}");
+    }
 }
 
 #[test]
