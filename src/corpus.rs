@@ -149,15 +149,11 @@ pub(crate) fn read_rows(text: &[u8], header: &Header, first_line: usize) -> Rows
 fn read_records(text: &[u8]) -> impl Iterator<Item = (csv::ByteRecord, usize, usize)> + '_ {
     let mut reader = csv_reader(text);
     let mut record = csv::ByteRecord::new();
-    // After a CRLF, the reader places the next record at the LF (it ends a record at the CR);
-    // the record starts after it, and lines are counted here, by LF.
+    // Lines are counted here, by LF: the reader counts a CRLF's CR as a line end of its own.
     let (mut counted_to, mut line) = (0, 1);
     std::iter::from_fn(move || match reader.read_byte_record(&mut record) {
         Ok(true) => {
-            let start = usize::try_from(record.position()?.byte())
-                .ok()?
-                .min(text.len());
-            let start = start + usize::from(text.get(start) == Some(&b'\n'));
+            let start = record_start(text, record.position()?);
             line += bytecount::count(&text[counted_to..start], b'\n');
             counted_to = start;
             Some((record.clone(), start, line))
@@ -185,11 +181,16 @@ pub(crate) fn record_cut(text: &[u8]) -> Option<usize> {
     let mut record = csv::ByteRecord::new();
     let mut last_start = 0;
     while let Ok(true) = reader.read_byte_record(&mut record) {
-        last_start = record.position().map_or(0, |at| at.byte());
+        last_start = record.position().map_or(0, |at| record_start(text, at));
     }
-    // After a CRLF, the reader places the next record at the LF.
-    let last_start = usize::try_from(last_start).ok()?.min(text.len());
-    Some(last_start + usize::from(text.get(last_start) == Some(&b'\n'))).filter(|&at| at > 0)
+    Some(last_start).filter(|&at| at > 0)
+}
+
+/// Where in `text` the record the reader places at `position` starts: after a CRLF, the reader
+/// places the next record at the LF (it ends a record at the CR), and the record starts after it.
+fn record_start(text: &[u8], position: &csv::Position) -> usize {
+    let at = usize::try_from(position.byte()).map_or(text.len(), |at| at.min(text.len()));
+    at + usize::from(text.get(at) == Some(&b'\n'))
 }
 
 /// The column (counted from 1) where field `index` of the raw line `raw` starts, past an opening
