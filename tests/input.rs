@@ -4,10 +4,42 @@
 mod common;
 
 use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
 use common::sudoku_gen;
+
+/// Runs the binary with `args`, shortens `input` to 1000 bytes after `delay_ms`, and waits for the
+/// run's end: its status and standard error. It must not have been killed by a signal.
+fn run_while_shortening(
+    args: &[std::ffi::OsString],
+    input: &Path,
+    delay_ms: u64,
+) -> (Option<i32>, String) {
+    let binary = assert_cmd::cargo::cargo_bin("sudoku-gen");
+    let child = std::process::Command::new(binary)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(delay_ms));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(input)
+        .unwrap()
+        .set_len(1000)
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(
+        out.status.signal(),
+        None,
+        "killed by a signal after {delay_ms} ms: {stderr}"
+    );
+    (out.status.code(), stderr)
+}
 
 #[test]
 fn a_file_shortened_while_it_is_read_gives_an_error_not_a_signal() {
@@ -22,35 +54,15 @@ fn a_file_shortened_while_it_is_read_gives_an_error_not_a_signal() {
             .arg(&grids)
             .assert()
             .success();
-        let mut args = vec!["--check".to_owned(), grids.display().to_string()];
+        let mut args = vec!["--check".into(), grids.clone().into()];
         if attempt % 2 == 1 {
             std::fs::write(&puzzles, ".".repeat(81) + "\n").unwrap();
-            args.extend(["--puzzles".to_owned(), puzzles.display().to_string()]);
+            args.extend(["--puzzles".into(), puzzles.clone().into()]);
         }
-        let binary = assert_cmd::cargo::cargo_bin("sudoku-gen");
-        let child = std::process::Command::new(binary)
-            .args(&args)
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(Duration::from_millis(delay_ms));
-        std::fs::OpenOptions::new()
-            .write(true)
-            .open(&grids)
-            .unwrap()
-            .set_len(1000)
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(
-            out.status.signal(),
-            None,
-            "killed by a signal after {delay_ms} ms: {stderr}"
-        );
-        assert!(matches!(out.status.code(), Some(0 | 1)), "{stderr}");
+        let (code, stderr) = run_while_shortening(&args, &grids, delay_ms);
+        assert!(matches!(code, Some(0 | 1)), "{stderr}");
         if stderr.contains("the file was shortened while it was read") {
-            assert_eq!(out.status.code(), Some(1));
+            assert_eq!(code, Some(1));
             assert!(stderr.contains(&grids.display().to_string()), "{stderr}");
             shortened += 1;
         }
@@ -73,25 +85,13 @@ fn a_run_ended_by_a_shortened_input_leaves_no_temporary_file_behind() {
             .arg(&puzzles)
             .assert()
             .success();
-        let binary = assert_cmd::cargo::cargo_bin("sudoku-gen");
-        let child = std::process::Command::new(binary)
-            .arg("-s")
-            .arg(&puzzles)
-            .arg("-o")
-            .arg(&solved)
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(Duration::from_millis(delay_ms));
-        std::fs::OpenOptions::new()
-            .write(true)
-            .open(&puzzles)
-            .unwrap()
-            .set_len(1000)
-            .unwrap();
-        let result = child.wait_with_output().unwrap();
-        let stderr = String::from_utf8_lossy(&result.stderr);
-        assert_eq!(result.status.signal(), None, "{stderr}");
+        let args = [
+            "-s".into(),
+            puzzles.clone().into(),
+            "-o".into(),
+            solved.clone().into(),
+        ];
+        let (_, stderr) = run_while_shortening(&args, &puzzles, delay_ms);
         if stderr.contains("the file was shortened while it was read") {
             shortened += 1;
             assert!(!solved.exists(), "{stderr}");
