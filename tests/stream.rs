@@ -407,22 +407,30 @@ fn records_stay_whole_across_pieces_in_either_output_format() {
     );
 }
 
-#[test]
-fn a_csv_corpus_of_several_pieces_is_checked() {
-    let dir = tempfile::tempdir().unwrap();
+/// A CSV corpus of `count` grids of `-c` with `seed`, each a puzzle with no blank and its own
+/// solution: `header`, then a row `GRID,GRID` + `tail` for each grid.
+fn corpus_of_grids(count: usize, seed: u64, header: &str, tail: &str) -> Vec<u8> {
     let grids = sudoku_gen()
-        .args(["-c", "250000", "--seed", "9", "--format", "line"])
+        .args(["-c", &count.to_string(), "--seed", &seed.to_string()])
+        .args(["--format", "line"])
         .output()
         .unwrap()
         .stdout;
-    // Each grid is a puzzle with no blank and its own solution: 41 MB of rows.
-    let mut corpus = b"puzzle,solution\n".to_vec();
+    let mut corpus = header.as_bytes().to_vec();
     for line in grids.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
         corpus.extend_from_slice(line);
         corpus.push(b',');
         corpus.extend_from_slice(line);
-        corpus.push(b'\n');
+        corpus.extend_from_slice(tail.as_bytes());
     }
+    corpus
+}
+
+#[test]
+fn a_csv_corpus_of_several_pieces_is_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    // 41 MB of rows.
+    let corpus = corpus_of_grids(250_000, 9, "puzzle,solution\n", "\n");
     let path = dir.path().join("corpus.csv");
     std::fs::write(&path, &corpus).unwrap();
     sudoku_gen()
@@ -436,23 +444,17 @@ fn a_csv_corpus_of_several_pieces_is_checked() {
 #[test]
 fn quoted_fields_with_line_ends_stay_whole_across_pieces() {
     let dir = tempfile::tempdir().unwrap();
-    let grids = sudoku_gen()
-        .args(["-c", "60000", "--seed", "4", "--format", "line"])
-        .output()
-        .unwrap()
-        .stdout;
     // Each row ends with a quoted note of 20 lines: 41 MB, so a piece cut at a line end that is
     // not a record's would split a note, and its rest would be read as malformed rows.
     let note: String = (0..20)
         .map(|k| format!("note line {k:02}, as typed\n"))
         .collect();
-    let mut corpus = b"puzzle,solution,note\n".to_vec();
-    for line in grids.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
-        corpus.extend_from_slice(line);
-        corpus.push(b',');
-        corpus.extend_from_slice(line);
-        corpus.extend_from_slice(format!(",\"{note}\"\n").as_bytes());
-    }
+    let corpus = corpus_of_grids(
+        60_000,
+        4,
+        "puzzle,solution,note\n",
+        &format!(",\"{note}\"\n"),
+    );
     assert!(corpus.len() > PIECE);
     let path = dir.path().join("notes.csv");
     std::fs::write(&path, &corpus).unwrap();
