@@ -486,9 +486,11 @@ impl Cli {
                 .to_owned()
                 .into());
         }
-        if let Some(job) = shaped::job(self, mode)? {
-            return Ok(Mode::Shaped(Box::new(job)));
-        }
+        let standard_shape = match shaped::route(self, mode)? {
+            shaped::Route::Other(job) => return Ok(Mode::Shaped(job)),
+            shaped::Route::Standard => true,
+            shaped::Route::Unspecified => false,
+        };
         if let Some((low, high)) = self.blanks
             && !(puzzle::BLANKS.contains(&low) && puzzle::BLANKS.contains(&high))
         {
@@ -496,12 +498,6 @@ impl Cli {
         }
         let seed = || self.seed.unwrap_or_else(rand::random);
         let text_format = || self.format.and_then(OutputFormat::text);
-        // Past `shaped::job`, shape flags can only have named the standard shape.
-        let standard_shape = self.size.is_some()
-            || self.box_split.is_some()
-            || self.jigsaw.is_some()
-            || self.diagonal
-            || self.symbols.is_some();
         Ok(if let Some(count) = self.grid_count {
             let request = GridRequest {
                 count,

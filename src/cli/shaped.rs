@@ -50,13 +50,23 @@ impl Job {
     }
 }
 
-/// The job the command line asks for when its shape flags name another shape than the standard
-/// one; `None` for the standard shape (or no shape flag), which the fast paths serve. A layout
-/// file that cannot be read ends the run here with exit code 1.
-pub fn job(cli: &Cli, mode: &'static str) -> Result<Option<Job>, String> {
+/// What the shape flags of a command line ask for.
+pub enum Route {
+    /// No shape flag: the standard shape, or with -s and --check the input's own.
+    Unspecified,
+    /// Flags that name the standard shape, which the fast paths serve; an input of another shape
+    /// is then malformed.
+    Standard,
+    /// Another shape: its job.
+    Other(Box<Job>),
+}
+
+/// The route the command line's shape flags ask for. A layout file that cannot be read ends the
+/// run here with exit code 1.
+pub fn route(cli: &Cli, mode: &'static str) -> Result<Route, String> {
     let request = shape_request(cli)?;
     if request.is_unspecified() {
-        return Ok(None);
+        return Ok(Route::Unspecified);
     }
     if let Some(LayoutSource::Text { text, name }) = &request.layout
         && let Err(problem) = shape::read_layout(text, request.size)
@@ -71,7 +81,7 @@ pub fn job(cli: &Cli, mode: &'static str) -> Result<Option<Job>, String> {
         None => None,
     };
     if shape.as_ref().is_some_and(Shape::is_standard) {
-        return Ok(None);
+        return Ok(Route::Standard);
     }
     let other = match (&shape, known) {
         (Some(shape), _) => describe(shape),
@@ -106,46 +116,48 @@ pub fn job(cli: &Cli, mode: &'static str) -> Result<Option<Job>, String> {
             format!("{mode} needs the size of its grids: give --size N (or --symbols, or a --jigsaw layout)")
         })
     };
-    Ok(Some(if let Some(count) = cli.grid_count {
-        Job::Generate(generate::ShapedGrids {
-            shape: needs_size()?,
-            count,
-            seed,
-            format: format.unwrap_or(Format::Grid),
-        })
-    } else if let Some(count) = cli.puzzle_count {
-        let shape = needs_size()?;
-        let blanks = cli.blanks.map(|(low, high)| low..=high);
-        puzzle::check_reachable(&shape, blanks.as_ref(), cli.minimal)?;
-        let request = puzzle::ShapedPuzzleRequest {
-            shape,
-            count,
-            seed,
-            blanks,
-            minimal: cli.minimal,
-            symmetric: cli.symmetric,
-        };
-        Job::Puzzles(request, format.unwrap_or(Format::Grid))
-    } else if let Some(path) = &cli.solve {
-        Job::Solve {
-            path: path.clone(),
-            request,
-            format,
-            unique: cli.require_unique,
-        }
-    } else {
-        let paths = cli.check.clone().unwrap_or_default();
-        if paths.len() > 1 {
-            return Err(format!("--check takes one file at a time for {other}"));
-        }
-        let check_path = paths.into_iter().next();
-        Job::Check {
-            path: check_path.unwrap_or_default(),
-            puzzles: cli.puzzles_file.clone(),
-            request,
-            count: cli.expected_grids,
-        }
-    }))
+    Ok(Route::Other(Box::new(
+        if let Some(count) = cli.grid_count {
+            Job::Generate(generate::ShapedGrids {
+                shape: needs_size()?,
+                count,
+                seed,
+                format: format.unwrap_or(Format::Grid),
+            })
+        } else if let Some(count) = cli.puzzle_count {
+            let shape = needs_size()?;
+            let blanks = cli.blanks.map(|(low, high)| low..=high);
+            puzzle::check_reachable(&shape, blanks.as_ref(), cli.minimal)?;
+            let request = puzzle::ShapedPuzzleRequest {
+                shape,
+                count,
+                seed,
+                blanks,
+                minimal: cli.minimal,
+                symmetric: cli.symmetric,
+            };
+            Job::Puzzles(request, format.unwrap_or(Format::Grid))
+        } else if let Some(path) = &cli.solve {
+            Job::Solve {
+                path: path.clone(),
+                request,
+                format,
+                unique: cli.require_unique,
+            }
+        } else {
+            let paths = cli.check.clone().unwrap_or_default();
+            if paths.len() > 1 {
+                return Err(format!("--check takes one file at a time for {other}"));
+            }
+            let check_path = paths.into_iter().next();
+            Job::Check {
+                path: check_path.unwrap_or_default(),
+                puzzles: cli.puzzles_file.clone(),
+                request,
+                count: cli.expected_grids,
+            }
+        },
+    )))
 }
 
 /// The shape flags of the command line, with a layout file read.
