@@ -2,32 +2,31 @@
 //! pairwise inequivalent, and finding equivalent pairs in a file.
 //!
 //! A class is named by its canonical form (see [`crate::canon`]), a [`Grid`]: two grids are
-//! equivalent exactly when their forms are equal. A form costs tens of microseconds, though, so
-//! complete grids are first compared by a fingerprint that equivalent grids share and others almost
-//! never do, computed in parallel in about a microsecond; forms are computed only for grids whose
+//! equivalent exactly when their forms are equal. A form costs microseconds, though, so complete
+//! grids are first compared by a fingerprint that equivalent grids share and others almost never
+//! do, a fraction of a microsecond with byte shuffles; forms are computed only for grids whose
 //! fingerprints meet. Puzzles are keyed by their forms at once.
 //!
 //! # Essentially different grids
-//! Grid `k` of a request is a random complete grid drawn from its own random generator, seeded from
-//! the request's seed and `k`, and written as drawn (not in its canonical form). The grids are then
-//! taken in order; one whose class came earlier is drawn again from the next values of its generator
-//! until its class is new. So the output depends on the seed alone, not on the thread count.
+//! `-c --classes` walks the tree of `-c` (see [`crate::generate`]), in the same fixed parts, but
+//! takes one grid of each 24 that differ only by relabelling their last four digits, which are
+//! equivalent. Each is keyed by its fingerprint as the walk reaches it. Then the parts are taken
+//! in order, each grid in turn, and a grid whose fingerprint came earlier is left out, so no two
+//! grids kept share a fingerprint, and grids with different fingerprints are never equivalent: no
+//! canonical form is needed. About one grid in a hundred is left out. The output depends on the
+//! seed alone, not on the thread count.
 
 use std::hash::BuildHasher;
 
 use foldhash::fast::FixedState;
-use rand::SeedableRng;
-use rand::rngs::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 
 use crate::canon::canonical_form;
 use crate::check::{Problem, Report};
-use crate::format::{Format, render};
-use crate::generate::GridRequest;
-use crate::grid::Grid;
+use crate::format::Format;
+use crate::generate::{GridRequest, MAX_GRIDS, PARTS, representatives};
+use crate::grid::{CELLS, Grid};
 use crate::parse::parse_puzzles;
-use crate::puzzle::random_grid;
-use crate::solve::Solver;
 
 /// The canonical form of each of `grids`, one line each (81 characters, `.` for empty cells),
 /// written by the threads straight into their records of one buffer.
@@ -59,53 +58,145 @@ fn key_of(grid: &Grid) -> (u64, Option<Grid>) {
 
 /// A class invariant of a valid complete grid (`None` for anything else): equal for equivalent
 /// grids, and rarely equal for others.
+pub(crate) fn fingerprint(grid: &Grid) -> Option<u64> {
+    (grid.is_filled() && grid.first_repeat().is_none()).then(|| fingerprint_of_cells(grid.cells()))
+}
+
+/// The fingerprint of a valid complete grid, given as its digits.
 ///
 /// For two rows, the digit under each digit of the first row in the second is a permutation of the
 /// digits. Reordering columns leaves it as it is, relabelling conjugates it, and reordering rows
 /// only changes which pair is which: so its cycle type is invariant, and so is the multiset of the
-/// cycle types of the 36 pairs of rows, each marked with whether its rows share a band. The same
+/// cycle types of the 36 pairs of rows, counted apart for the pairs that share a band. The same
 /// holds for columns; transposing swaps the two multisets, so they are combined in sorted order.
-pub(crate) fn fingerprint(grid: &Grid) -> Option<u64> {
-    if !grid.is_filled() || grid.first_repeat().is_some() {
-        return None;
+fn fingerprint_of_cells(cells: &[u8; CELLS]) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("ssse3") {
+        // SAFETY: the processor has SSSE3.
+        return unsafe { fingerprint_with_ssse3(cells) };
     }
-    let cells = grid.cells();
-    let rows: [[u8; 9]; 9] = std::array::from_fn(|r| std::array::from_fn(|c| cells[9 * r + c]));
-    let columns: [[u8; 9]; 9] = std::array::from_fn(|c| std::array::from_fn(|r| cells[9 * r + c]));
-    let mut sides = [rows, columns].map(|lines| {
-        let mut types = [0u32; 36];
-        let mut pair = 0;
-        for a in 0..9 {
-            let mut place = [0u8; 10];
-            for (i, &digit) in lines[a].iter().enumerate() {
-                place[usize::from(digit)] = i as u8;
+    fingerprint_by(cells, cycle_code)
+}
+
+/// [`fingerprint_of_cells`] with the permutations composed by byte shuffles.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "ssse3")]
+fn fingerprint_with_ssse3(cells: &[u8; CELLS]) -> u64 {
+    fingerprint_by(cells, |digits, places| {
+        // SAFETY: this closure runs only inside `fingerprint_with_ssse3`, on a processor with SSSE3.
+        unsafe { cycle_code_ssse3(digits, places) }
+    })
+}
+
+/// The fingerprint, with `cycle_code` telling the cycle type of a pair of lines.
+#[inline(always)]
+fn fingerprint_by(cells: &[u8; CELLS], cycle_code: impl Fn(&[u8; 16], &[u8; 16]) -> usize) -> u64 {
+    let mut sides = [false, true].map(|by_columns| {
+        let line = |k: usize, i: usize| {
+            if by_columns {
+                cells[9 * i + k]
+            } else {
+                cells[9 * k + i]
             }
-            for (b, other) in lines.iter().enumerate().skip(a + 1) {
-                let image = |digit: u8| other[usize::from(place[usize::from(digit)])];
-                // The cycle lengths as counts, 3 bits per length 2..=9 (at most 4 of length 2).
-                let mut cycle_type = u32::from(a / 3 == b / 3) << 24;
-                let mut seen = 0u16;
-                for start in 1..=9u8 {
-                    if seen >> start & 1 == 1 {
-                        continue;
-                    }
-                    let (mut digit, mut length) = (start, 0);
-                    while seen >> digit & 1 == 0 {
-                        seen |= 1 << digit;
-                        digit = image(digit);
-                        length += 1;
-                    }
-                    cycle_type += 1 << (3 * (length - 2));
-                }
-                types[pair] = cycle_type;
-                pair += 1;
+        };
+        let digits: [[u8; 16]; 9] =
+            std::array::from_fn(|k| std::array::from_fn(|i| if i < 9 { line(k, i) } else { 0 }));
+        let mut places = [[0u8; 16]; 9];
+        for (k, places) in places.iter_mut().enumerate() {
+            for i in 0..9 {
+                places[usize::from(line(k, i) & 15)] = i as u8;
             }
         }
-        types.sort_unstable();
-        types
+        // Per cycle type, how many pairs of lines have it: 4 bits a type for the 9 pairs that share
+        // a band (or stack), 5 bits for the 27 others.
+        let (mut within, mut across) = (0u64, 0u64);
+        for a in 0..9 {
+            for b in a + 1..9 {
+                let cycle_type = CYCLE_TYPES[cycle_code(&digits[b], &places[a]) % CYCLE_CODES];
+                if a / 3 == b / 3 {
+                    within += 1 << (4 * cycle_type);
+                } else {
+                    across += 1 << (5 * cycle_type);
+                }
+            }
+        }
+        [within, across]
     });
     sides.sort_unstable();
-    Some(FixedState::with_seed(0xf1e6).hash_one(sides))
+    FixedState::with_seed(0xf1e6).hash_one(sides)
+}
+
+/// Cycle codes are below this (see [`cycle_code`]).
+const CYCLE_CODES: usize = 640;
+
+/// The cycle types of permutations of nine digits that move every digit, numbered 0 to 7, by the
+/// cycle code (see [`cycle_code`]); the other entries are never read.
+static CYCLE_TYPES: [u8; CYCLE_CODES] = {
+    // The digits brought back after 2, 3 and 4 steps by the types 9, 7+2, 6+3, 5+4, 5+2+2, 4+3+2,
+    // 3+3+3 and 3+2+2+2.
+    let back = [
+        (0, 0, 0),
+        (2, 0, 2),
+        (0, 3, 0),
+        (0, 0, 4),
+        (4, 0, 4),
+        (2, 3, 6),
+        (0, 9, 0),
+        (6, 3, 6),
+    ];
+    let mut table = [0; CYCLE_CODES];
+    let mut cycle_type = 0;
+    while cycle_type < back.len() {
+        let (two, three, four) = back[cycle_type];
+        table[two + 8 * four + 64 * three] = cycle_type as u8;
+        cycle_type += 1;
+    }
+    table
+};
+
+/// The cycle type of the permutation that takes each digit of line `a` to the digit under it in
+/// line `b`, given `b`'s digits by place and `a`'s places by digit (bytes 0 and 10 to 15 of either
+/// ignored): `f2 + 8 * f4 + 64 * f3`, where `fk` counts the digits brought back after `k` steps.
+/// Between lines of a valid grid the permutation moves every digit, and for such permutations of
+/// nine digits the three counts tell the cycle type.
+fn cycle_code(digits: &[u8; 16], places: &[u8; 16]) -> usize {
+    let step: [u8; 16] = std::array::from_fn(|d| digits[usize::from(places[d] & 15)]);
+    let after = |f: &[u8; 16], g: &[u8; 16]| -> [u8; 16] {
+        std::array::from_fn(|d| f[usize::from(g[d] & 15)])
+    };
+    let two = after(&step, &step);
+    let three = after(&two, &step);
+    let four = after(&two, &two);
+    let back = |p: &[u8; 16]| (1..=9).filter(|&d| usize::from(p[d]) == d).count();
+    back(&two) + 8 * back(&four) + 64 * back(&three)
+}
+
+/// [`cycle_code`] in one register: each step is a byte shuffle.
+///
+/// # Safety
+/// The processor must have SSSE3.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "ssse3")]
+#[inline]
+unsafe fn cycle_code_ssse3(digits: &[u8; 16], places: &[u8; 16]) -> usize {
+    use std::arch::x86_64::*;
+    // SAFETY: both arrays are 16 bytes, read unaligned.
+    let (digits, places) = unsafe {
+        (
+            _mm_loadu_si128(digits.as_ptr().cast()),
+            _mm_loadu_si128(places.as_ptr().cast()),
+        )
+    };
+    let identity = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    let digit_lanes = _mm_setr_epi8(0, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0);
+    let step = _mm_shuffle_epi8(digits, _mm_and_si128(places, _mm_set1_epi8(15)));
+    let two = _mm_shuffle_epi8(step, step);
+    let three = _mm_shuffle_epi8(two, step);
+    let four = _mm_shuffle_epi8(two, two);
+    let back = |p, weight| _mm_and_si128(_mm_cmpeq_epi8(p, identity), _mm_set1_epi8(weight));
+    let weighted = _mm_or_si128(_mm_or_si128(back(two, 1), back(four, 8)), back(three, 64));
+    let sums = _mm_sad_epu8(_mm_and_si128(weighted, digit_lanes), _mm_setzero_si128());
+    (_mm_cvtsi128_si32(sums) + _mm_extract_epi16::<4>(sums)) as usize
 }
 
 /// The classes met so far: grids by key (see [`key_of`]), canonical forms computed only for grids
@@ -229,64 +320,131 @@ pub fn check_classes(report: &mut Report, text: &[u8], puzzles: Option<(&[u8], &
     }
 }
 
-/// The random generator of grid `index` of a request with `seed`.
-fn grid_rng(seed: u64, index: u64) -> Xoshiro256PlusPlus {
-    Xoshiro256PlusPlus::seed_from_u64(seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15))
-}
-
-/// `request.count` pairwise inequivalent complete grids (see the module comment), each with
-/// `request.first` in its top-left cell if asked (a relabelling, which keeps the class).
+/// `request.count` pairwise inequivalent complete grids in `format`, laid out as `-c` lays out its
+/// grids (see the module comment).
 ///
 /// # Panics
-/// If `request.shard` is set: the relabelling that puts `first` in the top-left cell could make
-/// grids of two shards equal.
-pub(crate) fn generate_classes(request: &GridRequest) -> Vec<Grid> {
+/// If `request.shard` is set (the relabelling that puts `first` in the top-left cell could make
+/// grids of two shards equal), or `request.count` is 0 or above [`MAX_GRIDS`].
+pub fn render_classes(request: &GridRequest, format: Format) -> Vec<u8> {
     assert!(request.shard.is_none(), "classes are not sharded");
-    let mut drawn: Vec<(Grid, (u64, Option<Grid>), Xoshiro256PlusPlus)> = (0..request.count)
-        .into_par_iter()
-        .map_init(Solver::new, |solver, k| {
-            let mut rng = grid_rng(request.seed, k as u64);
-            let grid = random_grid(&mut rng, solver, None);
-            (grid, key_of(&grid), rng)
-        })
+    assert!(
+        (1..=MAX_GRIDS).contains(&request.count),
+        "count out of range"
+    );
+    let record_len = format.record_len();
+    let offsets: [usize; CELLS] = std::array::from_fn(|cell| format.cell_offset(cell));
+    // A record's characters are the digits' glyphs, `b'1'` to `b'9'`.
+    let key = |record: &[u8]| fingerprint_of_cells(&offsets.map(|at| record[at] & 15));
+    let shares: Vec<usize> = (0..PARTS)
+        .map(|part| request.count / PARTS + usize::from(part < request.count % PARTS))
         .collect();
-    let mut classes = ClassIndex::with_capacity(drawn.len());
-    let mut solver = Solver::new();
-    for (index, (grid, key, rng)) in drawn.iter_mut().enumerate() {
-        while classes.find_or_add(grid, *key, index).is_some() {
-            *grid = random_grid(rng, &mut solver, None);
-            *key = key_of(grid);
+    // A few grids of a part meet a grid of an earlier part: a handful in ten thousand.
+    let mut spares: Vec<usize> = shares.iter().map(|share| share / 256 + 64).collect();
+    loop {
+        let mut out = vec![0; record_len * request.count];
+        let mut ranges = Vec::with_capacity(PARTS);
+        let mut rest = out.as_mut_slice();
+        for (part, &share) in shares.iter().enumerate() {
+            let (head, tail) = rest.split_at_mut(share * record_len);
+            ranges.push((part, head));
+            rest = tail;
+        }
+        let drawn: Vec<(Vec<u8>, Vec<u64>)> = ranges
+            .into_par_iter()
+            .map(|(part, range)| {
+                representatives(request, format, part, (range, spares[part]), &key)
+            })
+            .collect();
+        let met = met_earlier(drawn.iter().map(|(_, keys)| keys.as_slice()));
+        let mut short = false;
+        let mut ranges = Vec::with_capacity(PARTS);
+        let mut rest = out.as_mut_slice();
+        let mut first = 0;
+        for ((&share, (spare_records, keys)), spare) in shares.iter().zip(&drawn).zip(&mut spares) {
+            let (head, tail) = rest.split_at_mut(share * record_len);
+            let part_met = &met[first..first + keys.len()];
+            first += keys.len();
+            if part_met.iter().filter(|&&m| !m).count() < share {
+                // Rarer still: a part with more spare grids, from the start again.
+                *spare *= 4;
+                short = true;
+            }
+            ranges.push((head, spare_records, part_met));
+            rest = tail;
+        }
+        if short {
+            continue;
+        }
+        ranges
+            .into_par_iter()
+            .for_each(|(range, spare_records, part_met)| {
+                keep_unmet(range, spare_records, part_met, record_len);
+            });
+        out.truncate(format.output_len(request.count));
+        return out;
+    }
+}
+
+/// For each key of the parts, in order, whether it meets a key of an earlier part. Keys are
+/// compared by their high 43 bits: a few more meet than need to, which only leaves out a few more
+/// grids.
+fn met_earlier<'a>(parts: impl Iterator<Item = &'a [u64]>) -> Vec<bool> {
+    const ORDINAL_BITS: u32 = 21;
+    let mut entries: Vec<u64> = Vec::new();
+    for keys in parts {
+        let first = entries.len() as u64;
+        entries.extend(
+            keys.iter()
+                .zip(first..)
+                .map(|(&key, ordinal)| key >> ORDINAL_BITS << ORDINAL_BITS | ordinal),
+        );
+    }
+    assert!(entries.len() < 1 << ORDINAL_BITS, "too many grids to key");
+    let mut met = vec![false; entries.len()];
+    entries.par_sort_unstable();
+    for pair in entries.windows(2) {
+        if pair[0] >> ORDINAL_BITS == pair[1] >> ORDINAL_BITS {
+            met[(pair[1] & ((1 << ORDINAL_BITS) - 1)) as usize] = true;
         }
     }
-    drawn
-        .into_iter()
-        .map(|(grid, _, _)| match request.first {
-            Some(digit) => with_first_digit(&grid, digit),
-            None => grid,
-        })
-        .collect()
+    met
 }
 
-/// `grid` with the digit of its top-left cell and `digit` swapped everywhere.
-fn with_first_digit(grid: &Grid, digit: u8) -> Grid {
-    let top_left = grid.get(0);
-    let cells = grid.cells().map(|d| match d {
-        _ if d == top_left => digit,
-        _ if d == digit => top_left,
-        _ => d,
-    });
-    Grid::from_cells(cells).expect("a relabelling keeps digits")
-}
-
-/// `generate_classes` rendered in `format`, exactly as `-c` lays out its grids.
-pub fn render_classes(request: &GridRequest, format: Format) -> Vec<u8> {
-    render(&generate_classes(request), format, b'0')
+/// Moves the records of `range` that did not meet an earlier part's (`met`, by record) forward over
+/// those that did, and fills the rest of the range from `spare_records` (whose `met` follow).
+fn keep_unmet(range: &mut [u8], spare_records: &[u8], met: &[bool], record_len: usize) {
+    let records = range.len() / record_len;
+    let mut kept = 0;
+    for (k, _) in met[..records].iter().enumerate().filter(|(_, m)| !**m) {
+        if k != kept {
+            range.copy_within(k * record_len..(k + 1) * record_len, kept * record_len);
+        }
+        kept += 1;
+    }
+    let spares = spare_records.chunks_exact(record_len).zip(&met[records..]);
+    for (record, _) in spares.filter(|(_, m)| !**m).take(records - kept) {
+        range[kept * record_len..(kept + 1) * record_len].copy_from_slice(record);
+        kept += 1;
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::canon::Transformation;
+    use rand::SeedableRng;
+    use rand::rngs::Xoshiro256PlusPlus;
+
+    /// [`render_classes`] as values.
+    fn generate_classes(request: &GridRequest) -> Vec<Grid> {
+        render_classes(request, Format::Line)
+            .chunks_exact(Format::Line.record_len())
+            .map(|line| {
+                Grid::from_cells(std::array::from_fn(|cell| line[cell] & 15)).expect("digits")
+            })
+            .collect()
+    }
 
     #[test]
     fn classes_are_distinct_valid_and_reproducible() {
@@ -329,6 +487,46 @@ mod tests {
         let mut puzzle = grids[0];
         puzzle.set(4, 0);
         assert_eq!(fingerprint(&puzzle), None);
+    }
+
+    #[test]
+    fn shuffled_and_plain_cycle_codes_agree() {
+        let request = GridRequest {
+            count: 500,
+            seed: 3,
+            first: None,
+            shard: None,
+        };
+        let grids = generate_classes(&request);
+        let cycle_types = std::cell::RefCell::new(std::collections::HashSet::new());
+        for grid in &grids {
+            let plain = fingerprint_by(grid.cells(), |digits, places| {
+                let code = cycle_code(digits, places);
+                cycle_types.borrow_mut().insert(code);
+                code
+            });
+            assert_eq!(fingerprint_of_cells(grid.cells()), plain);
+        }
+        assert_eq!(cycle_types.borrow().len(), 8, "every cycle type met");
+    }
+
+    #[test]
+    fn keys_meeting_an_earlier_part_are_marked_and_their_records_replaced() {
+        let key = |k: u64| k << 40;
+        let parts = [
+            vec![key(5), key(9)],
+            vec![key(7), key(9), key(5) + 1, key(8)],
+        ];
+        let met = met_earlier(parts.iter().map(Vec::as_slice));
+        // Keys are compared by their high bits: `key(5) + 1` meets `key(5)`.
+        assert_eq!(met, [false, false, false, true, true, false]);
+        let mut range = *b"7a9b";
+        keep_unmet(&mut range, b"5c8d", &met[2..], 2);
+        assert_eq!(&range, b"7a8d");
+        let mut range = *b"7a9b";
+        let none_met = [false; 4];
+        keep_unmet(&mut range, b"5c8d", &none_met, 2);
+        assert_eq!(&range, b"7a9b");
     }
 
     #[test]

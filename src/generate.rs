@@ -49,6 +49,9 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
+use std::collections::HashSet;
+
+use foldhash::fast::FixedState;
 
 use crate::error::Error;
 use crate::format::{Format, MAX_RECORD_LEN};
@@ -113,12 +116,16 @@ pub fn render_grids(request: &GridRequest, format: Format) -> Result<Vec<u8>, Er
         };
         match format {
             _ if records.is_empty() => true,
-            Format::Grid => {
-                Search::<{ Format::Grid.record_len() }>::new(&plan, records).run(&start)
-            }
-            Format::Line => {
-                Search::<{ Format::Line.record_len() }>::new(&plan, records).run(&start)
-            }
+            Format::Grid => Search::new(
+                &plan,
+                AllRelabellings::<'_, { Format::Grid.record_len() }>::new(records),
+            )
+            .run(&start),
+            Format::Line => Search::new(
+                &plan,
+                AllRelabellings::<'_, { Format::Line.record_len() }>::new(records),
+            )
+            .run(&start),
         }
     });
     match request.shard {
@@ -131,6 +138,49 @@ pub fn render_grids(request: &GridRequest, format: Format) -> Result<Vec<u8>, Er
             Ok(out)
         }
     }
+}
+
+/// For `--classes`: grids of part `part` of [`render_grids`]'s walk, no two of them relabellings of
+/// each other and no two with the same `key` of their record (see [`Representatives`]), in
+/// `format`: into `out` until it is full, then `spare` more into a buffer of their own, which is
+/// returned with the keys of all of them in order.
+///
+/// # Panics
+/// If `request.shard` is set, or `part` is not below [`PARTS`].
+pub(crate) fn representatives<K: Fn(&[u8]) -> u64>(
+    request: &GridRequest,
+    format: Format,
+    part: usize,
+    (out, spare): (&mut [u8], usize),
+    key: &K,
+) -> (Vec<u8>, Vec<u64>) {
+    assert!(request.shard.is_none(), "representatives of the whole tree");
+    // Each part draws its own orders: with one plan for all, the first grids of some parts are
+    // largely equivalent to the first grids of another.
+    let part_request = GridRequest {
+        seed: request.seed ^ (part as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+        ..*request
+    };
+    let plan = Plan::new(&part_request, format);
+    let record_len = format.record_len();
+    let wanted = out.len() / record_len + spare;
+    let mut search = Search::new(
+        &plan,
+        Representatives {
+            record_len,
+            first_row_ends: [(1, 2), (2, 0), (2, 1), (2, 2)].map(|(b, i)| (b, plan.offset[b][i])),
+            out,
+            spare,
+            spare_records: Vec::with_capacity(spare * record_len),
+            keys: Vec::with_capacity(wanted),
+            seen: HashSet::with_capacity_and_hasher(wanted, FixedState::with_seed(0x5ee)),
+            key,
+        },
+    );
+    if wanted > 0 {
+        search.run(&Start::part(part));
+    }
+    (search.leaves.spare_records, search.leaves.keys)
 }
 
 /// The same grids as [`render_grids`], as values.
@@ -422,9 +472,8 @@ fn nth_placement(allowed: [u16; 9], n: u64) -> Option<[u8; 9]> {
     walk(&allowed, 0, (0, 0), &mut skip, &mut cells).then_some(cells)
 }
 
-/// One part's depth-first walk, writing grids until its byte range is full. `RECORD` is the record
-/// length of the format, a constant so that copying a finished grid is a fixed-size copy.
-struct Search<'a, const RECORD: usize> {
+/// One part's depth-first walk, handing the grids it reaches to its `leaves` until they are full.
+struct Search<'a, L> {
     plan: &'a Plan,
     /// Per box, the cells already holding a digit.
     occupied: [u16; 9],
@@ -432,8 +481,113 @@ struct Search<'a, const RECORD: usize> {
     record: [u8; 256],
     /// Record offsets of the 6s, by box.
     sixes: [u8; 9],
+    leaves: L,
+}
+
+/// What a walk does with each way to complete its grid once the 5s are placed (see
+/// [`Search::place_sevens`]).
+trait Leaves {
+    /// Whether the walk keeps to grids whose first row, in the walk's own cells, holds the 1 to 5
+    /// in order in its first five cells (the leaves then order the 6 to 9 in the last four).
+    const FIRST_ROW_IN_ORDER: bool = false;
+
+    /// Takes the grid of `record` (the 1s to 5s in place) whose 6s, 7s, 8s and 9s lie at the record
+    /// offsets `digit_cells`, written with `glyph`; returns `true` once no more grids are wanted.
+    fn take(
+        &mut self,
+        record: &mut [u8; 256],
+        digit_cells: &[[u8; 9]; 4],
+        glyph: &[u8; 10],
+    ) -> bool;
+}
+
+/// `-c`: every grid in its 24 relabellings of 6, 7, 8 and 9, into a byte range, until it is full.
+/// `RECORD` is the record length of the format, a constant so that copying a finished grid is a
+/// fixed-size copy.
+struct AllRelabellings<'a, const RECORD: usize> {
     out: &'a mut [u8],
     written: usize,
+}
+
+impl<'a, const RECORD: usize> AllRelabellings<'a, RECORD> {
+    fn new(out: &'a mut [u8]) -> Self {
+        AllRelabellings { out, written: 0 }
+    }
+}
+
+impl<const RECORD: usize> Leaves for AllRelabellings<'_, RECORD> {
+    fn take(
+        &mut self,
+        record: &mut [u8; 256],
+        digit_cells: &[[u8; 9]; 4],
+        glyph: &[u8; 10],
+    ) -> bool {
+        for digits in RELABELLINGS {
+            for (cells, digit) in digit_cells.iter().zip(digits) {
+                for &offset in cells {
+                    record[usize::from(offset)] = glyph[digit];
+                }
+            }
+            let leaf: &mut [u8; RECORD] = (&mut self.out[self.written..self.written + RECORD])
+                .try_into()
+                .expect("a record");
+            *leaf = *record.first_chunk().expect("a record");
+            self.written += RECORD;
+            if self.written == self.out.len() {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// `--classes`: each grid once, keyed, until `out` is full and `spare` more are kept. The walk keeps
+/// to first rows in order, and of the 24 relabellings of 6, 7, 8 and 9 each leaf stands for, only
+/// the one that puts them in order in the last four cells of the first row is taken: so no two
+/// grids taken are relabellings of each other. A grid whose key met an earlier one's is left out.
+struct Representatives<'a, K> {
+    record_len: usize,
+    /// The box and record offset of the last four cells of the first row.
+    first_row_ends: [(usize, u8); 4],
+    out: &'a mut [u8],
+    spare: usize,
+    spare_records: Vec<u8>,
+    keys: Vec<u64>,
+    seen: HashSet<u64, FixedState>,
+    key: &'a K,
+}
+
+impl<K: Fn(&[u8]) -> u64> Leaves for Representatives<'_, K> {
+    const FIRST_ROW_IN_ORDER: bool = true;
+
+    fn take(
+        &mut self,
+        record: &mut [u8; 256],
+        digit_cells: &[[u8; 9]; 4],
+        glyph: &[u8; 10],
+    ) -> bool {
+        for (digit, &(b, offset)) in (FIRST_RELABELLED..).zip(&self.first_row_ends) {
+            let cells = digit_cells
+                .iter()
+                .find(|cells| cells[b] == offset)
+                .expect("the first row holds the 6 to 9");
+            for &offset in cells {
+                record[usize::from(offset)] = glyph[digit];
+            }
+        }
+        let record = &record[..self.record_len];
+        let key = (self.key)(record);
+        if !self.seen.insert(key) {
+            return false;
+        }
+        let at = self.keys.len() * self.record_len;
+        match self.out.get_mut(at..at + self.record_len) {
+            Some(slot) => slot.copy_from_slice(record),
+            None => self.spare_records.extend_from_slice(record),
+        }
+        self.keys.push(key);
+        self.keys.len() * self.record_len == self.out.len() + self.spare * self.record_len
+    }
 }
 
 /// What placing the 7 in one cell of a box leaves for the 8 and the 9.
@@ -494,23 +648,20 @@ const RELABELLINGS: [[usize; 4]; 24] = {
     table
 };
 
-impl<'a, const RECORD: usize> Search<'a, RECORD> {
-    fn new(plan: &'a Plan, out: &'a mut [u8]) -> Self {
-        let mut record = [0; 256];
-        record[..RECORD].copy_from_slice(&plan.blank_record[..RECORD]);
+impl<'a, L: Leaves> Search<'a, L> {
+    fn new(plan: &'a Plan, leaves: L) -> Self {
         Search {
             plan,
             occupied: [0; 9],
-            record,
+            record: std::array::from_fn(|i| plan.blank_record.get(i).copied().unwrap_or(0)),
             sixes: [0; 9],
-            out,
-            written: 0,
+            leaves,
         }
     }
 
     /// Places the digits of `start`, then walks the rest of its subtree; returns `true` once the
-    /// output is full, which a part of the whole tree always is.
-    fn run(mut self, start: &Start) -> bool {
+    /// leaves are full, which they always are for a part of the whole tree.
+    fn run(&mut self, start: &Start) -> bool {
         let (mut rows_used, mut columns_used) = (0, 0);
         for digit in 1..=start.last_digit {
             (rows_used, columns_used) = (0, 0);
@@ -556,6 +707,9 @@ impl<'a, const RECORD: usize> Search<'a, RECORD> {
             & COLUMNS_TO_CELLS[usize::from(columns_free)]
             & 0x1ff;
         let mut ranked = self.plan.ranked[digit][usize::from(candidates)];
+        if L::FIRST_ROW_IN_ORDER && digit < FIRST_RELABELLED && b == (digit - 1) / 3 {
+            ranked &= self.plan.ranked[digit][1 << ((digit - 1) % 3)];
+        }
         if digit == FIRST_RELABELLED && b == 0 {
             // Only the first option: the others are relabellings (see `place_sevens`).
             ranked &= ranked.wrapping_neg();
@@ -638,17 +792,31 @@ impl<'a, const RECORD: usize> Search<'a, RECORD> {
         let (top, top_count) = self.band_choices(0, true);
         let (middle, middle_count) = self.band_choices(1, false);
         let (bottom, bottom_count) = self.band_choices(2, false);
+        // The upper two bands leave the bottom one exactly one column a stack, so its choices are
+        // sorted by the columns they take (a counting sort, which keeps the walk's order).
+        let mut starts = [0u8; 28];
+        for l in &bottom[..bottom_count] {
+            starts[column_code(l.columns) + 1] += 1;
+        }
+        for code in 0..27 {
+            starts[code + 1] += starts[code];
+        }
+        let mut by_columns = [0u8; 27];
+        let mut next = starts;
+        for (i, l) in bottom[..bottom_count].iter().enumerate() {
+            let slot = &mut next[column_code(l.columns)];
+            by_columns[usize::from(*slot)] = i as u8;
+            *slot += 1;
+        }
         for t in &top[..top_count] {
             for m in middle[..middle_count]
                 .iter()
                 .filter(|m| m.columns & t.columns == 0)
             {
-                let upper = t.columns | m.columns;
-                for l in bottom[..bottom_count]
-                    .iter()
-                    .filter(|l| l.columns & upper == 0)
-                {
-                    if self.place_eights_and_nines([t, m, l]) {
+                let code = column_code(!(t.columns | m.columns) & 0x1ff);
+                let fitting = &by_columns[usize::from(starts[code])..usize::from(starts[code + 1])];
+                for &l in fitting {
+                    if self.place_eights_and_nines([t, m, &bottom[usize::from(l)]]) {
                         return true;
                     }
                 }
@@ -678,7 +846,6 @@ impl<'a, const RECORD: usize> Search<'a, RECORD> {
                 let low = patterns.trailing_zeros() as usize;
                 patterns &= patterns - 1;
                 let swapped = REVERSED[v0] | REVERSED[low / 8] << 3 | REVERSED[low % 8] << 6;
-                // The record offsets of the 7s, the 8s and the 9s.
                 // The record offsets of the 6s, 7s, 8s and 9s.
                 let mut digit_cells = [self.sixes; 4];
                 for b in 0..9 {
@@ -688,27 +855,22 @@ impl<'a, const RECORD: usize> Search<'a, RECORD> {
                     digit_cells[2][b] = if flip { second } else { first };
                     digit_cells[3][b] = if flip { first } else { second };
                 }
-                for digits in RELABELLINGS {
-                    for (cells, digit) in digit_cells.iter().zip(digits) {
-                        let glyph = self.plan.glyph[digit];
-                        for &offset in cells {
-                            self.record[usize::from(offset)] = glyph;
-                        }
-                    }
-                    let leaf: &mut [u8; RECORD] = (&mut self.out
-                        [self.written..self.written + RECORD])
-                        .try_into()
-                        .expect("a record");
-                    *leaf = *self.record.first_chunk().expect("a record");
-                    self.written += RECORD;
-                    if self.written == self.out.len() {
-                        return true;
-                    }
+                if self
+                    .leaves
+                    .take(&mut self.record, &digit_cells, &self.plan.glyph)
+                {
+                    return true;
                 }
             }
         }
         false
     }
+}
+
+/// A number below 27 for a set of three columns, one in each stack.
+fn column_code(columns: u16) -> usize {
+    let column = |stack: usize| (columns >> (3 * stack) & 7).trailing_zeros() as usize;
+    9 * column(0) + 3 * column(1) + column(2)
 }
 
 /// A 3-bit pattern (position 0 the high bit) as a mask with position `i` at bit `i`.
