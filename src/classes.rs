@@ -71,57 +71,63 @@ pub(crate) fn fingerprint(grid: &Grid) -> Option<u64> {
 /// holds for columns; transposing swaps the two multisets, so they are combined in sorted order.
 fn fingerprint_of_cells(cells: &[u8; CELLS]) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    if is_x86_feature_detected!("ssse3") {
-        // SAFETY: the processor has SSSE3.
-        return unsafe { fingerprint_with_ssse3(cells) };
+    if is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2.
+        return unsafe { fingerprint_with_avx2(cells) };
     }
-    fingerprint_by(cells, cycle_code)
+    fingerprint_by(cells, |digits, places| {
+        [0, 16].map(|half| {
+            let half = |bytes: &[u8; 32]| *bytes[half..].first_chunk().expect("16 bytes");
+            cycle_code(&half(digits), &half(places))
+        })
+    })
 }
 
 /// [`fingerprint_of_cells`] with the permutations composed by byte shuffles.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "ssse3")]
-fn fingerprint_with_ssse3(cells: &[u8; CELLS]) -> u64 {
+#[target_feature(enable = "avx2")]
+fn fingerprint_with_avx2(cells: &[u8; CELLS]) -> u64 {
     fingerprint_by(cells, |digits, places| {
-        // SAFETY: this closure runs only inside `fingerprint_with_ssse3`, on a processor with SSSE3.
-        unsafe { cycle_code_ssse3(digits, places) }
+        // SAFETY: this closure runs only inside `fingerprint_with_avx2`, on a processor with AVX2.
+        unsafe { cycle_codes_avx2(digits, places) }
     })
 }
 
-/// The fingerprint, with `cycle_code` telling the cycle type of a pair of lines.
+/// The fingerprint, with `cycle_codes` telling the cycle types of a pair of rows and of the pair of
+/// columns of the same numbers. Line `k` is held as 32 bytes: row `k` in the first 16, column `k`
+/// in the last 16 (see [`cycle_code`] for what they hold).
 #[inline(always)]
-fn fingerprint_by(cells: &[u8; CELLS], cycle_code: impl Fn(&[u8; 16], &[u8; 16]) -> usize) -> u64 {
-    let mut sides = [false, true].map(|by_columns| {
-        let line = |k: usize, i: usize| {
-            if by_columns {
-                cells[9 * i + k]
-            } else {
-                cells[9 * k + i]
-            }
-        };
-        let digits: [[u8; 16]; 9] =
-            std::array::from_fn(|k| std::array::from_fn(|i| if i < 9 { line(k, i) } else { 0 }));
-        let mut places = [[0u8; 16]; 9];
-        for (k, places) in places.iter_mut().enumerate() {
-            for i in 0..9 {
-                places[usize::from(line(k, i) & 15)] = i as u8;
-            }
+fn fingerprint_by(
+    cells: &[u8; CELLS],
+    cycle_codes: impl Fn(&[u8; 32], &[u8; 32]) -> [usize; 2],
+) -> u64 {
+    let mut digits = [[0u8; 32]; 9];
+    let mut places = [[0u8; 32]; 9];
+    for k in 0..9 {
+        for i in 0..9 {
+            let (row_digit, column_digit) = (cells[9 * k + i], cells[9 * i + k]);
+            digits[k][i] = row_digit;
+            digits[k][16 + i] = column_digit;
+            places[k][usize::from(row_digit & 15)] = i as u8;
+            places[k][16 + usize::from(column_digit & 15)] = i as u8;
         }
-        // Per cycle type, how many pairs of lines have it: 4 bits a type for the 9 pairs that share
-        // a band (or stack), 5 bits for the 27 others.
-        let (mut within, mut across) = (0u64, 0u64);
-        for a in 0..9 {
-            for b in a + 1..9 {
-                let cycle_type = CYCLE_TYPES[cycle_code(&digits[b], &places[a]) % CYCLE_CODES];
+    }
+    // Per side (rows, columns) and cycle type, how many pairs of lines have it: 4 bits a type for
+    // the 9 pairs that share a band (or stack), 5 bits for the 27 others.
+    let mut sides = [[0u64; 2]; 2];
+    for (a, places) in places.iter().enumerate() {
+        for (b, digits) in digits.iter().enumerate().skip(a + 1) {
+            let codes = cycle_codes(digits, places);
+            for (side, code) in sides.iter_mut().zip(codes) {
+                let cycle_type = CYCLE_TYPES[code % CYCLE_CODES];
                 if a / 3 == b / 3 {
-                    within += 1 << (4 * cycle_type);
+                    side[0] += 1 << (4 * cycle_type);
                 } else {
-                    across += 1 << (5 * cycle_type);
+                    side[1] += 1 << (5 * cycle_type);
                 }
             }
         }
-        [within, across]
-    });
+    }
     sides.sort_unstable();
     FixedState::with_seed(0xf1e6).hash_one(sides)
 }
@@ -171,32 +177,50 @@ fn cycle_code(digits: &[u8; 16], places: &[u8; 16]) -> usize {
     back(&two) + 8 * back(&four) + 64 * back(&three)
 }
 
-/// [`cycle_code`] in one register: each step is a byte shuffle.
+/// [`cycle_code`] of a pair of rows and of a pair of columns (held as in [`fingerprint_by`]) in
+/// one register: each step is a byte shuffle, which works on each half apart.
 ///
 /// # Safety
-/// The processor must have SSSE3.
+/// The processor must have AVX2.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "ssse3")]
+#[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn cycle_code_ssse3(digits: &[u8; 16], places: &[u8; 16]) -> usize {
+unsafe fn cycle_codes_avx2(digits: &[u8; 32], places: &[u8; 32]) -> [usize; 2] {
     use std::arch::x86_64::*;
-    // SAFETY: both arrays are 16 bytes, read unaligned.
+    // SAFETY: both arrays are 32 bytes, read unaligned.
     let (digits, places) = unsafe {
         (
-            _mm_loadu_si128(digits.as_ptr().cast()),
-            _mm_loadu_si128(places.as_ptr().cast()),
+            _mm256_loadu_si256(digits.as_ptr().cast()),
+            _mm256_loadu_si256(places.as_ptr().cast()),
         )
     };
-    let identity = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    let digit_lanes = _mm_setr_epi8(0, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0);
-    let step = _mm_shuffle_epi8(digits, _mm_and_si128(places, _mm_set1_epi8(15)));
-    let two = _mm_shuffle_epi8(step, step);
-    let three = _mm_shuffle_epi8(two, step);
-    let four = _mm_shuffle_epi8(two, two);
-    let back = |p, weight| _mm_and_si128(_mm_cmpeq_epi8(p, identity), _mm_set1_epi8(weight));
-    let weighted = _mm_or_si128(_mm_or_si128(back(two, 1), back(four, 8)), back(three, 64));
-    let sums = _mm_sad_epu8(_mm_and_si128(weighted, digit_lanes), _mm_setzero_si128());
-    (_mm_cvtsi128_si32(sums) + _mm_extract_epi16::<4>(sums)) as usize
+    let identity = _mm256_setr_epi8(
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+        12, 13, 14, 15,
+    );
+    let digit_lanes = _mm256_setr_epi8(
+        0, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, -1, -1, -1, -1, -1,
+        -1, 0, 0, 0, 0, 0, 0,
+    );
+    let step = _mm256_shuffle_epi8(digits, places);
+    let two = _mm256_shuffle_epi8(step, step);
+    let three = _mm256_shuffle_epi8(two, step);
+    let four = _mm256_shuffle_epi8(two, two);
+    let back =
+        |p, weight| _mm256_and_si256(_mm256_cmpeq_epi8(p, identity), _mm256_set1_epi8(weight));
+    let weighted = _mm256_or_si256(
+        _mm256_or_si256(back(two, 1), back(four, 8)),
+        back(three, 64),
+    );
+    let sums = _mm256_sad_epu8(
+        _mm256_and_si256(weighted, digit_lanes),
+        _mm256_setzero_si256(),
+    );
+    [
+        _mm256_extract_epi64::<0>(sums) + _mm256_extract_epi64::<1>(sums),
+        _mm256_extract_epi64::<2>(sums) + _mm256_extract_epi64::<3>(sums),
+    ]
+    .map(|sum| sum as usize)
 }
 
 /// The classes met so far: grids by key (see [`key_of`]), canonical forms computed only for grids
@@ -501,9 +525,12 @@ mod tests {
         let cycle_types = std::cell::RefCell::new(std::collections::HashSet::new());
         for grid in &grids {
             let plain = fingerprint_by(grid.cells(), |digits, places| {
-                let code = cycle_code(digits, places);
-                cycle_types.borrow_mut().insert(code);
-                code
+                [0, 16].map(|half| {
+                    let half = |bytes: &[u8; 32]| *bytes[half..].first_chunk().expect("16 bytes");
+                    let code = cycle_code(&half(digits), &half(places));
+                    cycle_types.borrow_mut().insert(code);
+                    code
+                })
             });
             assert_eq!(fingerprint_of_cells(grid.cells()), plain);
         }
