@@ -411,10 +411,10 @@ pub fn render_classes(request: &GridRequest, format: Format) -> Vec<u8> {
 }
 
 /// For each key of the parts, in order, whether it meets a key of an earlier part. Keys are
-/// compared by their high 43 bits: a few more meet than need to, which only leaves out a few more
+/// compared by their high 40 bits: a few more may meet than need to, which only leaves out a few more
 /// grids.
 fn met_earlier<'a>(parts: impl Iterator<Item = &'a [u64]>) -> Vec<bool> {
-    const ORDINAL_BITS: u32 = 21;
+    const ORDINAL_BITS: u32 = 24;
     let mut entries: Vec<u64> = Vec::new();
     for keys in parts {
         let first = entries.len() as u64;
