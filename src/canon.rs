@@ -23,8 +23,9 @@
 //!   each row chosen (with the transposition) at its first cell; every cell is final when it is
 //!   placed, since its label is fixed by what came before it. Columns are chosen lazily: columns of
 //!   one stack that read blank in every row so far are interchangeable so far, so they stay an
-//!   unordered set until a row tells them apart. A first row with one given thus costs one branch
-//!   per stack order instead of one per column order (up to 144). The first row is known in
+//!   unordered set until a row tells them apart, and a row that gives some of them places only
+//!   those (after the blank ones, which stay a set). A first row with one given thus costs one
+//!   branch per stack order instead of one per column order (up to 144). The first row is known in
 //!   advance up to its labels: its blanks come first in each stack and its stacks in increasing
 //!   number of givens, so only rows and stack orders that give the fewest are tried.
 //! - **Valid complete grids** need no search. Whatever the arrangement, the first row reads
@@ -372,8 +373,10 @@ fn givens(views: &Views, view: usize, row: u8, stack: u8) -> u8 {
 ///
 /// Columns whose cells read blank so far are interchangeable so far, so which of them goes where is
 /// left open: a position of the first row that can take a blank cell takes "one of the blank columns
-/// of its stack" (a **deferred** position), and the choice is made only at the first row where those
-/// columns differ. The first row's blanks all come first in their stack (0 is below every label).
+/// of its stack" (a **deferred** position), and a choice is made only for the columns a row gives:
+/// they take the stack's last deferred positions, since blanks come first (0 is below every label),
+/// and the columns still blank keep the first ones. So a stack's deferred positions are always its
+/// first ones.
 struct PuzzleSearch {
     views: Views,
     /// Per view and row, the earlier rows of its band with the same cells: choosing one of two
@@ -625,24 +628,26 @@ impl PuzzleSearch {
             } else if columns.open[stack] & given_here == 0 {
                 // A deferred position whose open columns read blank in every row so far.
                 0
+            } else if (3 * stack..j).filter(|&p| columns.at[p] == NONE).count()
+                < (columns.open[stack] & !given_here).count_ones() as usize
+            {
+                // Blank here too: the open columns blank in this row stay interchangeable and
+                // keep the stack's first deferred positions; the given ones take the rest.
+                0
             } else {
-                // The columns differ here: each choice is made now, those giving the smallest
-                // cell only (the blank ones if any), one of each set of twins.
+                // The open columns given here are told apart now: each choice giving the smallest
+                // cell is made, one of each set of twins.
                 let open = columns.open[stack];
                 let given = open & given_here;
-                let smallest = if open != given {
-                    open & !given
-                } else {
-                    let candidates = (0..9u8).filter(|c| open >> c & 1 == 1);
-                    let smallest = candidates
-                        .clone()
-                        .map(|c| labels.peek(self.digit(i, c)))
-                        .min()
-                        .unwrap_or(0);
-                    candidates
-                        .filter(|&c| labels.peek(self.digit(i, c)) == smallest)
-                        .fold(0u16, |m, c| m | 1 << c)
-                };
+                let candidates = (0..9u8).filter(|c| given >> c & 1 == 1);
+                let least = candidates
+                    .clone()
+                    .map(|c| labels.peek(self.digit(i, c)))
+                    .min()
+                    .unwrap_or(0);
+                let smallest = candidates
+                    .filter(|&c| labels.peek(self.digit(i, c)) == least)
+                    .fold(0u16, |m, c| m | 1 << c);
                 let column_twins = self.twins[1 - self.transpose];
                 let chosen = (0..9u8)
                     .filter(|&c| smallest >> c & 1 == 1 && column_twins[usize::from(c)] & open == 0)
