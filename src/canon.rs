@@ -268,6 +268,8 @@ struct Best {
     columns: [u8; 9],
     /// The label of each digit, 0 for digits that do not occur.
     labels: [u8; 10],
+    /// Per row of the line, its positions (bit per position) that read a label, not a blank.
+    given_positions: [u16; 9],
 }
 
 impl Best {
@@ -280,6 +282,7 @@ impl Best {
             rows: [0; 9],
             columns: [0; 9],
             labels: [0; 10],
+            given_positions: [0; 9],
         }
     }
 
@@ -300,6 +303,11 @@ impl Best {
         self.rows = rows;
         self.columns = columns;
         self.labels = *labels;
+        for (mask, cells) in self.given_positions.iter_mut().zip(line.chunks_exact(9)) {
+            *mask = (0..9)
+                .filter(|&j| cells[j] != 0)
+                .fold(0, |mask, j| mask | 1 << j);
+        }
     }
 
     /// The best line as a grid.
@@ -535,13 +543,46 @@ impl PuzzleSearch {
                 }
             }
             self.rows[i] = row;
-            let improvements = self.best.improvements;
             let start = self.start(standing);
+            if i > 0 && start == Standing::Level && self.above_by_blanks(i, &columns) {
+                continue;
+            }
+            let improvements = self.best.improvements;
             self.place_cell(9 * i, used | 1 << row, columns, labels, start);
             if self.best.improvements != improvements {
                 standing = Standing::Level;
             }
         }
+    }
+
+    /// The positions (bit per position) of output row `i`, after the first, that read a label
+    /// under `columns`: those of placed columns given in the row, and in each stack the last
+    /// deferred positions, as many as its open columns given in the row (blanks come first).
+    fn given_positions(&self, i: usize, columns: &Columns) -> u16 {
+        let given_here = self.given_columns(i);
+        let placed = (0..9)
+            .filter(|&j| columns.at[j] != NONE && given_here >> columns.at[j] & 1 == 1)
+            .fold(0, |mask, j| mask | 1 << j);
+        columns
+            .open
+            .iter()
+            .enumerate()
+            .fold(placed, |mask, (stack, &open)| {
+                let (deferred, given) = (open.count_ones(), (open & given_here).count_ones());
+                mask | ((1 << given) - 1) << (3 * stack as u32 + deferred - given)
+            })
+    }
+
+    /// Whether output row `i`, entered level with the best line, is above it by its blanks alone:
+    /// at the first position where one of the two rows reads a blank and the other a label, the
+    /// label is ours, and no earlier position reads a label in both (where ours could be smaller).
+    fn above_by_blanks(&self, i: usize, columns: &Columns) -> bool {
+        let ours = self.given_positions(i, columns);
+        let best = self.best.given_positions[i];
+        let differ = ours ^ best;
+        differ != 0
+            && ours >> differ.trailing_zeros() & 1 == 1
+            && differ.trailing_zeros() < (ours & best).trailing_zeros()
     }
 
     /// Fills cell `k` of the line.
