@@ -371,10 +371,16 @@ fn label(labels: &mut [u8; 10], next: &mut u8, digit: u8) -> u8 {
     *slot
 }
 
-/// How many of the cells of `row` of view `view` in stack `stack` are given.
-fn givens(views: &Views, view: usize, row: u8, stack: u8) -> u8 {
-    let cells = &views[view][usize::from(row)][usize::from(3 * stack)..usize::from(3 * stack + 3)];
-    cells.iter().filter(|&&digit| digit != 0).count() as u8
+/// How many columns of stack `stack` a row gives, its given columns being `given` (bit per column).
+fn givens(given: u16, stack: u8) -> u8 {
+    ones(given >> (3 * stack) & 7) as u8
+}
+
+/// How many columns of each stack a row gives, fewest first.
+fn sorted_givens(given: u16) -> [u8; 3] {
+    let mut counts = [0, 1, 2].map(|stack| givens(given, stack));
+    counts.sort_unstable();
+    counts
 }
 
 /// The general search, cell by cell in line order (puzzles, and grids that are not valid).
@@ -448,15 +454,6 @@ impl PuzzleSearch {
                 }
             }
         }
-        let first_row_givens = (0..2)
-            .flat_map(|view| (0..9).map(move |row| (view, row)))
-            .map(|(view, row)| {
-                let mut counts = [0, 1, 2].map(|stack| givens(&views, view, row, stack));
-                counts.sort_unstable();
-                counts
-            })
-            .min()
-            .expect("18 rows");
         let given = views.map(|view| {
             view.map(|cells| {
                 (0..9)
@@ -464,6 +461,12 @@ impl PuzzleSearch {
                     .fold(0u16, |mask, c| mask | 1 << c)
             })
         });
+        let first_row_givens = given
+            .iter()
+            .flatten()
+            .map(|&row| sorted_givens(row))
+            .min()
+            .expect("18 rows");
         PuzzleSearch {
             views,
             twins,
@@ -534,13 +537,11 @@ impl PuzzleSearch {
             if twins[usize::from(row)] & !used != 0 {
                 continue;
             }
-            if i == 0 {
-                let mut counts =
-                    [0, 1, 2].map(|stack| givens(&self.views, self.transpose, row, stack));
-                counts.sort_unstable();
-                if counts != self.first_row_givens {
-                    continue;
-                }
+            if i == 0
+                && sorted_givens(self.given[self.transpose][usize::from(row)])
+                    != self.first_row_givens
+            {
+                continue;
             }
             self.rows[i] = row;
             let start = self.start(standing);
@@ -560,15 +561,16 @@ impl PuzzleSearch {
     /// deferred positions, as many as its open columns given in the row (blanks come first).
     fn given_positions(&self, i: usize, columns: &Columns) -> u16 {
         let given_here = self.given_columns(i);
-        let placed = (0..9)
-            .filter(|&j| columns.at[j] != NONE && given_here >> columns.at[j] & 1 == 1)
-            .fold(0, |mask, j| mask | 1 << j);
+        // A deferred position reads NONE, whose low four bits pick bit 15 of the mask: always 0.
+        let placed = (0..9).fold(0, |mask, j| {
+            mask | (given_here >> (columns.at[j] & 15) & 1) << j
+        });
         columns
             .open
             .iter()
             .enumerate()
             .fold(placed, |mask, (stack, &open)| {
-                let (deferred, given) = (open.count_ones(), (open & given_here).count_ones());
+                let (deferred, given) = (ones(open), ones(open & given_here));
                 mask | ((1 << given) - 1) << (3 * stack as u32 + deferred - given)
             })
     }
@@ -608,11 +610,9 @@ impl PuzzleSearch {
                 .filter(|&&s| s != NONE)
                 .fold(0, |m, &s| m | 1 << s);
             let count = self.first_row_givens[stack];
-            let row = self.rows[0];
+            let given = self.given_columns(0);
             let allowed = (0..3u8)
-                .filter(|&s| {
-                    taken >> s & 1 == 0 && givens(&self.views, self.transpose, row, s) == count
-                })
+                .filter(|&s| taken >> s & 1 == 0 && givens(given, s) == count)
                 .fold(0u8, |m, s| m | 1 << s);
             for input_stack in (0..3u8).filter(|s| allowed >> s & 1 == 1) {
                 let mut columns = columns;
@@ -670,7 +670,7 @@ impl PuzzleSearch {
                 // A deferred position whose open columns read blank in every row so far.
                 0
             } else if (3 * stack..j).filter(|&p| columns.at[p] == NONE).count()
-                < (columns.open[stack] & !given_here).count_ones() as usize
+                < ones(columns.open[stack] & !given_here) as usize
             {
                 // Blank here too: the open columns blank in this row stay interchangeable and
                 // keep the stack's first deferred positions; the given ones take the rest.
@@ -743,7 +743,7 @@ impl PuzzleSearch {
         let stack = j / 3;
         let open = columns.open[stack];
         let deferred = (3 * stack..j).filter(|&p| columns.at[p] == NONE).count();
-        let blanks = (open & !self.given_columns(0)).count_ones() as usize;
+        let blanks = ones(open & !self.given_columns(0)) as usize;
         if blanks > deferred {
             if let Some(child) = standing.after(&self.best, j, 0) {
                 self.line[j] = 0;
@@ -794,6 +794,13 @@ impl PuzzleSearch {
 }
 
 const NONE: u8 = u8::MAX;
+
+/// How many bits of a mask of columns are set, by a table of three-bit groups: the default target
+/// has no popcount instruction, and its software count costs more than this.
+fn ones(mask: u16) -> u32 {
+    let group = |shift: u16| 0xe994 >> (2 * (mask >> shift & 7)) & 3;
+    group(0) + group(3) + group(6)
+}
 
 /// The column orders whose second rows tie for the smallest so far, with the index of their row
 /// pair: a few in most grids (up to hundreds in very symmetric ones), kept on the stack while they
@@ -1348,6 +1355,13 @@ mod tests {
     fn a_complete_form_starts_with_the_first_row_in_order() {
         let form = canonical_form(&grid(GRID));
         assert_eq!(&form.cells()[..9], &[1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    }
+
+    #[test]
+    fn ones_counts_the_bits_of_every_mask_of_columns() {
+        for mask in 0..1u16 << 9 {
+            assert_eq!(ones(mask), mask.count_ones(), "{mask:#b}");
+        }
     }
 
     #[test]
