@@ -619,7 +619,17 @@ impl PuzzleSearch {
                 columns.stack_at[stack] = input_stack;
                 columns.open[stack] = 7 << (3 * input_stack);
                 let improvements = self.best.improvements;
-                self.first_row_cell(k, columns, labels, standing, &next);
+                if count == 0 {
+                    // Three blanks, the stack's columns all deferred.
+                    let three_blanks = (k..k + 3)
+                        .try_fold(standing, |standing, at| standing.after(&self.best, at, 0));
+                    if let Some(child) = three_blanks {
+                        self.line[k..k + 3].fill(0);
+                        self.next_cell(k + 2, used, columns, labels, child);
+                    }
+                } else {
+                    self.first_row_cell(k, columns, labels, standing, &next);
+                }
                 if self.best.improvements != improvements {
                     standing = Standing::Level;
                 }
