@@ -38,10 +38,12 @@
 //!   the stack order up to rotation and then every column but for a choice among at most six, so
 //!   each pair yields at most 18 column orders to compare (see `RowPair::pure_orders` and
 //!   `RowPair::mixed_start`). Mixed pairs are first compared by the second row's first six cells,
-//!   read off the partner map without building an order. The third row follows, and the other two
-//!   bands only need sorting by their first cells, which all differ; only the arrangements whose
-//!   second row ties with the smallest are finished, rows compared as packed keys, and the line is
-//!   written out once, for the winner.
+//!   read off the partner map without building an order; the smallest of all, `457189`, comes
+//!   from a two-cycle of the partner map, so when some pair has one, only the pairs and rotations
+//!   with one are read further. The third row follows, and the other two bands only need sorting
+//!   by their first cells, which all differ; only the arrangements whose second row ties with the
+//!   smallest are finished, rows compared as packed keys, and the line is written out once, for
+//!   the winner.
 
 use rand::{Rng, RngExt};
 
@@ -877,8 +879,6 @@ struct RowPair {
     /// In a mixed pair, the column of each stack whose partner is not in the stack most of its
     /// columns' partners lie in.
     odd: [u8; 3],
-    /// The column whose partner each column is.
-    partner_of: [u8; 9],
 }
 
 /// The start of a mixed pair's second row with a given first output stack: the first six cells,
@@ -895,14 +895,8 @@ struct MixedStart {
 }
 
 impl MixedStart {
-    /// No start: the pairs of a grid with a pure band are not tried as mixed ones.
-    const NONE: MixedStart = MixedStart {
-        a: 0,
-        prefix: u64::MAX,
-        firsts: [[0; 2]; 2],
-        count: 0,
-        to_c: 0,
-    };
+    /// The smallest start of all, `457189` (less one a cell, as in [`RowPair::second_row_key`]).
+    const SMALLEST: u64 = 0x346078;
 }
 
 impl RowPair {
@@ -923,11 +917,9 @@ impl RowPair {
             partner,
             forward,
             odd: [0; 3],
-            partner_of: [0; 9],
         };
         for (column, &p) in partner.iter().enumerate() {
             let column = column as u8;
-            pair.partner_of[usize::from(p)] = column;
             // One column a stack is odd: summing avoids an unpredictable branch.
             let odd = u8::from(p / 3 != pair.next_stack(column / 3));
             pair.odd[usize::from(column / 3)] += odd * column;
@@ -1009,7 +1001,11 @@ impl RowPair {
         let to_c = self.odd[usize::from(a)];
         let back = self.odd[usize::from(b)];
         let target = self.partner[usize::from(back)];
-        let from = self.partner_of[usize::from(back)];
+        let from = self
+            .partner
+            .iter()
+            .position(|&p| p == back)
+            .expect("a permutation") as u8;
         // The column of `a` that is neither `x` nor `to_c`.
         let third = |x: u8| 9 * a + 3 - x - to_c;
         let (firsts, count, middle) = if from / 3 == a {
@@ -1038,6 +1034,16 @@ impl RowPair {
             count,
             to_c,
         }
+    }
+
+    /// Whether the mixed pair's second row has the smallest start of all, `457189`, when output
+    /// stack `a` comes first: exactly when the odd column of the next stack and its partner (in
+    /// `a`) are each other's partners, a two-cycle of the partner map, so that the partner's
+    /// column can come first and read 1 (see [`RowPair::mixed_start`]).
+    fn reaches_smallest_start(&self, a: u8) -> bool {
+        let back = self.odd[usize::from(self.next_stack(a))];
+        let target = self.partner[usize::from(back)];
+        self.partner[usize::from(target)] == back
     }
 
     /// Calls `each` with the column orders of `start`: once the first stack's order is chosen the
@@ -1091,7 +1097,9 @@ impl CompleteSearch {
     /// Only pairs of pure bands when there are any (their second rows start `456`, those of mixed
     /// pairs `457`), purity being a property of the whole band. Mixed pairs are first compared by
     /// the first six cells of their second rows, which cost little, and only the rotations with the
-    /// smallest start are finished.
+    /// smallest start are finished. That start is almost always `457189`, which a two-cycle of the
+    /// partner map tells apart without reading the start: only when no pair has one are all
+    /// starts read.
     fn run(self) -> Best {
         let pairs: [RowPair; 36] = std::array::from_fn(|k| {
             let (transpose, band) = (k / 18, (k / 6 % 3) as u8);
@@ -1106,28 +1114,42 @@ impl CompleteSearch {
         let pure_bands = (0..6)
             .filter(|&band| pairs[6 * band].is_pure())
             .fold(0u8, |mask, band| mask | 1 << band);
-        let starts = if pure_bands == 0 {
-            pairs
-                .each_ref()
-                .map(|pair| [0, 1, 2].map(|a| pair.mixed_start(a)))
-        } else {
-            [[MixedStart::NONE; 3]; 36]
-        };
-        let least = starts
-            .iter()
-            .flatten()
-            .map(|start| start.prefix)
-            .min()
-            .expect("36 pairs");
         let mut ties = Ties::new();
-        for ((k, pair), starts) in pairs.iter().enumerate().zip(&starts) {
-            if pure_bands >> (k / 6) & 1 == 1 {
-                pair.pure_orders(|columns| ties.offer(self.pure_key(pair, &columns), k, columns));
+        if pure_bands != 0 {
+            for (k, pair) in pairs.iter().enumerate() {
+                if pure_bands >> (k / 6) & 1 == 1 {
+                    pair.pure_orders(|columns| {
+                        ties.offer(self.pure_key(pair, &columns), k, columns)
+                    });
+                }
             }
-            for start in starts.iter().filter(|start| start.prefix == least) {
-                pair.mixed_orders(start, |columns| {
-                    ties.offer(u128::from(pair.second_row_key(&columns)) << 36, k, columns);
-                });
+        } else {
+            let reaching = pairs.each_ref().map(|pair| {
+                (0..3u8)
+                    .filter(|&a| pair.reaches_smallest_start(a))
+                    .fold(0u8, |mask, a| mask | 1 << a)
+            });
+            let least = if reaching.iter().any(|&mask| mask != 0) {
+                MixedStart::SMALLEST
+            } else {
+                pairs
+                    .iter()
+                    .flat_map(|pair| (0..3).map(|a| pair.mixed_start(a).prefix))
+                    .min()
+                    .expect("36 pairs")
+            };
+            for (k, (pair, &reaching)) in pairs.iter().zip(&reaching).enumerate() {
+                for a in 0..3u8 {
+                    if least == MixedStart::SMALLEST && reaching >> a & 1 == 0 {
+                        continue;
+                    }
+                    let start = pair.mixed_start(a);
+                    if start.prefix == least {
+                        pair.mixed_orders(&start, |columns| {
+                            ties.offer(u128::from(pair.second_row_key(&columns)) << 36, k, columns);
+                        });
+                    }
+                }
             }
         }
         let mut best_rows = [u64::MAX; 9];
@@ -1346,6 +1368,42 @@ mod tests {
             assert_eq!(fast, general);
         }
         assert!(pure_grids > 20, "{pure_grids} grids with a pure pair");
+    }
+
+    #[test]
+    fn a_two_cycle_of_the_partner_map_is_the_smallest_mixed_start() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(13);
+        let mut solver = crate::solve::Solver::new();
+        let (mut reaching, mut not_reaching) = (0, 0);
+        for _ in 0..50 {
+            let search =
+                CompleteSearch::new(&crate::puzzle::random_grid(&mut rng, &mut solver, None));
+            for k in 0..36 {
+                let rows = ORDERS_OF_THREE[k % 6].map(|i| 3 * (k / 6 % 3) as u8 + i as u8);
+                let pair = RowPair::new(
+                    &search.views[k / 18],
+                    &search.column_of[k / 18],
+                    k / 18,
+                    rows,
+                );
+                if pair.is_pure() {
+                    continue;
+                }
+                for a in 0..3 {
+                    let smallest = pair.mixed_start(a).prefix == MixedStart::SMALLEST;
+                    assert_eq!(pair.reaches_smallest_start(a), smallest);
+                    *if smallest {
+                        &mut reaching
+                    } else {
+                        &mut not_reaching
+                    } += 1;
+                }
+            }
+        }
+        assert!(
+            reaching > 100 && not_reaching > 100,
+            "{reaching} {not_reaching}"
+        );
     }
 
     #[test]
