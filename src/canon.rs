@@ -404,6 +404,8 @@ struct PuzzleSearch {
     /// first in each stack and its givens read 1, 2, 3, ..., so the fewer givens a stack has the
     /// earlier it goes, and a row whose counts, sorted, are not the smallest of all cannot be first.
     first_row_givens: [u8; 3],
+    /// Per view, the rows (bit per row) with those counts: the only ones that can come first.
+    first_rows: [u16; 2],
     transpose: usize,
     rows: [u8; 9],
     line: [u8; CELLS],
@@ -463,17 +465,19 @@ impl PuzzleSearch {
                     .fold(0u16, |mask, c| mask | 1 << c)
             })
         });
-        let first_row_givens = given
-            .iter()
-            .flatten()
-            .map(|&row| sorted_givens(row))
-            .min()
-            .expect("18 rows");
+        let counts = given.map(|view| view.map(sorted_givens));
+        let first_row_givens = *counts.iter().flatten().min().expect("18 rows");
+        let first_rows = counts.map(|view| {
+            (0..9)
+                .filter(|&row| view[row] == first_row_givens)
+                .fold(0, |mask, row| mask | 1 << row)
+        });
         PuzzleSearch {
             views,
             twins,
             given,
             first_row_givens,
+            first_rows,
             transpose: 0,
             rows: [0; 9],
             line: [0; CELLS],
@@ -539,10 +543,7 @@ impl PuzzleSearch {
             if twins[usize::from(row)] & !used != 0 {
                 continue;
             }
-            if i == 0
-                && sorted_givens(self.given[self.transpose][usize::from(row)])
-                    != self.first_row_givens
-            {
+            if i == 0 && self.first_rows[self.transpose] >> row & 1 == 0 {
                 continue;
             }
             self.rows[i] = row;
