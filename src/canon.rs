@@ -600,9 +600,6 @@ impl PuzzleSearch {
         standing: Standing,
     ) {
         let (i, j) = (k / 9, k % 9);
-        let next = |search: &mut PuzzleSearch, columns: Columns, labels: Labels, standing| {
-            search.next_cell(k, used, columns, labels, standing);
-        };
         let stack = j / 3;
         let mut standing = standing;
         if i == 0 && j % 3 == 0 {
@@ -631,7 +628,7 @@ impl PuzzleSearch {
                         self.next_cell(k + 2, used, columns, labels, child);
                     }
                 } else {
-                    self.first_row_cell(k, columns, labels, standing, &next);
+                    self.first_row_cell(k, used, columns, labels, standing);
                 }
                 if self.best.improvements != improvements {
                     standing = Standing::Level;
@@ -640,7 +637,7 @@ impl PuzzleSearch {
             return;
         }
         if i == 0 {
-            return self.first_row_cell(k, columns, labels, standing, &next);
+            return self.first_row_cell(k, used, columns, labels, standing);
         }
         self.fill_row(k, used, columns, labels, standing);
     }
@@ -748,10 +745,10 @@ impl PuzzleSearch {
     fn first_row_cell(
         &mut self,
         j: usize,
+        used: u16,
         columns: Columns,
         labels: Labels,
         standing: Standing,
-        next: &dyn Fn(&mut PuzzleSearch, Columns, Labels, Standing),
     ) {
         let stack = j / 3;
         let open = columns.open[stack];
@@ -760,7 +757,7 @@ impl PuzzleSearch {
         if blanks > deferred {
             if let Some(child) = standing.after(&self.best, j, 0) {
                 self.line[j] = 0;
-                next(self, columns, labels, child);
+                self.next_cell(j, used, columns, labels, child);
             }
             return;
         }
@@ -781,7 +778,7 @@ impl PuzzleSearch {
             columns.open[stack] &= !(1 << column);
             self.line[j] = value;
             let improvements = self.best.improvements;
-            next(self, columns, labels, child);
+            self.next_cell(j, used, columns, labels, child);
             if self.best.improvements != improvements {
                 standing = Standing::Level;
             }
