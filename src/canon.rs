@@ -23,8 +23,9 @@
 //!   each row chosen (with the transposition) at its first cell; every cell is final when it is
 //!   placed, since its label is fixed by what came before it. Columns are chosen lazily: columns of
 //!   one stack that read blank in every row so far are interchangeable so far, so they stay an
-//!   unordered set until a row tells them apart. A first row with one given thus costs one branch
-//!   per stack order instead of one per column order (up to 144). The first row is known in
+//!   unordered set until a row tells them apart, and a row that gives some of them places only
+//!   those (after the blank ones, which stay a set). A first row with one given thus costs one
+//!   branch per stack order instead of one per column order (up to 144). The first row is known in
 //!   advance up to its labels: its blanks come first in each stack and its stacks in increasing
 //!   number of givens, so only rows and stack orders that give the fewest are tried.
 //! - **Valid complete grids** need no search. Whatever the arrangement, the first row reads
@@ -37,10 +38,12 @@
 //!   the stack order up to rotation and then every column but for a choice among at most six, so
 //!   each pair yields at most 18 column orders to compare (see `RowPair::pure_orders` and
 //!   `RowPair::mixed_start`). Mixed pairs are first compared by the second row's first six cells,
-//!   read off the partner map without building an order. The third row follows, and the other two
-//!   bands only need sorting by their first cells, which all differ; only the arrangements whose
-//!   second row ties with the smallest are finished, rows compared as packed keys, and the line is
-//!   written out once, for the winner.
+//!   read off the partner map without building an order; the smallest of all, `457189`, comes
+//!   from a two-cycle of the partner map, so when some pair has one, only the pairs and rotations
+//!   with one are read further. The third row follows, and the other two bands only need sorting
+//!   by their first cells, which all differ; only the arrangements whose second row ties with the
+//!   smallest are finished, rows compared as packed keys, and the line is written out once, for
+//!   the winner.
 
 use rand::{Rng, RngExt};
 
@@ -210,8 +213,12 @@ fn search(grid: &Grid) -> Best {
 }
 
 /// Whether every row, column and box of `grid` holds each digit once: one mask of digits per house,
-/// built without an early exit (the common input is valid).
+/// built without an early exit (the common complete input is valid), after a quick scan for blanks
+/// that turns puzzles away.
 fn is_valid_complete(grid: &Grid) -> bool {
+    if grid.cells().contains(&0) {
+        return false;
+    }
     let mut rows = [0u16; 9];
     let mut columns = [0u16; 9];
     let mut boxes = [0u16; 9];
@@ -267,6 +274,8 @@ struct Best {
     columns: [u8; 9],
     /// The label of each digit, 0 for digits that do not occur.
     labels: [u8; 10],
+    /// Per row of the line, its positions (bit per position) that read a label, not a blank.
+    given_positions: [u16; 9],
 }
 
 impl Best {
@@ -279,6 +288,7 @@ impl Best {
             rows: [0; 9],
             columns: [0; 9],
             labels: [0; 10],
+            given_positions: [0; 9],
         }
     }
 
@@ -299,6 +309,11 @@ impl Best {
         self.rows = rows;
         self.columns = columns;
         self.labels = *labels;
+        for (mask, cells) in self.given_positions.iter_mut().zip(line.chunks_exact(9)) {
+            *mask = (0..9)
+                .filter(|&j| cells[j] != 0)
+                .fold(0, |mask, j| mask | 1 << j);
+        }
     }
 
     /// The best line as a grid.
@@ -362,18 +377,26 @@ fn label(labels: &mut [u8; 10], next: &mut u8, digit: u8) -> u8 {
     *slot
 }
 
-/// How many of the cells of `row` of view `view` in stack `stack` are given.
-fn givens(views: &Views, view: usize, row: u8, stack: u8) -> u8 {
-    let cells = &views[view][usize::from(row)][usize::from(3 * stack)..usize::from(3 * stack + 3)];
-    cells.iter().filter(|&&digit| digit != 0).count() as u8
+/// How many columns of stack `stack` a row gives, its given columns being `given` (bit per column).
+fn givens(given: u16, stack: u8) -> u8 {
+    ones(given >> (3 * stack) & 7) as u8
+}
+
+/// How many columns of each stack a row gives, fewest first.
+fn sorted_givens(given: u16) -> [u8; 3] {
+    let mut counts = [0, 1, 2].map(|stack| givens(given, stack));
+    counts.sort_unstable();
+    counts
 }
 
 /// The general search, cell by cell in line order (puzzles, and grids that are not valid).
 ///
 /// Columns whose cells read blank so far are interchangeable so far, so which of them goes where is
 /// left open: a position of the first row that can take a blank cell takes "one of the blank columns
-/// of its stack" (a **deferred** position), and the choice is made only at the first row where those
-/// columns differ. The first row's blanks all come first in their stack (0 is below every label).
+/// of its stack" (a **deferred** position), and a choice is made only for the columns a row gives:
+/// they take the stack's last deferred positions, since blanks come first (0 is below every label),
+/// and the columns still blank keep the first ones. So a stack's deferred positions are always its
+/// first ones.
 struct PuzzleSearch {
     views: Views,
     /// Per view and row, the earlier rows of its band with the same cells: choosing one of two
@@ -385,6 +408,8 @@ struct PuzzleSearch {
     /// first in each stack and its givens read 1, 2, 3, ..., so the fewer givens a stack has the
     /// earlier it goes, and a row whose counts, sorted, are not the smallest of all cannot be first.
     first_row_givens: [u8; 3],
+    /// Per view, the rows (bit per row) with those counts: the only ones that can come first.
+    first_rows: [u16; 2],
     transpose: usize,
     rows: [u8; 9],
     line: [u8; CELLS],
@@ -437,15 +462,6 @@ impl PuzzleSearch {
                 }
             }
         }
-        let first_row_givens = (0..2)
-            .flat_map(|view| (0..9).map(move |row| (view, row)))
-            .map(|(view, row)| {
-                let mut counts = [0, 1, 2].map(|stack| givens(&views, view, row, stack));
-                counts.sort_unstable();
-                counts
-            })
-            .min()
-            .expect("18 rows");
         let given = views.map(|view| {
             view.map(|cells| {
                 (0..9)
@@ -453,11 +469,19 @@ impl PuzzleSearch {
                     .fold(0u16, |mask, c| mask | 1 << c)
             })
         });
+        let counts = given.map(|view| view.map(sorted_givens));
+        let first_row_givens = *counts.iter().flatten().min().expect("18 rows");
+        let first_rows = counts.map(|view| {
+            (0..9)
+                .filter(|&row| view[row] == first_row_givens)
+                .fold(0, |mask, row| mask | 1 << row)
+        });
         PuzzleSearch {
             views,
             twins,
             given,
             first_row_givens,
+            first_rows,
             transpose: 0,
             rows: [0; 9],
             line: [0; CELLS],
@@ -523,22 +547,51 @@ impl PuzzleSearch {
             if twins[usize::from(row)] & !used != 0 {
                 continue;
             }
-            if i == 0 {
-                let mut counts =
-                    [0, 1, 2].map(|stack| givens(&self.views, self.transpose, row, stack));
-                counts.sort_unstable();
-                if counts != self.first_row_givens {
-                    continue;
-                }
+            if i == 0 && self.first_rows[self.transpose] >> row & 1 == 0 {
+                continue;
             }
             self.rows[i] = row;
-            let improvements = self.best.improvements;
             let start = self.start(standing);
+            if i > 0 && start == Standing::Level && self.above_by_blanks(i, &columns) {
+                continue;
+            }
+            let improvements = self.best.improvements;
             self.place_cell(9 * i, used | 1 << row, columns, labels, start);
             if self.best.improvements != improvements {
                 standing = Standing::Level;
             }
         }
+    }
+
+    /// The positions (bit per position) of output row `i`, after the first, that read a label
+    /// under `columns`: those of placed columns given in the row, and in each stack the last
+    /// deferred positions, as many as its open columns given in the row (blanks come first).
+    fn given_positions(&self, i: usize, columns: &Columns) -> u16 {
+        let given_here = self.given_columns(i);
+        // A deferred position reads NONE, whose low four bits pick bit 15 of the mask: always 0.
+        let placed = (0..9).fold(0, |mask, j| {
+            mask | (given_here >> (columns.at[j] & 15) & 1) << j
+        });
+        columns
+            .open
+            .iter()
+            .enumerate()
+            .fold(placed, |mask, (stack, &open)| {
+                let (deferred, given) = (ones(open), ones(open & given_here));
+                mask | ((1 << given) - 1) << (3 * stack as u32 + deferred - given)
+            })
+    }
+
+    /// Whether output row `i`, entered level with the best line, is above it by its blanks alone:
+    /// at the first position where one of the two rows reads a blank and the other a label, the
+    /// label is ours, and no earlier position reads a label in both (where ours could be smaller).
+    fn above_by_blanks(&self, i: usize, columns: &Columns) -> bool {
+        let ours = self.given_positions(i, columns);
+        let best = self.best.given_positions[i];
+        let differ = ours ^ best;
+        differ != 0
+            && ours >> differ.trailing_zeros() & 1 == 1
+            && differ.trailing_zeros() < (ours & best).trailing_zeros()
     }
 
     /// Fills cell `k` of the line.
@@ -551,9 +604,6 @@ impl PuzzleSearch {
         standing: Standing,
     ) {
         let (i, j) = (k / 9, k % 9);
-        let next = |search: &mut PuzzleSearch, columns: Columns, labels: Labels, standing| {
-            search.next_cell(k, used, columns, labels, standing);
-        };
         let stack = j / 3;
         let mut standing = standing;
         if i == 0 && j % 3 == 0 {
@@ -564,18 +614,26 @@ impl PuzzleSearch {
                 .filter(|&&s| s != NONE)
                 .fold(0, |m, &s| m | 1 << s);
             let count = self.first_row_givens[stack];
-            let row = self.rows[0];
+            let given = self.given_columns(0);
             let allowed = (0..3u8)
-                .filter(|&s| {
-                    taken >> s & 1 == 0 && givens(&self.views, self.transpose, row, s) == count
-                })
+                .filter(|&s| taken >> s & 1 == 0 && givens(given, s) == count)
                 .fold(0u8, |m, s| m | 1 << s);
             for input_stack in (0..3u8).filter(|s| allowed >> s & 1 == 1) {
                 let mut columns = columns;
                 columns.stack_at[stack] = input_stack;
                 columns.open[stack] = 7 << (3 * input_stack);
                 let improvements = self.best.improvements;
-                self.first_row_cell(k, columns, labels, standing, &next);
+                if count == 0 {
+                    // Three blanks, the stack's columns all deferred.
+                    let three_blanks = (k..k + 3)
+                        .try_fold(standing, |standing, at| standing.after(&self.best, at, 0));
+                    if let Some(child) = three_blanks {
+                        self.line[k..k + 3].fill(0);
+                        self.next_cell(k + 2, used, columns, labels, child);
+                    }
+                } else {
+                    self.first_row_cell(k, used, columns, labels, standing);
+                }
                 if self.best.improvements != improvements {
                     standing = Standing::Level;
                 }
@@ -583,7 +641,7 @@ impl PuzzleSearch {
             return;
         }
         if i == 0 {
-            return self.first_row_cell(k, columns, labels, standing, &next);
+            return self.first_row_cell(k, used, columns, labels, standing);
         }
         self.fill_row(k, used, columns, labels, standing);
     }
@@ -625,24 +683,26 @@ impl PuzzleSearch {
             } else if columns.open[stack] & given_here == 0 {
                 // A deferred position whose open columns read blank in every row so far.
                 0
+            } else if (3 * stack..j).filter(|&p| columns.at[p] == NONE).count()
+                < ones(columns.open[stack] & !given_here) as usize
+            {
+                // Blank here too: the open columns blank in this row stay interchangeable and
+                // keep the stack's first deferred positions; the given ones take the rest.
+                0
             } else {
-                // The columns differ here: each choice is made now, those giving the smallest
-                // cell only (the blank ones if any), one of each set of twins.
+                // The open columns given here are told apart now: each choice giving the smallest
+                // cell is made, one of each set of twins.
                 let open = columns.open[stack];
                 let given = open & given_here;
-                let smallest = if open != given {
-                    open & !given
-                } else {
-                    let candidates = (0..9u8).filter(|c| open >> c & 1 == 1);
-                    let smallest = candidates
-                        .clone()
-                        .map(|c| labels.peek(self.digit(i, c)))
-                        .min()
-                        .unwrap_or(0);
-                    candidates
-                        .filter(|&c| labels.peek(self.digit(i, c)) == smallest)
-                        .fold(0u16, |m, c| m | 1 << c)
-                };
+                let candidates = (0..9u8).filter(|c| given >> c & 1 == 1);
+                let least = candidates
+                    .clone()
+                    .map(|c| labels.peek(self.digit(i, c)))
+                    .min()
+                    .unwrap_or(0);
+                let smallest = candidates
+                    .filter(|&c| labels.peek(self.digit(i, c)) == least)
+                    .fold(0u16, |m, c| m | 1 << c);
                 let column_twins = self.twins[1 - self.transpose];
                 let chosen = (0..9u8)
                     .filter(|&c| smallest >> c & 1 == 1 && column_twins[usize::from(c)] & open == 0)
@@ -689,19 +749,19 @@ impl PuzzleSearch {
     fn first_row_cell(
         &mut self,
         j: usize,
+        used: u16,
         columns: Columns,
         labels: Labels,
         standing: Standing,
-        next: &dyn Fn(&mut PuzzleSearch, Columns, Labels, Standing),
     ) {
         let stack = j / 3;
         let open = columns.open[stack];
         let deferred = (3 * stack..j).filter(|&p| columns.at[p] == NONE).count();
-        let blanks = (open & !self.given_columns(0)).count_ones() as usize;
+        let blanks = ones(open & !self.given_columns(0)) as usize;
         if blanks > deferred {
             if let Some(child) = standing.after(&self.best, j, 0) {
                 self.line[j] = 0;
-                next(self, columns, labels, child);
+                self.next_cell(j, used, columns, labels, child);
             }
             return;
         }
@@ -722,7 +782,7 @@ impl PuzzleSearch {
             columns.open[stack] &= !(1 << column);
             self.line[j] = value;
             let improvements = self.best.improvements;
-            next(self, columns, labels, child);
+            self.next_cell(j, used, columns, labels, child);
             if self.best.improvements != improvements {
                 standing = Standing::Level;
             }
@@ -748,6 +808,13 @@ impl PuzzleSearch {
 }
 
 const NONE: u8 = u8::MAX;
+
+/// How many bits are set in a mask of columns of one stack: its three bits folded onto the lowest
+/// three and counted by a table, since the default target has no popcount instruction and its
+/// software count costs more than this.
+fn ones(mask: u16) -> u32 {
+    0xe994 >> (2 * ((mask | mask >> 3 | mask >> 6) & 7)) & 3
+}
 
 /// The column orders whose second rows tie for the smallest so far, with the index of their row
 /// pair: a few in most grids (up to hundreds in very symmetric ones), kept on the stack while they
@@ -814,8 +881,6 @@ struct RowPair {
     /// In a mixed pair, the column of each stack whose partner is not in the stack most of its
     /// columns' partners lie in.
     odd: [u8; 3],
-    /// The column whose partner each column is.
-    partner_of: [u8; 9],
 }
 
 /// The start of a mixed pair's second row with a given first output stack: the first six cells,
@@ -832,14 +897,8 @@ struct MixedStart {
 }
 
 impl MixedStart {
-    /// No start: the pairs of a grid with a pure band are not tried as mixed ones.
-    const NONE: MixedStart = MixedStart {
-        a: 0,
-        prefix: u64::MAX,
-        firsts: [[0; 2]; 2],
-        count: 0,
-        to_c: 0,
-    };
+    /// The smallest start of all, `457189` (less one a cell, as in [`RowPair::second_row_key`]).
+    const SMALLEST: u64 = 0x346078;
 }
 
 impl RowPair {
@@ -860,11 +919,9 @@ impl RowPair {
             partner,
             forward,
             odd: [0; 3],
-            partner_of: [0; 9],
         };
         for (column, &p) in partner.iter().enumerate() {
             let column = column as u8;
-            pair.partner_of[usize::from(p)] = column;
             // One column a stack is odd: summing avoids an unpredictable branch.
             let odd = u8::from(p / 3 != pair.next_stack(column / 3));
             pair.odd[usize::from(column / 3)] += odd * column;
@@ -946,7 +1003,11 @@ impl RowPair {
         let to_c = self.odd[usize::from(a)];
         let back = self.odd[usize::from(b)];
         let target = self.partner[usize::from(back)];
-        let from = self.partner_of[usize::from(back)];
+        let from = self
+            .partner
+            .iter()
+            .position(|&p| p == back)
+            .expect("a permutation") as u8;
         // The column of `a` that is neither `x` nor `to_c`.
         let third = |x: u8| 9 * a + 3 - x - to_c;
         let (firsts, count, middle) = if from / 3 == a {
@@ -975,6 +1036,16 @@ impl RowPair {
             count,
             to_c,
         }
+    }
+
+    /// Whether the mixed pair's second row has the smallest start of all, `457189`, when output
+    /// stack `a` comes first: exactly when the odd column of the next stack and its partner (in
+    /// `a`) are each other's partners, a two-cycle of the partner map, so that the partner's
+    /// column can come first and read 1 (see [`RowPair::mixed_start`]).
+    fn reaches_smallest_start(&self, a: u8) -> bool {
+        let back = self.odd[usize::from(self.next_stack(a))];
+        let target = self.partner[usize::from(back)];
+        self.partner[usize::from(target)] == back
     }
 
     /// Calls `each` with the column orders of `start`: once the first stack's order is chosen the
@@ -1028,7 +1099,9 @@ impl CompleteSearch {
     /// Only pairs of pure bands when there are any (their second rows start `456`, those of mixed
     /// pairs `457`), purity being a property of the whole band. Mixed pairs are first compared by
     /// the first six cells of their second rows, which cost little, and only the rotations with the
-    /// smallest start are finished.
+    /// smallest start are finished. That start is almost always `457189`, which a two-cycle of the
+    /// partner map tells apart without reading the start: only when no pair has one are all
+    /// starts read.
     fn run(self) -> Best {
         let pairs: [RowPair; 36] = std::array::from_fn(|k| {
             let (transpose, band) = (k / 18, (k / 6 % 3) as u8);
@@ -1043,28 +1116,42 @@ impl CompleteSearch {
         let pure_bands = (0..6)
             .filter(|&band| pairs[6 * band].is_pure())
             .fold(0u8, |mask, band| mask | 1 << band);
-        let starts = if pure_bands == 0 {
-            pairs
-                .each_ref()
-                .map(|pair| [0, 1, 2].map(|a| pair.mixed_start(a)))
-        } else {
-            [[MixedStart::NONE; 3]; 36]
-        };
-        let least = starts
-            .iter()
-            .flatten()
-            .map(|start| start.prefix)
-            .min()
-            .expect("36 pairs");
         let mut ties = Ties::new();
-        for ((k, pair), starts) in pairs.iter().enumerate().zip(&starts) {
-            if pure_bands >> (k / 6) & 1 == 1 {
-                pair.pure_orders(|columns| ties.offer(self.pure_key(pair, &columns), k, columns));
+        if pure_bands != 0 {
+            for (k, pair) in pairs.iter().enumerate() {
+                if pure_bands >> (k / 6) & 1 == 1 {
+                    pair.pure_orders(|columns| {
+                        ties.offer(self.pure_key(pair, &columns), k, columns)
+                    });
+                }
             }
-            for start in starts.iter().filter(|start| start.prefix == least) {
-                pair.mixed_orders(start, |columns| {
-                    ties.offer(u128::from(pair.second_row_key(&columns)) << 36, k, columns);
-                });
+        } else {
+            let reaching = pairs.each_ref().map(|pair| {
+                (0..3u8)
+                    .filter(|&a| pair.reaches_smallest_start(a))
+                    .fold(0u8, |mask, a| mask | 1 << a)
+            });
+            let least = if reaching.iter().any(|&mask| mask != 0) {
+                MixedStart::SMALLEST
+            } else {
+                pairs
+                    .iter()
+                    .flat_map(|pair| (0..3).map(|a| pair.mixed_start(a).prefix))
+                    .min()
+                    .expect("36 pairs")
+            };
+            for (k, (pair, &reaching)) in pairs.iter().zip(&reaching).enumerate() {
+                for a in 0..3u8 {
+                    if least == MixedStart::SMALLEST && reaching >> a & 1 == 0 {
+                        continue;
+                    }
+                    let start = pair.mixed_start(a);
+                    if start.prefix == least {
+                        pair.mixed_orders(&start, |columns| {
+                            ties.offer(u128::from(pair.second_row_key(&columns)) << 36, k, columns);
+                        });
+                    }
+                }
             }
         }
         let mut best_rows = [u64::MAX; 9];
@@ -1286,6 +1373,42 @@ mod tests {
     }
 
     #[test]
+    fn a_two_cycle_of_the_partner_map_is_the_smallest_mixed_start() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(13);
+        let mut solver = crate::solve::Solver::new();
+        let (mut reaching, mut not_reaching) = (0, 0);
+        for _ in 0..50 {
+            let search =
+                CompleteSearch::new(&crate::puzzle::random_grid(&mut rng, &mut solver, None));
+            for k in 0..36 {
+                let rows = ORDERS_OF_THREE[k % 6].map(|i| 3 * (k / 6 % 3) as u8 + i as u8);
+                let pair = RowPair::new(
+                    &search.views[k / 18],
+                    &search.column_of[k / 18],
+                    k / 18,
+                    rows,
+                );
+                if pair.is_pure() {
+                    continue;
+                }
+                for a in 0..3 {
+                    let smallest = pair.mixed_start(a).prefix == MixedStart::SMALLEST;
+                    assert_eq!(pair.reaches_smallest_start(a), smallest);
+                    *if smallest {
+                        &mut reaching
+                    } else {
+                        &mut not_reaching
+                    } += 1;
+                }
+            }
+        }
+        assert!(
+            reaching > 100 && not_reaching > 100,
+            "{reaching} {not_reaching}"
+        );
+    }
+
+    #[test]
     fn equivalent_inputs_share_their_form() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
         for line in [GRID, PUZZLE] {
@@ -1302,6 +1425,16 @@ mod tests {
     fn a_complete_form_starts_with_the_first_row_in_order() {
         let form = canonical_form(&grid(GRID));
         assert_eq!(&form.cells()[..9], &[1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    }
+
+    #[test]
+    fn ones_counts_the_bits_of_every_mask_of_one_stack() {
+        for stack in 0..3 {
+            for bits in 0..8u16 {
+                let mask = bits << (3 * stack);
+                assert_eq!(ones(mask), mask.count_ones(), "{mask:#b}");
+            }
+        }
     }
 
     #[test]
