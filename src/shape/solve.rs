@@ -56,6 +56,9 @@ pub struct Solver {
     /// the cell's place in the house.
     member_start: Vec<u32>,
     memberships: Vec<(u16, u8)>,
+    /// Every two houses that share two cells or more: the index of each one's first value word,
+    /// and the places of the shared cells in each.
+    overlaps: Vec<Overlap>,
     /// The state (see the module documentation).
     words: Vec<u32>,
     /// The old values of changed words, with their index, latest last.
@@ -88,6 +91,28 @@ impl Solver {
             }
         }
         member_start.push(memberships.len() as u32);
+        let mut overlaps = Vec::new();
+        let houses = shape.houses();
+        for (a, first) in houses.iter().enumerate() {
+            for (b, second) in houses.iter().enumerate().skip(a + 1) {
+                let places = |house: &[u16], other: &[u16]| {
+                    house
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, cell)| other.contains(cell))
+                        .fold(0u32, |mask, (place, _)| mask | 1 << place)
+                };
+                let shared = places(first, second);
+                if shared.count_ones() >= 2 {
+                    overlaps.push(Overlap {
+                        first: (cells + a * size) as u32,
+                        second: (cells + b * size) as u32,
+                        in_first: shared,
+                        in_second: places(second, first),
+                    });
+                }
+            }
+        }
         let words = cells + shape.houses().len() * size;
         Solver {
             cells,
@@ -96,6 +121,7 @@ impl Solver {
             houses: shape.houses().concat(),
             member_start,
             memberships,
+            overlaps,
             words: vec![0; words],
             trail: Vec::new(),
             pending: Vec::with_capacity(cells),
@@ -174,8 +200,15 @@ impl Solver {
     }
 
     fn search(&mut self, limit: usize, solution: &mut [u8]) {
-        if !self.propagate() {
-            return;
+        loop {
+            if !self.propagate() {
+                return;
+            }
+            match self.lock_candidates() {
+                Some(true) => continue,
+                Some(false) => break,
+                None => return,
+            }
         }
         let mut best = usize::MAX;
         let mut fewest = u32::MAX;
@@ -298,6 +331,57 @@ impl Solver {
         true
     }
 
+    /// Locked candidates: when a house's value can only go where the house overlaps another, the
+    /// other's places outside the overlap lose it. Some(whether anything was removed), None on a
+    /// contradiction.
+    fn lock_candidates(&mut self) -> Option<bool> {
+        let size = self.size;
+        let mut removed = false;
+        for index in 0..self.overlaps.len() {
+            let Overlap {
+                first,
+                second,
+                in_first,
+                in_second,
+            } = self.overlaps[index];
+            let (first, second) = (first as usize, second as usize);
+            // Most overlaps have nothing to remove: a branch-free test of all values at once
+            // finds those quickly.
+            let lock = |a: u32, b: u32| (a & !in_first == 0) != (b & !in_second == 0);
+            let firsts = &self.words[first..first + size];
+            let seconds = &self.words[second..second + size];
+            if !firsts
+                .iter()
+                .zip(seconds)
+                .fold(false, |any, (&a, &b)| any | lock(a, b))
+            {
+                continue;
+            }
+            for value in 0..size {
+                let (a, b) = (self.words[first + value], self.words[second + value]);
+                let (a_out, b_out) = (a & !in_first, b & !in_second);
+                let (house, outside) = match (a_out, b_out) {
+                    (0, 0) => continue,
+                    (0, _) => (second, b_out),
+                    (_, 0) => (first, a_out),
+                    _ => continue,
+                };
+                removed = true;
+                let mut places = outside;
+                while places != 0 {
+                    let cell = usize::from(
+                        self.houses[house - self.cells + places.trailing_zeros() as usize],
+                    );
+                    places &= places - 1;
+                    if self.words[cell] & (1 << value) != 0 && !self.eliminate(cell, 1 << value) {
+                        return None;
+                    }
+                }
+            }
+        }
+        Some(removed)
+    }
+
     /// Places every decided cell and every hidden single until none is left; false on a
     /// contradiction.
     fn propagate(&mut self) -> bool {
@@ -341,6 +425,15 @@ impl Solver {
             }
         }
     }
+}
+
+/// Two houses that share two cells or more (see [`Solver::lock_candidates`]).
+#[derive(Clone, Copy, Debug)]
+struct Overlap {
+    first: u32,
+    second: u32,
+    in_first: u32,
+    in_second: u32,
 }
 
 /// Solves every puzzle of `puzzles` over the current rayon pool and writes, in input order, one
