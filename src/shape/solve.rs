@@ -51,11 +51,11 @@ pub struct Solver {
     full: u32,
     /// House `h` is `houses[h * size..(h + 1) * size]`.
     houses: Vec<u16>,
-    /// The houses of cell `c`, `memberships[member_start[c]..member_start[c + 1]]`: the index of
-    /// the house's first value word (the cells' count plus the house's start in `houses`), and
-    /// the cell's place in the house.
+    /// The houses of cell `c`, `memberships[member_start[c]..member_start[c + 1]]`.
     member_start: Vec<u32>,
-    memberships: Vec<(u16, u8)>,
+    memberships: Vec<Membership>,
+    /// The values given in each house of the current puzzle.
+    given: Vec<u32>,
     /// Every two houses that share two cells or more: the index of each one's first value word,
     /// and the places of the shared cells in each.
     overlaps: Vec<Overlap>,
@@ -87,7 +87,11 @@ impl Solver {
                     .iter()
                     .position(|&c| usize::from(c) == cell)
                     .expect("a cell is in its houses");
-                memberships.push(((cells + usize::from(house) * size) as u16, place as u8));
+                memberships.push(Membership {
+                    first: (cells + usize::from(house) * size) as u16,
+                    place: place as u8,
+                    house: house as u8,
+                });
             }
         }
         member_start.push(memberships.len() as u32);
@@ -121,6 +125,7 @@ impl Solver {
             houses: shape.houses().concat(),
             member_start,
             memberships,
+            given: vec![0; shape.houses().len()],
             overlaps,
             words: vec![0; words],
             trail: Vec::new(),
@@ -152,31 +157,67 @@ impl Solver {
         self.pending.clear();
         self.hidden.clear();
         let (cells, size, full) = (self.cells, self.size, self.full);
-        // The state is built directly rather than through eliminations, which would cost N
-        // eliminations a given on every call (and -n makes thousands of calls a puzzle): the
-        // givens are decided cells, and each house's values may go to its other cells, or to the
-        // given cell that holds them. Placing the givens then removes them from their peers.
-        self.words[..cells].fill(full);
-        for (cell, &value) in puzzle.iter().enumerate() {
-            if value != 0 {
-                if usize::from(value) > size {
-                    return Some(0);
-                }
-                self.words[cell] = 1 << (value - 1);
-                self.pending.push(cell as u16);
-            }
-        }
+        // The state is built directly rather than through eliminations, which would cost one
+        // elimination for each peer of each given on every call (and -n makes thousands of calls
+        // a puzzle): the givens are placed cells, a blank cell may take what none of its houses
+        // was given, and each house's value goes to the given that holds it or to the blank cells
+        // that may take it.
         for (house, members) in self.houses.chunks_exact(size).enumerate() {
-            let open = members
-                .iter()
-                .enumerate()
-                .filter(|&(_, &cell)| puzzle[usize::from(cell)] == 0)
-                .fold(0, |open, (place, _)| open | 1 << place);
-            let values = &mut self.words[cells + house * size..cells + (house + 1) * size];
-            values.fill(open);
+            let mut given = 0u32;
+            for &cell in members {
+                let value = puzzle[usize::from(cell)];
+                if value != 0 {
+                    if usize::from(value) > size || given >> (value - 1) & 1 != 0 {
+                        return Some(0);
+                    }
+                    given |= 1 << (value - 1);
+                }
+            }
+            self.given[house] = given;
+        }
+        for (cell, &value) in puzzle.iter().enumerate() {
+            self.words[cell] = if value != 0 {
+                1 << (value - 1) | PLACED
+            } else {
+                let members =
+                    self.member_start[cell] as usize..self.member_start[cell + 1] as usize;
+                let options = self.memberships[members]
+                    .iter()
+                    .fold(full, |options, membership| {
+                        options & !self.given[usize::from(membership.house)]
+                    });
+                if options & options.wrapping_sub(1) == 0 {
+                    if options == 0 {
+                        return Some(0);
+                    }
+                    self.pending.push(cell as u16);
+                }
+                options
+            };
+        }
+        let (cell_words, value_words) = self.words.split_at_mut(cells);
+        for (house, (members, values)) in self
+            .houses
+            .chunks_exact(size)
+            .zip(value_words.chunks_exact_mut(size))
+            .enumerate()
+        {
+            values.fill(0);
             for (place, &cell) in members.iter().enumerate() {
-                if let Some(value) = usize::from(puzzle[usize::from(cell)]).checked_sub(1) {
-                    values[value] |= 1 << place;
+                let mut options = cell_words[usize::from(cell)] & full;
+                while options != 0 {
+                    values[options.trailing_zeros() as usize] |= 1 << place;
+                    options &= options - 1;
+                }
+            }
+            for (value, &places) in values.iter().enumerate() {
+                if places & places.wrapping_sub(1) == 0 {
+                    if places == 0 {
+                        return Some(0);
+                    }
+                    if self.given[house] >> value & 1 == 0 {
+                        self.hidden.push((cells + house * size + value) as u16);
+                    }
                 }
             }
         }
@@ -316,7 +357,7 @@ impl Solver {
             let value = removed.trailing_zeros() as usize;
             removed &= removed - 1;
             for member in members.clone() {
-                let (first, place) = self.memberships[member];
+                let Membership { first, place, .. } = self.memberships[member];
                 let index = usize::from(first) + value;
                 let places = self.words[index] & !(1 << place);
                 self.set(index, places);
@@ -397,7 +438,7 @@ impl Solver {
                 let value = bit.trailing_zeros() as usize;
                 for member in self.member_start[cell] as usize..self.member_start[cell + 1] as usize
                 {
-                    let (first, place) = self.memberships[member];
+                    let Membership { first, place, .. } = self.memberships[member];
                     let house = usize::from(first) - self.cells;
                     let mut others = self.words[usize::from(first) + value] & !(1 << place);
                     while others != 0 {
@@ -425,6 +466,18 @@ impl Solver {
             }
         }
     }
+}
+
+/// A house of a cell.
+#[derive(Clone, Copy, Debug)]
+struct Membership {
+    /// The index of the house's first value word: the cells' count plus the house's start in
+    /// `houses`.
+    first: u16,
+    /// The cell's place in the house.
+    place: u8,
+    /// The house's index in the shape.
+    house: u8,
 }
 
 /// Two houses that share two cells or more (see [`Solver::lock_candidates`]).
