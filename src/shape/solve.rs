@@ -423,6 +423,36 @@ impl Solver {
         Some(removed)
     }
 
+    /// Removes the value `value` from `peer` of a cell just placed, in its word and in the value
+    /// words of its houses but the one whose first value word is `placed_in` (which the placement
+    /// sets whole); false on a contradiction.
+    fn remove_from_peer(&mut self, peer: usize, value: usize, placed_in: u16) -> bool {
+        let left = self.words[peer] & !(1 << value);
+        if left & !PLACED == 0 {
+            return false;
+        }
+        self.set(peer, left);
+        if left & (left - 1) == 0 {
+            self.pending.push(peer as u16);
+        }
+        for member in self.member_start[peer] as usize..self.member_start[peer + 1] as usize {
+            let Membership { first, place, .. } = self.memberships[member];
+            if first == placed_in {
+                continue;
+            }
+            let index = usize::from(first) + value;
+            let places = self.words[index] & !(1 << place);
+            self.set(index, places);
+            if places & places.wrapping_sub(1) == 0 {
+                if places == 0 {
+                    return false;
+                }
+                self.hidden.push(index as u16);
+            }
+        }
+        true
+    }
+
     /// Places every decided cell and every hidden single until none is left; false on a
     /// contradiction.
     fn propagate(&mut self) -> bool {
@@ -434,18 +464,25 @@ impl Solver {
                     continue;
                 }
                 self.set(cell, bit | PLACED);
-                // The peers that still have the value are the other places of the value words.
+                // The peers that still have the value are the other places of the value words,
+                // each of which is left with the cell alone.
                 let value = bit.trailing_zeros() as usize;
                 for member in self.member_start[cell] as usize..self.member_start[cell + 1] as usize
                 {
                     let Membership { first, place, .. } = self.memberships[member];
+                    let index = usize::from(first) + value;
+                    let mut others = self.words[index] & !(1 << place);
+                    if others == 0 {
+                        continue;
+                    }
+                    self.set(index, 1 << place);
                     let house = usize::from(first) - self.cells;
-                    let mut others = self.words[usize::from(first) + value] & !(1 << place);
                     while others != 0 {
                         let peer =
                             usize::from(self.houses[house + others.trailing_zeros() as usize]);
                         others &= others - 1;
-                        if self.words[peer] & bit != 0 && !self.eliminate(peer, bit) {
+                        if self.words[peer] & bit != 0 && !self.remove_from_peer(peer, value, first)
+                        {
                             return false;
                         }
                     }
