@@ -301,10 +301,22 @@ impl Solver {
                 }
             }
             None => {
+                // The value with the most places in the cell's houses is tried first: placing it
+                // removes the most candidates, so its branch is decided soonest.
                 let mut options = self.words[best];
+                let mut scores = [0u32; 25];
                 while options != 0 {
-                    bits[branches] = options & options.wrapping_neg();
+                    let bit = options & options.wrapping_neg();
                     options &= options - 1;
+                    let score = self.reach(best, bit);
+                    let mut slot = branches;
+                    while slot > 0 && scores[slot - 1] < score {
+                        scores[slot] = scores[slot - 1];
+                        bits[slot] = bits[slot - 1];
+                        slot -= 1;
+                    }
+                    scores[slot] = score;
+                    bits[slot] = bit;
                     branches += 1;
                 }
             }
