@@ -99,28 +99,31 @@ impl Solver {
             }
         }
         member_start.push(memberships.len() as u32);
-        let mut overlaps = Vec::new();
-        let houses = shape.houses();
-        for (a, first) in houses.iter().enumerate() {
-            for (b, second) in houses.iter().enumerate().skip(a + 1) {
-                let places = |house: &[u16], other: &[u16]| {
-                    house
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, cell)| other.contains(cell))
-                        .fold(0u32, |mask, (place, _)| mask | 1 << place)
-                };
-                let shared = places(first, second);
-                if shared.count_ones() >= 2 {
-                    overlaps.push(Overlap {
-                        first: (cells + a * size) as u32,
-                        second: (cells + b * size) as u32,
-                        in_first: shared,
-                        in_second: places(second, first),
-                    });
+        // The shared places of every two houses, gathered from the houses of each cell.
+        let count = shape.houses().len();
+        let mut shared = vec![(0u32, 0u32); count * count];
+        for cell in 0..cells {
+            let members =
+                &memberships[member_start[cell] as usize..member_start[cell + 1] as usize];
+            for (i, a) in members.iter().enumerate() {
+                for b in &members[i + 1..] {
+                    let pair = &mut shared[usize::from(a.house) * count + usize::from(b.house)];
+                    pair.0 |= 1 << a.place;
+                    pair.1 |= 1 << b.place;
                 }
             }
         }
+        let overlaps = shared
+            .iter()
+            .enumerate()
+            .filter(|(_, (in_first, _))| in_first.count_ones() >= 2)
+            .map(|(pair, &(in_first, in_second))| Overlap {
+                first: (cells + pair / count * size) as u32,
+                second: (cells + pair % count * size) as u32,
+                in_first,
+                in_second,
+            })
+            .collect();
         let words = cells + shape.houses().len() * size;
         Solver {
             cells,
