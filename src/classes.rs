@@ -363,7 +363,8 @@ pub fn render_classes(request: &GridRequest, format: Format) -> Vec<u8> {
     let shares: Vec<usize> = (0..PARTS)
         .map(|part| request.count / PARTS + usize::from(part < request.count % PARTS))
         .collect();
-    // A few grids of a part meet a grid of an earlier part: a handful in ten thousand.
+    // A few grids of a part are equivalent to an earlier grid of the part or of an earlier part:
+    // a handful in ten thousand.
     let mut spares: Vec<usize> = shares.iter().map(|share| share / 256 + 64).collect();
     loop {
         let mut out = vec![0; record_len * request.count];
@@ -410,7 +411,7 @@ pub fn render_classes(request: &GridRequest, format: Format) -> Vec<u8> {
     }
 }
 
-/// For each key of the parts, in order, whether it meets a key of an earlier part. Keys are
+/// For each key of the parts, in order, whether it meets an earlier key. Keys are
 /// compared by their high 40 bits: a few more may meet than need to, which only leaves out a few more
 /// grids.
 fn met_earlier<'a>(parts: impl Iterator<Item = &'a [u64]>) -> Vec<bool> {
@@ -435,7 +436,7 @@ fn met_earlier<'a>(parts: impl Iterator<Item = &'a [u64]>) -> Vec<bool> {
     met
 }
 
-/// Moves the records of `range` that did not meet an earlier part's (`met`, by record) forward over
+/// Moves the records of `range` whose keys met no earlier key (`met`, by record) forward over
 /// those that did, and fills the rest of the range from `spare_records` (whose `met` follow).
 fn keep_unmet(range: &mut [u8], spare_records: &[u8], met: &[bool], record_len: usize) {
     let records = range.len() / record_len;

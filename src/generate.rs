@@ -49,9 +49,6 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
-use std::collections::HashSet;
-
-use foldhash::fast::FixedState;
 
 use crate::error::Error;
 use crate::format::{Format, MAX_RECORD_LEN};
@@ -141,7 +138,7 @@ pub fn render_grids(request: &GridRequest, format: Format) -> Result<Vec<u8>, Er
 }
 
 /// For `--classes`: grids of part `part` of [`render_grids`]'s walk, no two of them relabellings of
-/// each other and no two with the same `key` of their record (see [`Representatives`]), in
+/// each other (see [`Representatives`]), in
 /// `format`: into `out` until it is full, then `spare` more into a buffer of their own, which is
 /// returned with the keys of all of them in order.
 ///
@@ -173,7 +170,6 @@ pub(crate) fn representatives<K: Fn(&[u8]) -> u64>(
             spare,
             spare_records: Vec::with_capacity(spare * record_len),
             keys: Vec::with_capacity(wanted),
-            seen: HashSet::with_capacity_and_hasher(wanted, FixedState::with_seed(0x5ee)),
             key,
         },
     );
@@ -544,7 +540,7 @@ impl<const RECORD: usize> Leaves for AllRelabellings<'_, RECORD> {
 /// `--classes`: each grid once, keyed, until `out` is full and `spare` more are kept. The walk keeps
 /// to first rows in order, and of the 24 relabellings of 6, 7, 8 and 9 each leaf stands for, only
 /// the one that puts them in order in the last four cells of the first row is taken: so no two
-/// grids taken are relabellings of each other. A grid whose key met an earlier one's is left out.
+/// grids taken are relabellings of each other.
 struct Representatives<'a, K> {
     record_len: usize,
     /// The box and record offset of the last four cells of the first row.
@@ -553,7 +549,6 @@ struct Representatives<'a, K> {
     spare: usize,
     spare_records: Vec<u8>,
     keys: Vec<u64>,
-    seen: HashSet<u64, FixedState>,
     key: &'a K,
 }
 
@@ -577,9 +572,6 @@ impl<K: Fn(&[u8]) -> u64> Leaves for Representatives<'_, K> {
         }
         let record = &record[..self.record_len];
         let key = (self.key)(record);
-        if !self.seen.insert(key) {
-            return false;
-        }
         let at = self.keys.len() * self.record_len;
         match self.out.get_mut(at..at + self.record_len) {
             Some(slot) => slot.copy_from_slice(record),
