@@ -27,7 +27,7 @@ use rayon::prelude::*;
 use crate::canon::canonical_form;
 use crate::check::{Problem, Report};
 use crate::format::Format;
-use crate::generate::{GridRequest, MAX_GRIDS, PARTS, representatives};
+use crate::generate::{GridRequest, MAX_GRIDS, PARTS, part_share, representatives};
 use crate::grid::{CELLS, Grid};
 use crate::parse::parse_puzzles;
 
@@ -78,11 +78,14 @@ fn fingerprint_of_cells(cells: &[u8; CELLS]) -> u64 {
         // SAFETY: the processor has AVX2.
         return unsafe { fingerprint_with_avx2(cells) };
     }
-    fingerprint_by(cells, |digits, places| {
-        [0, 16].map(|half| {
-            let half = |bytes: &[u8; 32]| *bytes[half..].first_chunk().expect("16 bytes");
-            cycle_code(&half(digits), &half(places))
-        })
+    fingerprint_by(cells, plain_cycle_codes)
+}
+
+/// [`cycle_code`] of a pair of rows and of a pair of columns, held as in [`fingerprint_by`].
+fn plain_cycle_codes(digits: &[u8; 32], places: &[u8; 32]) -> [usize; 2] {
+    [0, 16].map(|half| {
+        let half = |bytes: &[u8; 32]| *bytes[half..].first_chunk().expect("16 bytes");
+        cycle_code(&half(digits), &half(places))
     })
 }
 
@@ -364,7 +367,7 @@ pub fn render_classes(request: &GridRequest, format: Format) -> Vec<u8> {
     // A record's characters are the digits' glyphs, `b'1'` to `b'9'`.
     let key = |record: &[u8]| fingerprint_of_cells(&offsets.map(|at| record[at] & 15));
     let shares: Vec<usize> = (0..PARTS)
-        .map(|part| request.count / PARTS + usize::from(part < request.count % PARTS))
+        .map(|part| part_share(request.count, part))
         .collect();
     // Most parts meet an earlier key a handful of times in ten thousand grids, but a few meet
     // many among their first grids: such a part is walked again with four times the spares. A
@@ -542,12 +545,9 @@ mod tests {
         let cycle_types = std::cell::RefCell::new(std::collections::HashSet::new());
         for grid in &grids {
             let plain = fingerprint_by(grid.cells(), |digits, places| {
-                [0, 16].map(|half| {
-                    let half = |bytes: &[u8; 32]| *bytes[half..].first_chunk().expect("16 bytes");
-                    let code = cycle_code(&half(digits), &half(places));
-                    cycle_types.borrow_mut().insert(code);
-                    code
-                })
+                let codes = plain_cycle_codes(digits, places);
+                cycle_types.borrow_mut().extend(codes);
+                codes
             });
             assert_eq!(fingerprint_of_cells(grid.cells()), plain);
         }
