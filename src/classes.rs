@@ -8,12 +8,15 @@
 //! fingerprints meet. Puzzles are keyed by their forms at once.
 //!
 //! # Essentially different grids
-//! `-c --classes` walks the tree of `-c` (see [`crate::generate`]), in the same fixed parts, but
-//! takes one grid of each 24 that differ only by relabelling their last four digits, which are
-//! equivalent. Each is keyed by its fingerprint as the walk reaches it. Then the parts are taken
+//! `-c --classes` walks the tree of `-c` (see [`crate::generate`]), in the same fixed parts, each
+//! with its own cell orders and symmetry drawn from the seed and the part's number, but keeps to
+//! grids whose first row in the walk's cells reads 1 to 9 in order, so no two grids of a part are
+//! relabellings of each other. Each is keyed by its fingerprint as the walk reaches it. Then the parts are taken
 //! in order, each grid in turn, and a grid whose fingerprint came earlier is left out, so no two
 //! grids kept share a fingerprint, and grids with different fingerprints are never equivalent: no
-//! canonical form is needed. About one grid in a hundred is left out. The output depends on the
+//! canonical form is needed. Most parts leave out a handful of grids in ten thousand, and take
+//! the places of those from a few spare grids drawn after their share; a few parts leave out many
+//! of their first grids, and are walked again with more spare grids. The output depends on the
 //! seed alone, not on the thread count.
 
 use std::hash::BuildHasher;
@@ -24,7 +27,7 @@ use rayon::prelude::*;
 use crate::canon::canonical_form;
 use crate::check::{Problem, Report};
 use crate::format::Format;
-use crate::generate::{GridRequest, MAX_GRIDS, PARTS, representatives};
+use crate::generate::{GridRequest, MAX_GRIDS, PARTS, part_share, representatives};
 use crate::grid::{CELLS, Grid};
 use crate::parse::parse_puzzles;
 
@@ -75,11 +78,14 @@ fn fingerprint_of_cells(cells: &[u8; CELLS]) -> u64 {
         // SAFETY: the processor has AVX2.
         return unsafe { fingerprint_with_avx2(cells) };
     }
-    fingerprint_by(cells, |digits, places| {
-        [0, 16].map(|half| {
-            let half = |bytes: &[u8; 32]| *bytes[half..].first_chunk().expect("16 bytes");
-            cycle_code(&half(digits), &half(places))
-        })
+    fingerprint_by(cells, plain_cycle_codes)
+}
+
+/// [`cycle_code`] of a pair of rows and of a pair of columns, held as in [`fingerprint_by`].
+fn plain_cycle_codes(digits: &[u8; 32], places: &[u8; 32]) -> [usize; 2] {
+    [0, 16].map(|half| {
+        let half = |bytes: &[u8; 32]| *bytes[half..].first_chunk().expect("16 bytes");
+        cycle_code(&half(digits), &half(places))
     })
 }
 
@@ -348,8 +354,8 @@ pub fn check_classes(report: &mut Report, text: &[u8], puzzles: Option<(&[u8], &
 /// grids (see the module comment).
 ///
 /// # Panics
-/// If `request.shard` is set (the relabelling that puts `first` in the top-left cell could make
-/// grids of two shards equal), or `request.count` is 0 or above [`MAX_GRIDS`].
+/// If `request.shard` is set (the parts are those of the whole tree, and the grids of two shards
+/// could not be kept apart by class), or `request.count` is 0 or above [`MAX_GRIDS`].
 pub fn render_classes(request: &GridRequest, format: Format) -> Vec<u8> {
     assert!(request.shard.is_none(), "classes are not sharded");
     assert!(
@@ -361,45 +367,53 @@ pub fn render_classes(request: &GridRequest, format: Format) -> Vec<u8> {
     // A record's characters are the digits' glyphs, `b'1'` to `b'9'`.
     let key = |record: &[u8]| fingerprint_of_cells(&offsets.map(|at| record[at] & 15));
     let shares: Vec<usize> = (0..PARTS)
-        .map(|part| request.count / PARTS + usize::from(part < request.count % PARTS))
+        .map(|part| part_share(request.count, part))
         .collect();
-    // A few grids of a part are equivalent to an earlier grid of the part or of an earlier part:
-    // a handful in ten thousand.
-    let mut spares: Vec<usize> = shares.iter().map(|share| share / 256 + 64).collect();
+    // Most parts meet an earlier key a handful of times in ten thousand grids, but a few meet
+    // many among their first grids: such a part is walked again with four times the spares. A
+    // part's walk depends on its spare count alone, so the other parts keep what they drew.
+    let mut spares: Vec<usize> = shares.iter().copied().map(first_spares).collect();
+    let mut out = vec![0; record_len * request.count];
+    let mut drawn: Vec<(Vec<u8>, Vec<u64>)> = vec![(Vec::new(), Vec::new()); PARTS];
+    let mut to_walk = [true; PARTS];
     loop {
-        let mut out = vec![0; record_len * request.count];
-        let mut ranges = Vec::with_capacity(PARTS);
+        let mut walks = Vec::with_capacity(PARTS);
         let mut rest = out.as_mut_slice();
-        for (part, &share) in shares.iter().enumerate() {
+        for (part, (&share, drawn)) in shares.iter().zip(&mut drawn).enumerate() {
             let (head, tail) = rest.split_at_mut(share * record_len);
-            ranges.push((part, head));
+            if to_walk[part] {
+                walks.push((part, head, drawn));
+            }
             rest = tail;
         }
-        let drawn: Vec<(Vec<u8>, Vec<u64>)> = ranges
-            .into_par_iter()
-            .map(|(part, range)| {
-                representatives(request, format, part, (range, spares[part]), &key)
+        walks.into_par_iter().for_each(|(part, range, drawn)| {
+            *drawn = representatives(request, format, part, (range, spares[part]), &key);
+        });
+        let met = met_earlier(drawn.iter().map(|(_, keys)| keys.as_slice()));
+        let mut rest = met.as_slice();
+        let part_mets: Vec<&[bool]> = drawn
+            .iter()
+            .map(|(_, keys)| {
+                let (head, tail) = rest.split_at(keys.len());
+                rest = tail;
+                head
             })
             .collect();
-        let met = met_earlier(drawn.iter().map(|(_, keys)| keys.as_slice()));
-        let mut short = false;
+        for (part, part_met) in part_mets.iter().enumerate() {
+            to_walk[part] = part_met.iter().filter(|&&m| !m).count() < shares[part];
+            if to_walk[part] {
+                spares[part] *= 4;
+            }
+        }
+        if to_walk.contains(&true) {
+            continue;
+        }
         let mut ranges = Vec::with_capacity(PARTS);
         let mut rest = out.as_mut_slice();
-        let mut first = 0;
-        for ((&share, (spare_records, keys)), spare) in shares.iter().zip(&drawn).zip(&mut spares) {
+        for ((&share, (spare_records, _)), part_met) in shares.iter().zip(&drawn).zip(part_mets) {
             let (head, tail) = rest.split_at_mut(share * record_len);
-            let part_met = &met[first..first + keys.len()];
-            first += keys.len();
-            if part_met.iter().filter(|&&m| !m).count() < share {
-                // Rarer still: a part with more spare grids, from the start again.
-                *spare *= 4;
-                short = true;
-            }
             ranges.push((head, spare_records, part_met));
             rest = tail;
-        }
-        if short {
-            continue;
         }
         ranges
             .into_par_iter()
@@ -409,6 +423,11 @@ pub fn render_classes(request: &GridRequest, format: Format) -> Vec<u8> {
         out.truncate(format.output_len(request.count));
         return out;
     }
+}
+
+/// The spare grids a part of `share` grids draws at first.
+fn first_spares(share: usize) -> usize {
+    share / 256 + 64
 }
 
 /// For each key of the parts, in order, whether it meets an earlier key. Keys are
@@ -526,12 +545,9 @@ mod tests {
         let cycle_types = std::cell::RefCell::new(std::collections::HashSet::new());
         for grid in &grids {
             let plain = fingerprint_by(grid.cells(), |digits, places| {
-                [0, 16].map(|half| {
-                    let half = |bytes: &[u8; 32]| *bytes[half..].first_chunk().expect("16 bytes");
-                    let code = cycle_code(&half(digits), &half(places));
-                    cycle_types.borrow_mut().insert(code);
-                    code
-                })
+                let codes = plain_cycle_codes(digits, places);
+                cycle_types.borrow_mut().extend(codes);
+                codes
             });
             assert_eq!(fingerprint_of_cells(grid.cells()), plain);
         }
@@ -555,6 +571,33 @@ mod tests {
         let none_met = [false; 4];
         keep_unmet(&mut range, b"5c8d", &none_met, 2);
         assert_eq!(&range, b"7a9b");
+    }
+
+    #[test]
+    fn a_part_short_of_new_keys_is_walked_again() {
+        let request = GridRequest {
+            count: PARTS * 1000,
+            seed: 3,
+            first: None,
+            shard: None,
+        };
+        // Part 0 of this seed meets its own earlier keys more often than its first spares make up
+        // for (part 0 meets no other part's keys).
+        let record_len = Format::Line.record_len();
+        let key = |record: &[u8]| fingerprint_of_cells(&std::array::from_fn(|c| record[c] & 15));
+        let mut out = vec![0; 1000 * record_len];
+        let buffers = (&mut out[..], first_spares(1000));
+        let (_, keys) = representatives(&request, Format::Line, 0, buffers, &key);
+        let met = met_earlier(std::iter::once(keys.as_slice()));
+        assert!(met.iter().filter(|&&m| !m).count() < 1000);
+        let grids = generate_classes(&request);
+        let forms: std::collections::HashSet<Grid> = grids.iter().map(canonical_form).collect();
+        assert_eq!(forms.len(), request.count);
+        let one_thread = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .expect("a pool");
+        assert_eq!(one_thread.install(|| generate_classes(&request)), grids);
     }
 
     #[test]

@@ -9,8 +9,9 @@
 //! same grids as the plain walk:
 //! - **6 to 9 by relabelling.** Once the 5s are placed, swapping the digits 6, 7, 8 and 9 among
 //!   themselves maps the ways to finish the grid onto each other, 24 at a time. Only one of each 24 is
-//!   searched (box 0 has its 6, 7 and 8 in the first cell each digit tries); it is written in all 24
-//!   relabellings, which costs 36 byte writes and one record copy each.
+//!   searched (box 0 has its 6, 7 and 8 in the first cell each digit tries); `-c` writes it in all 24
+//!   relabellings, which costs 36 byte writes and one record copy each (`--classes` writes one, see
+//!   [`crate::classes`]).
 //! - **The 7s band by band.** Every box has three empty cells left; the ways to place the 7s in each
 //!   band are listed, then combined across bands whose columns do not meet.
 //! - **The 8s and 9s as a 2-colouring.** Every house then has two empty cells: one takes the 8, the
@@ -76,6 +77,12 @@ pub struct GridRequest {
 /// 1 of box 0 sits in the top-left cell.
 pub(crate) const PARTS: usize = 18;
 
+/// How many of `count` grids part `part` contributes: an equal share, one more for the first
+/// `count % PARTS` parts.
+pub(crate) fn part_share(count: usize, part: usize) -> usize {
+    count / PARTS + usize::from(part < count % PARTS)
+}
+
 /// Writes `request.count` distinct complete grids in `format` into one buffer of exactly their size,
 /// splitting the work over the current rayon pool.
 ///
@@ -101,7 +108,7 @@ pub fn render_grids(request: &GridRequest, format: Format) -> Result<Vec<u8>, Er
     let mut parts = Vec::with_capacity(PARTS);
     let mut rest = out.as_mut_slice();
     for part in 0..PARTS {
-        let grids = request.count / PARTS + usize::from(part < request.count % PARTS);
+        let grids = part_share(request.count, part);
         let (head, tail) = rest.split_at_mut(grids * record_len);
         parts.push((part, head));
         rest = tail;
@@ -138,9 +145,8 @@ pub fn render_grids(request: &GridRequest, format: Format) -> Result<Vec<u8>, Er
 }
 
 /// For `--classes`: grids of part `part` of [`render_grids`]'s walk, no two of them relabellings of
-/// each other (see [`Representatives`]), in
-/// `format`: into `out` until it is full, then `spare` more into a buffer of their own, which is
-/// returned with the keys of all of them in order.
+/// each other (see [`Representatives`]), in `format`: into `out` until it is full, then `spare`
+/// more into a buffer of their own, which is returned with the keys of all of them in order.
 ///
 /// # Panics
 /// If `request.shard` is set, or `part` is not below [`PARTS`].
@@ -682,7 +688,7 @@ impl<'a, L: Leaves> Search<'a, L> {
     }
 
     /// Places `digit` in box `b` and the boxes after it, then the digits after it; returns `true` once
-    /// the output is full.
+    /// the leaves are full.
     fn place(&mut self, digit: usize, b: usize, rows_used: u16, columns_used: u16) -> bool {
         if b == 9 {
             return if digit == 6 {
@@ -774,7 +780,7 @@ impl<'a, L: Leaves> Search<'a, L> {
     }
 
     /// Places the 7s band by band (the bands' columns must not meet), then the 8s and 9s; returns
-    /// `true` once the output is full.
+    /// `true` once the leaves are full.
     ///
     /// Relabelling 6, 7, 8 and 9 maps the ways to complete a grid whose 1s to 5s are placed onto each
     /// other, 24 at a time. Only the one of each 24 whose box 0 has its 6, 7 and 8 in the first cell
@@ -817,10 +823,10 @@ impl<'a, L: Leaves> Search<'a, L> {
         false
     }
 
-    /// Writes every grid that completes the current one with the 7s of `bands` and its first box
-    /// unswapped (see [`ALLOWED`]), each in its 24 relabellings of 6, 7, 8 and 9. The 8/9 patterns are
-    /// those that every band and stack allow, in the walk's order (box 0's pattern bit most
-    /// significant). Returns `true` once the output is full.
+    /// Hands the leaves every grid that completes the current one with the 7s of `bands` and its
+    /// first box unswapped (see [`ALLOWED`]), each standing for its 24 relabellings of 6, 7, 8 and
+    /// 9. The 8/9 patterns are those that every band and stack allow, in the walk's order (box 0's
+    /// pattern bit most significant). Returns `true` once the leaves are full.
     fn place_eights_and_nines(&mut self, bands: [&BandChoice; 3]) -> bool {
         let stacks = [0, 1, 2].map(|j| {
             let codes = bands.map(|band| usize::from(band.column_codes[j]));
@@ -987,7 +993,7 @@ mod tests {
             let plan = Plan::new(&request, Format::Line);
             let mut expected = Vec::new();
             for part in 0..PARTS {
-                let grids = count / PARTS + usize::from(part < count % PARTS);
+                let grids = part_share(count, part);
                 let start = match request.shard {
                     None => Start::part(part),
                     Some(shard) => Start::subtree(shard.piece(part as u64)),
