@@ -430,26 +430,28 @@ fn first_spares(share: usize) -> usize {
     share / 256 + 64
 }
 
-/// For each key of the parts, in order, whether it meets an earlier key. Keys are
-/// compared by their high 40 bits: a few more may meet than need to, which only leaves out a few more
-/// grids.
-fn met_earlier<'a>(parts: impl Iterator<Item = &'a [u64]>) -> Vec<bool> {
-    const ORDINAL_BITS: u32 = 24;
-    let mut entries: Vec<u64> = Vec::new();
+/// For each key of the parts, in order, whether it meets an earlier key. Keys are compared by
+/// their high 40 bits (fewer past 16M keys): a few more may meet than need to, which only leaves
+/// out a few more grids.
+fn met_earlier<'a>(parts: impl Iterator<Item = &'a [u64]> + Clone) -> Vec<bool> {
+    let count: usize = parts.clone().map(<[u64]>::len).sum();
+    // 24 bits of ordinal hold every grid of a run unless its parts had to draw many spares; then
+    // the keys give up a few more bits.
+    let ordinal_bits = (usize::BITS - count.leading_zeros()).max(24);
+    let mut entries: Vec<u64> = Vec::with_capacity(count);
     for keys in parts {
         let first = entries.len() as u64;
         entries.extend(
             keys.iter()
                 .zip(first..)
-                .map(|(&key, ordinal)| key >> ORDINAL_BITS << ORDINAL_BITS | ordinal),
+                .map(|(&key, ordinal)| key >> ordinal_bits << ordinal_bits | ordinal),
         );
     }
-    assert!(entries.len() < 1 << ORDINAL_BITS, "too many grids to key");
     let mut met = vec![false; entries.len()];
     entries.par_sort_unstable();
     for pair in entries.windows(2) {
-        if pair[0] >> ORDINAL_BITS == pair[1] >> ORDINAL_BITS {
-            met[(pair[1] & ((1 << ORDINAL_BITS) - 1)) as usize] = true;
+        if pair[0] >> ordinal_bits == pair[1] >> ordinal_bits {
+            met[(pair[1] & ((1 << ordinal_bits) - 1)) as usize] = true;
         }
     }
     met
