@@ -400,14 +400,8 @@ impl Solver {
             removed &= removed - 1;
             for member in members.clone() {
                 let Membership { first, place, .. } = self.memberships[member];
-                let index = usize::from(first) + value;
-                let places = self.words[index] & !(1 << place);
-                self.set(index, places);
-                if places & places.wrapping_sub(1) == 0 {
-                    if places == 0 {
-                        return false;
-                    }
-                    self.hidden.push(index as u16);
+                if !self.remove_place(usize::from(first) + value, place) {
+                    return false;
                 }
             }
         }
@@ -482,15 +476,24 @@ impl Solver {
             if first == placed_in {
                 continue;
             }
-            let index = usize::from(first) + value;
-            let places = self.words[index] & !(1 << place);
-            self.set(index, places);
-            if places & places.wrapping_sub(1) == 0 {
-                if places == 0 {
-                    return false;
-                }
-                self.hidden.push(index as u16);
+            if !self.remove_place(usize::from(first) + value, place) {
+                return false;
             }
+        }
+        true
+    }
+
+    /// Removes `place` from the value word `index`; a word left with one place goes on the stack
+    /// of hidden singles. False when none is left.
+    #[inline(always)]
+    fn remove_place(&mut self, index: usize, place: u8) -> bool {
+        let places = self.words[index] & !(1 << place);
+        self.set(index, places);
+        if places & places.wrapping_sub(1) == 0 {
+            if places == 0 {
+                return false;
+            }
+            self.hidden.push(index as u16);
         }
         true
     }
