@@ -26,9 +26,10 @@ use rayon::prelude::*;
 
 use crate::canon::canonical_form;
 use crate::check::{Problem, Report};
+use crate::fingerprint;
 use crate::format::Format;
 use crate::generate::{GridRequest, MAX_GRIDS, PARTS, part_share, representatives};
-use crate::grid::{CELLS, Grid};
+use crate::grid::Grid;
 use crate::parse::parse_puzzles;
 
 /// The canonical form of each of `grids`, one line each (81 characters, `.` for empty cells),
@@ -50,183 +51,13 @@ pub fn render_canonical_forms(grids: &[Grid]) -> Vec<u8> {
 /// A value that equivalent grids share, cheap to compute for valid complete grids (see
 /// [`fingerprint`]); for anything else, the hash of the canonical form, which is then kept.
 fn key_of(grid: &Grid) -> (u64, Option<Grid>) {
-    match fingerprint(grid) {
+    match fingerprint::of_grid(grid) {
         Some(fingerprint) => (fingerprint, None),
         None => {
             let form = canonical_form(grid);
             (FixedState::with_seed(0xc1a5).hash_one(form), Some(form))
         }
     }
-}
-
-/// A class invariant of a valid complete grid (`None` for anything else): equal for equivalent
-/// grids, and rarely equal for others.
-pub(crate) fn fingerprint(grid: &Grid) -> Option<u64> {
-    (grid.is_filled() && grid.first_repeat().is_none()).then(|| fingerprint_of_cells(grid.cells()))
-}
-
-/// The fingerprint of a valid complete grid, given as its digits.
-///
-/// For two rows, the digit under each digit of the first row in the second is a permutation of the
-/// digits. Reordering columns leaves it as it is, relabelling conjugates it, and reordering rows
-/// only changes which pair is which: so its cycle type is invariant, and so is the multiset of the
-/// cycle types of the 36 pairs of rows, counted apart for the pairs that share a band. The same
-/// holds for columns; transposing swaps the two multisets, so they are combined in sorted order.
-fn fingerprint_of_cells(cells: &[u8; CELLS]) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    if is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has AVX2.
-        return unsafe { fingerprint_with_avx2(cells) };
-    }
-    fingerprint_by(cells, plain_cycle_codes)
-}
-
-/// [`cycle_code`] of a pair of rows and of a pair of columns, held as in [`fingerprint_by`].
-fn plain_cycle_codes(digits: &[u8; 32], places: &[u8; 32]) -> [usize; 2] {
-    [0, 16].map(|half| {
-        let half = |bytes: &[u8; 32]| *bytes[half..].first_chunk().expect("16 bytes");
-        cycle_code(&half(digits), &half(places))
-    })
-}
-
-/// [`fingerprint_of_cells`] with the permutations composed by byte shuffles.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn fingerprint_with_avx2(cells: &[u8; CELLS]) -> u64 {
-    fingerprint_by(cells, |digits, places| {
-        // SAFETY: this closure runs only inside `fingerprint_with_avx2`, on a processor with AVX2.
-        unsafe { cycle_codes_avx2(digits, places) }
-    })
-}
-
-/// The fingerprint, with `cycle_codes` telling the cycle types of a pair of rows and of the pair of
-/// columns of the same numbers. Line `k` is held as 32 bytes: row `k` in the first 16, column `k`
-/// in the last 16 (see [`cycle_code`] for what they hold).
-#[inline(always)]
-fn fingerprint_by(
-    cells: &[u8; CELLS],
-    cycle_codes: impl Fn(&[u8; 32], &[u8; 32]) -> [usize; 2],
-) -> u64 {
-    let mut digits = [[0u8; 32]; 9];
-    let mut places = [[0u8; 32]; 9];
-    for k in 0..9 {
-        for i in 0..9 {
-            let (row_digit, column_digit) = (cells[9 * k + i], cells[9 * i + k]);
-            digits[k][i] = row_digit;
-            digits[k][16 + i] = column_digit;
-            places[k][usize::from(row_digit & 15)] = i as u8;
-            places[k][16 + usize::from(column_digit & 15)] = i as u8;
-        }
-    }
-    // Per side (rows, columns) and cycle type, how many pairs of lines have it: 4 bits a type for
-    // the 9 pairs that share a band (or stack), 5 bits for the 27 others.
-    let mut sides = [[0u64; 2]; 2];
-    for (a, places) in places.iter().enumerate() {
-        for (b, digits) in digits.iter().enumerate().skip(a + 1) {
-            let codes = cycle_codes(digits, places);
-            for (side, code) in sides.iter_mut().zip(codes) {
-                let cycle_type = CYCLE_TYPES[code % CYCLE_CODES];
-                if a / 3 == b / 3 {
-                    side[0] += 1 << (4 * cycle_type);
-                } else {
-                    side[1] += 1 << (5 * cycle_type);
-                }
-            }
-        }
-    }
-    sides.sort_unstable();
-    FixedState::with_seed(0xf1e6).hash_one(sides)
-}
-
-/// Cycle codes are below this (see [`cycle_code`]).
-const CYCLE_CODES: usize = 640;
-
-/// The cycle types of permutations of nine digits that move every digit, numbered 0 to 7, by the
-/// cycle code (see [`cycle_code`]); the other entries are never read.
-static CYCLE_TYPES: [u8; CYCLE_CODES] = {
-    // The digits brought back after 2, 3 and 4 steps by the types 9, 7+2, 6+3, 5+4, 5+2+2, 4+3+2,
-    // 3+3+3 and 3+2+2+2.
-    let back = [
-        (0, 0, 0),
-        (2, 0, 2),
-        (0, 3, 0),
-        (0, 0, 4),
-        (4, 0, 4),
-        (2, 3, 6),
-        (0, 9, 0),
-        (6, 3, 6),
-    ];
-    let mut table = [0; CYCLE_CODES];
-    let mut cycle_type = 0;
-    while cycle_type < back.len() {
-        let (two, three, four) = back[cycle_type];
-        table[two + 8 * four + 64 * three] = cycle_type as u8;
-        cycle_type += 1;
-    }
-    table
-};
-
-/// The cycle type of the permutation that takes each digit of line `a` to the digit under it in
-/// line `b`, given `b`'s digits by place and `a`'s places by digit (bytes 0 and 10 to 15 of either
-/// ignored): `f2 + 8 * f4 + 64 * f3`, where `fk` counts the digits brought back after `k` steps.
-/// Between lines of a valid grid the permutation moves every digit, and for such permutations of
-/// nine digits the three counts tell the cycle type.
-fn cycle_code(digits: &[u8; 16], places: &[u8; 16]) -> usize {
-    let step: [u8; 16] = std::array::from_fn(|d| digits[usize::from(places[d] & 15)]);
-    let after = |f: &[u8; 16], g: &[u8; 16]| -> [u8; 16] {
-        std::array::from_fn(|d| f[usize::from(g[d] & 15)])
-    };
-    let two = after(&step, &step);
-    let three = after(&two, &step);
-    let four = after(&two, &two);
-    let back = |p: &[u8; 16]| (1..=9).filter(|&d| usize::from(p[d]) == d).count();
-    back(&two) + 8 * back(&four) + 64 * back(&three)
-}
-
-/// [`cycle_code`] of a pair of rows and of a pair of columns (held as in [`fingerprint_by`]) in
-/// one register: each step is a byte shuffle, which works on each half apart.
-///
-/// # Safety
-/// The processor must have AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn cycle_codes_avx2(digits: &[u8; 32], places: &[u8; 32]) -> [usize; 2] {
-    use std::arch::x86_64::*;
-    // SAFETY: both arrays are 32 bytes, read unaligned.
-    let (digits, places) = unsafe {
-        (
-            _mm256_loadu_si256(digits.as_ptr().cast()),
-            _mm256_loadu_si256(places.as_ptr().cast()),
-        )
-    };
-    let identity = _mm256_setr_epi8(
-        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
-        12, 13, 14, 15,
-    );
-    let digit_lanes = _mm256_setr_epi8(
-        0, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, -1, -1, -1, -1, -1,
-        -1, 0, 0, 0, 0, 0, 0,
-    );
-    let step = _mm256_shuffle_epi8(digits, places);
-    let two = _mm256_shuffle_epi8(step, step);
-    let three = _mm256_shuffle_epi8(two, step);
-    let four = _mm256_shuffle_epi8(two, two);
-    let back =
-        |p, weight| _mm256_and_si256(_mm256_cmpeq_epi8(p, identity), _mm256_set1_epi8(weight));
-    let weighted = _mm256_or_si256(
-        _mm256_or_si256(back(two, 1), back(four, 8)),
-        back(three, 64),
-    );
-    let sums = _mm256_sad_epu8(
-        _mm256_and_si256(weighted, digit_lanes),
-        _mm256_setzero_si256(),
-    );
-    [
-        _mm256_extract_epi64::<0>(sums) + _mm256_extract_epi64::<1>(sums),
-        _mm256_extract_epi64::<2>(sums) + _mm256_extract_epi64::<3>(sums),
-    ]
-    .map(|sum| sum as usize)
 }
 
 /// The classes met so far: grids by key (see [`key_of`]), canonical forms computed only for grids
@@ -363,9 +194,6 @@ pub fn render_classes(request: &GridRequest, format: Format) -> Vec<u8> {
         "count out of range"
     );
     let record_len = format.record_len();
-    let offsets: [usize; CELLS] = std::array::from_fn(|cell| format.cell_offset(cell));
-    // A record's characters are the digits' glyphs, `b'1'` to `b'9'`.
-    let key = |record: &[u8]| fingerprint_of_cells(&offsets.map(|at| record[at] & 15));
     let shares: Vec<usize> = (0..PARTS)
         .map(|part| part_share(request.count, part))
         .collect();
@@ -387,7 +215,7 @@ pub fn render_classes(request: &GridRequest, format: Format) -> Vec<u8> {
             rest = tail;
         }
         walks.into_par_iter().for_each(|(part, range, drawn)| {
-            *drawn = representatives(request, format, part, (range, spares[part]), &key);
+            *drawn = representatives(request, format, part, (range, spares[part]));
         });
         let met = met_earlier(drawn.iter().map(|(_, keys)| keys.as_slice()));
         let mut rest = met.as_slice();
@@ -525,35 +353,14 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(6);
         for grid in &grids {
             let moved = Transformation::random(&mut rng).apply(grid);
-            assert_eq!(fingerprint(&moved), fingerprint(grid));
+            assert_eq!(fingerprint::of_grid(&moved), fingerprint::of_grid(grid));
         }
         let distinct: std::collections::HashSet<u64> =
-            grids.iter().filter_map(fingerprint).collect();
+            grids.iter().filter_map(fingerprint::of_grid).collect();
         assert!(distinct.len() >= 195, "{}", distinct.len());
         let mut puzzle = grids[0];
         puzzle.set(4, 0);
-        assert_eq!(fingerprint(&puzzle), None);
-    }
-
-    #[test]
-    fn shuffled_and_plain_cycle_codes_agree() {
-        let request = GridRequest {
-            count: 500,
-            seed: 3,
-            first: None,
-            shard: None,
-        };
-        let grids = generate_classes(&request);
-        let cycle_types = std::cell::RefCell::new(std::collections::HashSet::new());
-        for grid in &grids {
-            let plain = fingerprint_by(grid.cells(), |digits, places| {
-                let codes = plain_cycle_codes(digits, places);
-                cycle_types.borrow_mut().extend(codes);
-                codes
-            });
-            assert_eq!(fingerprint_of_cells(grid.cells()), plain);
-        }
-        assert_eq!(cycle_types.borrow().len(), 8, "every cycle type met");
+        assert_eq!(fingerprint::of_grid(&puzzle), None);
     }
 
     #[test]
@@ -586,10 +393,9 @@ mod tests {
         // Part 0 of this seed meets its own earlier keys more often than its first spares make up
         // for (part 0 meets no other part's keys).
         let record_len = Format::Line.record_len();
-        let key = |record: &[u8]| fingerprint_of_cells(&std::array::from_fn(|c| record[c] & 15));
         let mut out = vec![0; 1000 * record_len];
         let buffers = (&mut out[..], first_spares(1000));
-        let (_, keys) = representatives(&request, Format::Line, 0, buffers, &key);
+        let (_, keys) = representatives(&request, Format::Line, 0, buffers);
         let met = met_earlier(std::iter::once(keys.as_slice()));
         assert!(met.iter().filter(|&&m| !m).count() < 1000);
         let grids = generate_classes(&request);

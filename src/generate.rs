@@ -52,6 +52,7 @@ use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
 use crate::error::Error;
+use crate::fingerprint::{self, DigitLines};
 use crate::format::{Format, MAX_RECORD_LEN};
 use crate::grid::{BYTE_MASKS, CELLS, Grid, box_cell};
 use crate::shard::Shard;
@@ -146,16 +147,15 @@ pub fn render_grids(request: &GridRequest, format: Format) -> Result<Vec<u8>, Er
 
 /// For `--classes`: grids of part `part` of [`render_grids`]'s walk, no two of them relabellings of
 /// each other (see [`Representatives`]), in `format`: into `out` until it is full, then `spare`
-/// more into a buffer of their own, which is returned with the keys of all of them in order.
+/// more into a buffer of their own, which is returned with the fingerprints of all of them in order.
 ///
 /// # Panics
 /// If `request.shard` is set, or `part` is not below [`PARTS`].
-pub(crate) fn representatives<K: Fn(&[u8]) -> u64>(
+pub(crate) fn representatives(
     request: &GridRequest,
     format: Format,
     part: usize,
     (out, spare): (&mut [u8], usize),
-    key: &K,
 ) -> (Vec<u8>, Vec<u64>) {
     assert!(request.shard.is_none(), "representatives of the whole tree");
     // Each part draws its own orders: with one plan for all, the first grids of some parts are
@@ -176,7 +176,6 @@ pub(crate) fn representatives<K: Fn(&[u8]) -> u64>(
             spare,
             spare_records: Vec::with_capacity(spare * record_len),
             keys: Vec::with_capacity(wanted),
-            key,
         },
     );
     if wanted > 0 {
@@ -483,6 +482,8 @@ struct Search<'a, L> {
     record: [u8; 256],
     /// Record offsets of the 6s, by box.
     sixes: [u8; 9],
+    /// The digits placed so far, by line, for the leaves' fingerprints.
+    lines: DigitLines,
     leaves: L,
 }
 
@@ -494,12 +495,14 @@ trait Leaves {
     const FIRST_ROW_IN_ORDER: bool = false;
 
     /// Takes the grid of `record` (the 1s to 5s in place) whose 6s, 7s, 8s and 9s lie at the record
-    /// offsets `digit_cells`, written with `glyph`; returns `true` once no more grids are wanted.
+    /// offsets `digit_cells`, written with `glyph`, and whose digits lie in the walk's own cells as
+    /// `lines` says; returns `true` once no more grids are wanted.
     fn take(
         &mut self,
         record: &mut [u8; 256],
         digit_cells: &[[u8; 9]; 4],
         glyph: &[u8; 10],
+        lines: &DigitLines,
     ) -> bool;
 }
 
@@ -523,6 +526,7 @@ impl<const RECORD: usize> Leaves for AllRelabellings<'_, RECORD> {
         record: &mut [u8; 256],
         digit_cells: &[[u8; 9]; 4],
         glyph: &[u8; 10],
+        _: &DigitLines,
     ) -> bool {
         for digits in RELABELLINGS {
             for (cells, digit) in digit_cells.iter().zip(digits) {
@@ -543,11 +547,11 @@ impl<const RECORD: usize> Leaves for AllRelabellings<'_, RECORD> {
     }
 }
 
-/// `--classes`: each grid once, keyed, until `out` is full and `spare` more are kept. The walk keeps
-/// to first rows in order, and of the 24 relabellings of 6, 7, 8 and 9 each leaf stands for, only
-/// the one that puts them in order in the last four cells of the first row is taken: so no two
-/// grids taken are relabellings of each other.
-struct Representatives<'a, K> {
+/// `--classes`: each grid once, keyed by its fingerprint (see [`crate::fingerprint`]), until `out`
+/// is full and `spare` more are kept. The walk keeps to first rows in order, and of the 24
+/// relabellings of 6, 7, 8 and 9 each leaf stands for, only the one that puts them in order in the
+/// last four cells of the first row is taken: so no two grids taken are relabellings of each other.
+struct Representatives<'a> {
     record_len: usize,
     /// The box and record offset of the last four cells of the first row.
     first_row_ends: [(usize, u8); 4],
@@ -555,10 +559,9 @@ struct Representatives<'a, K> {
     spare: usize,
     spare_records: Vec<u8>,
     keys: Vec<u64>,
-    key: &'a K,
 }
 
-impl<K: Fn(&[u8]) -> u64> Leaves for Representatives<'_, K> {
+impl Leaves for Representatives<'_> {
     const FIRST_ROW_IN_ORDER: bool = true;
 
     fn take(
@@ -566,6 +569,7 @@ impl<K: Fn(&[u8]) -> u64> Leaves for Representatives<'_, K> {
         record: &mut [u8; 256],
         digit_cells: &[[u8; 9]; 4],
         glyph: &[u8; 10],
+        lines: &DigitLines,
     ) -> bool {
         for (digit, &(b, offset)) in (FIRST_RELABELLED..).zip(&self.first_row_ends) {
             let cells = digit_cells
@@ -577,7 +581,7 @@ impl<K: Fn(&[u8]) -> u64> Leaves for Representatives<'_, K> {
             }
         }
         let record = &record[..self.record_len];
-        let key = (self.key)(record);
+        let key = fingerprint::of_lines(lines);
         let at = self.keys.len() * self.record_len;
         match self.out.get_mut(at..at + self.record_len) {
             Some(slot) => slot.copy_from_slice(record),
@@ -594,6 +598,8 @@ struct SevenOption {
     /// Record offsets of the 7, then of the two empty cells left: the one the walk tries first for the
     /// 8, then the other.
     offsets: [u8; 3],
+    /// The same three cells as box cells.
+    cells: [u8; 3],
     /// The box row and box column of the 7.
     row: u8,
     column: u8,
@@ -607,6 +613,8 @@ struct SevenOption {
 struct BandChoice {
     /// Per box, the record offsets of its 7 and of its two empty cells (see [`SevenOption`]).
     offsets: [[u8; 3]; 3],
+    /// The same cells as box cells.
+    cells: [[u8; 3]; 3],
     /// Per box, where its empty cells lie inside its stack (see [`ALLOWED`]).
     column_codes: [u8; 3],
     /// The 8/9 patterns the band's rows allow (see [`ALLOWED`]).
@@ -653,6 +661,7 @@ impl<'a, L: Leaves> Search<'a, L> {
             occupied: [0; 9],
             record: std::array::from_fn(|i| plan.blank_record.get(i).copied().unwrap_or(0)),
             sixes: [0; 9],
+            lines: DigitLines::default(),
             leaves,
         }
     }
@@ -680,6 +689,7 @@ impl<'a, L: Leaves> Search<'a, L> {
 
     fn put(&mut self, digit: usize, b: usize, index: usize) {
         self.occupied[b] |= 1 << index;
+        self.lines.place(digit - 1, box_line(b, index));
         let offset = self.plan.offset[b][index];
         self.record[usize::from(offset)] = self.plan.glyph[digit];
         if digit == FIRST_RELABELLED {
@@ -738,6 +748,7 @@ impl<'a, L: Leaves> Search<'a, L> {
             let [f, s] = self.plan.eight_order[usize::from(free & !(1 << index))];
             SevenOption {
                 offsets: [index, f, s].map(|i| offsets[usize::from(i)]),
+                cells: [index, f, s],
                 row: index / 3,
                 column: index % 3,
                 row_code: 3 * (f / 3) + s / 3,
@@ -768,6 +779,7 @@ impl<'a, L: Leaves> Search<'a, L> {
                     debug_assert!(allowed != 0);
                     choices[count] = BandChoice {
                         offsets: [x.offsets, y.offsets, z.offsets],
+                        cells: [x.cells, y.cells, z.cells],
                         column_codes: [x.column_code, y.column_code, z.column_code],
                         allowed,
                         columns: 1 << x.column | 1 << (3 + y.column) | 1 << (6 + z.column),
@@ -832,6 +844,9 @@ impl<'a, L: Leaves> Search<'a, L> {
             let codes = bands.map(|band| usize::from(band.column_codes[j]));
             &STACK_SETS[j][usize::from(ALLOWED[81 * codes[0] + 9 * codes[1] + codes[2]])]
         });
+        for (b, band) in (0..9).zip(bands.iter().flat_map(|band| band.cells)) {
+            self.lines.place(6, box_line(b, band[0]));
+        }
         let lower = BYTE_MASKS[usize::from(bands[1].allowed)]
             & (u64::from(bands[2].allowed) * 0x0101_0101_0101_0101);
         // Box 0 unswapped: the patterns 0 to 3 of the top band.
@@ -848,21 +863,37 @@ impl<'a, L: Leaves> Search<'a, L> {
                 let mut digit_cells = [self.sixes; 4];
                 for b in 0..9 {
                     let [seven, first, second] = bands[b / 3].offsets[b % 3];
+                    let [_, first_cell, second_cell] = bands[b / 3].cells[b % 3];
                     let flip = swapped >> b & 1 == 1;
                     digit_cells[1][b] = seven;
                     digit_cells[2][b] = if flip { second } else { first };
                     digit_cells[3][b] = if flip { first } else { second };
+                    let (eight, nine) = if flip {
+                        (second_cell, first_cell)
+                    } else {
+                        (first_cell, second_cell)
+                    };
+                    self.lines.place(7, box_line(b, eight));
+                    self.lines.place(8, box_line(b, nine));
                 }
-                if self
-                    .leaves
-                    .take(&mut self.record, &digit_cells, &self.plan.glyph)
-                {
+                if self.leaves.take(
+                    &mut self.record,
+                    &digit_cells,
+                    &self.plan.glyph,
+                    &self.lines,
+                ) {
                     return true;
                 }
             }
         }
         false
     }
+}
+
+/// The row and column of cell `index` of box `b`.
+fn box_line(b: usize, index: impl Into<usize>) -> (usize, usize) {
+    let cell = box_cell(b, index.into());
+    (cell / 9, cell % 9)
 }
 
 /// A number below 27 for a set of three columns, one in each stack.

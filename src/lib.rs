@@ -69,6 +69,7 @@ pub mod check;
 pub mod classes;
 pub mod corpus;
 pub mod error;
+mod fingerprint;
 pub mod format;
 pub mod generate;
 pub mod grade;
