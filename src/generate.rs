@@ -52,7 +52,7 @@ use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
 use crate::error::Error;
-use crate::fingerprint::{self, DigitLines};
+use crate::fingerprint::{DigitLines, Terms};
 use crate::format::{Format, MAX_RECORD_LEN};
 use crate::grid::{BYTE_MASKS, CELLS, Grid, box_cell};
 use crate::shard::Shard;
@@ -145,8 +145,8 @@ pub fn render_grids(request: &GridRequest, format: Format) -> Result<Vec<u8>, Er
     }
 }
 
-/// For `--classes`: grids of part `part` of [`render_grids`]'s walk, no two of them relabellings of
-/// each other (see [`Representatives`]), in `format`: into `out` until it is full, then `spare`
+/// For `--classes`: grids of part `part` of [`render_grids`]'s walk and their neighbours, all with
+/// the same first row (see [`Representatives`]), in `format`: into `out` until it is full, then `spare`
 /// more into a buffer of their own, which is returned with the fingerprints of all of them in order.
 ///
 /// # Panics
@@ -172,6 +172,10 @@ pub(crate) fn representatives(
         Representatives {
             record_len,
             first_row_ends: [(1, 2), (2, 0), (2, 1), (2, 2)].map(|(b, i)| (b, plan.offset[b][i])),
+            cell_offsets: std::array::from_fn(|cell| {
+                let (row, column) = (cell / 9, cell % 9);
+                plan.offset[3 * (row / 3) + column / 3][3 * (row % 3) + column % 3]
+            }),
             out,
             spare,
             spare_records: Vec::with_capacity(spare * record_len),
@@ -547,14 +551,20 @@ impl<const RECORD: usize> Leaves for AllRelabellings<'_, RECORD> {
     }
 }
 
-/// `--classes`: each grid once, keyed by its fingerprint (see [`crate::fingerprint`]), until `out`
-/// is full and `spare` more are kept. The walk keeps to first rows in order, and of the 24
-/// relabellings of 6, 7, 8 and 9 each leaf stands for, only the one that puts them in order in the
-/// last four cells of the first row is taken: so no two grids taken are relabellings of each other.
+/// `--classes`: each grid once, and its neighbours, each keyed by its fingerprint (see
+/// [`crate::fingerprint`]), until `out` is full and `spare` more are kept. The walk keeps to first
+/// rows in order, and of the 24 relabellings of 6, 7, 8 and 9 each leaf stands for, only the one
+/// that puts them in order in the last four cells of the first row is taken: so no two leaves are
+/// relabellings of each other. The neighbours of a leaf are the grids made by swapping a pair of
+/// [`NEIGHBOUR_PAIRS`] in a set of cells where the two can trade places and leave the grid valid,
+/// off the first row (see [`DigitLines::swappable_off_row_0`]); they may repeat a grid or a class
+/// now and then, which the fingerprints tell.
 struct Representatives<'a> {
     record_len: usize,
     /// The box and record offset of the last four cells of the first row.
     first_row_ends: [(usize, u8); 4],
+    /// The record offset of each cell of the walk's grid, row by row.
+    cell_offsets: [u8; CELLS],
     out: &'a mut [u8],
     spare: usize,
     spare_records: Vec<u8>,
@@ -571,17 +581,73 @@ impl Leaves for Representatives<'_> {
         glyph: &[u8; 10],
         lines: &DigitLines,
     ) -> bool {
+        // The character of each digit of the walk (0 for the digit 1) in the record.
+        let mut characters: [u8; 9] = std::array::from_fn(|digit| glyph[digit + 1]);
         for (digit, &(b, offset)) in (FIRST_RELABELLED..).zip(&self.first_row_ends) {
-            let cells = digit_cells
+            let relabelled = digit_cells
                 .iter()
-                .find(|cells| cells[b] == offset)
+                .position(|cells| cells[b] == offset)
                 .expect("the first row holds the 6 to 9");
-            for &offset in cells {
+            characters[FIRST_RELABELLED - 1 + relabelled] = glyph[digit];
+            for &offset in &digit_cells[relabelled] {
                 record[usize::from(offset)] = glyph[digit];
             }
         }
+        let terms = Terms::of(lines);
+        if self.push(record, terms.fingerprint()) {
+            return true;
+        }
+        // Each neighbour is swapped in, kept, and swapped back (a swap undoes itself).
+        let mut neighbour = *lines;
+        let cell_offsets = self.cell_offsets;
+        for pair in NEIGHBOUR_PAIRS {
+            for rows in lines.swappable_off_row_0(pair.0, pair.1) {
+                let swap = |neighbour: &mut DigitLines, record: &mut [u8; 256]| {
+                    neighbour.swap(pair, rows, |row, column, digit| {
+                        record[usize::from(cell_offsets[9 * row + column])] = characters[digit];
+                    });
+                };
+                swap(&mut neighbour, record);
+                let key = terms.fingerprint_after_swap(&neighbour, pair);
+                let full = self.push(record, key);
+                swap(&mut neighbour, record);
+                if full {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+/// The pairs of digits of the walk (0 for the digit 1) that `--classes` swaps to turn each leaf into
+/// more grids: a 1, 2 or 3 with a 1, 2, 3, 6, 7, 8 or 9. The 1s to 3s are the digits the walk
+/// changes last, so a grid that moves them mostly lies outside the part of the tree the walk
+/// reaches, whereas a swap of a 4 or a 5, or of two of 6 to 9, often gives a grid that the walk
+/// reaches anyway (see `BENCHMARKS.md`).
+const NEIGHBOUR_PAIRS: [(usize, usize); 15] = [
+    (0, 1),
+    (0, 2),
+    (1, 2),
+    (0, 5),
+    (0, 6),
+    (0, 7),
+    (0, 8),
+    (1, 5),
+    (1, 6),
+    (1, 7),
+    (1, 8),
+    (2, 5),
+    (2, 6),
+    (2, 7),
+    (2, 8),
+];
+
+impl Representatives<'_> {
+    /// Keeps the grid of `record`, whose fingerprint is `key`; returns `true` once no more grids
+    /// are wanted.
+    fn push(&mut self, record: &[u8; 256], key: u64) -> bool {
         let record = &record[..self.record_len];
-        let key = fingerprint::of_lines(lines);
         let at = self.keys.len() * self.record_len;
         match self.out.get_mut(at..at + self.record_len) {
             Some(slot) => slot.copy_from_slice(record),
