@@ -861,6 +861,13 @@ impl Ties {
     }
 }
 
+/// The view and the band's rows (first two chosen, the third left) of row pair `k` of 36: `k / 18`
+/// the view, `k / 6 % 3` the band, `k % 6` the order of its rows.
+fn pair_rows(k: usize) -> (usize, [u8; 3]) {
+    let band = (k / 6 % 3) as u8;
+    (k / 18, ORDERS_OF_THREE[k % 6].map(|i| 3 * band + i as u8))
+}
+
 /// The search for valid complete grids (see the module comment).
 struct CompleteSearch {
     views: Views,
@@ -1038,16 +1045,6 @@ impl RowPair {
         }
     }
 
-    /// Whether the mixed pair's second row has the smallest start of all, `457189`, when output
-    /// stack `a` comes first: exactly when the odd column of the next stack and its partner (in
-    /// `a`) are each other's partners, a two-cycle of the partner map, so that the partner's
-    /// column can come first and read 1 (see [`RowPair::mixed_start`]).
-    fn reaches_smallest_start(&self, a: u8) -> bool {
-        let back = self.odd[usize::from(self.next_stack(a))];
-        let target = self.partner[usize::from(back)];
-        self.partner[usize::from(target)] == back
-    }
-
     /// Calls `each` with the column orders of `start`: once the first stack's order is chosen the
     /// other columns follow. The partners of `b`'s columns that lie in `c` take the rest of `c` in
     /// their order of appearance (8 before 9).
@@ -1103,63 +1100,24 @@ impl CompleteSearch {
     /// partner map tells apart without reading the start: only when no pair has one are all
     /// starts read.
     fn run(self) -> Best {
-        let pairs: [RowPair; 36] = std::array::from_fn(|k| {
-            let (transpose, band) = (k / 18, (k / 6 % 3) as u8);
-            let rows = ORDERS_OF_THREE[k % 6].map(|i| 3 * band + i as u8);
-            RowPair::new(
-                &self.views[transpose],
-                &self.column_of[transpose],
-                transpose,
-                rows,
-            )
-        });
         let pure_bands = (0..6)
-            .filter(|&band| pairs[6 * band].is_pure())
+            .filter(|&band| self.pair(6 * band).is_pure())
             .fold(0u8, |mask, band| mask | 1 << band);
         let mut ties = Ties::new();
         if pure_bands != 0 {
-            for (k, pair) in pairs.iter().enumerate() {
-                if pure_bands >> (k / 6) & 1 == 1 {
-                    pair.pure_orders(|columns| {
-                        ties.offer(self.pure_key(pair, &columns), k, columns)
-                    });
-                }
+            for k in (0..36).filter(|&k| pure_bands >> (k / 6) & 1 == 1) {
+                let pair = self.pair(k);
+                pair.pure_orders(|columns| ties.offer(self.pure_key(&pair, &columns), k, columns));
             }
-        } else {
-            let reaching = pairs.each_ref().map(|pair| {
-                (0..3u8)
-                    .filter(|&a| pair.reaches_smallest_start(a))
-                    .fold(0u8, |mask, a| mask | 1 << a)
-            });
-            let least = if reaching.iter().any(|&mask| mask != 0) {
-                MixedStart::SMALLEST
-            } else {
-                pairs
-                    .iter()
-                    .flat_map(|pair| (0..3).map(|a| pair.mixed_start(a).prefix))
-                    .min()
-                    .expect("36 pairs")
-            };
-            for (k, (pair, &reaching)) in pairs.iter().zip(&reaching).enumerate() {
-                for a in 0..3u8 {
-                    if least == MixedStart::SMALLEST && reaching >> a & 1 == 0 {
-                        continue;
-                    }
-                    let start = pair.mixed_start(a);
-                    if start.prefix == least {
-                        pair.mixed_orders(&start, |columns| {
-                            ties.offer(u128::from(pair.second_row_key(&columns)) << 36, k, columns);
-                        });
-                    }
-                }
-            }
+        } else if !self.offer_smallest_mixed_starts(&mut ties) {
+            self.offer_least_mixed_starts(&mut ties);
         }
         let mut best_rows = [u64::MAX; 9];
         let mut winner = None;
         for &(k, columns) in ties.all() {
-            let pair = &pairs[usize::from(k)];
-            if let Some((rows, labels)) = self.finish(pair, &columns, &mut best_rows) {
-                winner = Some((pair.transpose, rows, columns, labels));
+            let (transpose, rows) = pair_rows(usize::from(k));
+            if let Some((rows, labels)) = self.finish(transpose, rows, &columns, &mut best_rows) {
+                winner = Some((transpose, rows, columns, labels));
             }
         }
         let (transpose, rows, columns, labels) = winner.expect("a valid grid has an arrangement");
@@ -1172,6 +1130,101 @@ impl CompleteSearch {
         let mut best = Best::new();
         best.take(&line, transpose == 1, rows, columns, &labels);
         best
+    }
+
+    /// Row pair `k` of 36: see [`pair_rows`].
+    fn pair(&self, k: usize) -> RowPair {
+        let (transpose, rows) = pair_rows(k);
+        RowPair::new(
+            &self.views[transpose],
+            &self.column_of[transpose],
+            transpose,
+            rows,
+        )
+    }
+
+    /// Offers the column orders of every pair and rotation whose second row has the least start
+    /// of all, read off every pair of a grid without pure bands (see [`RowPair::mixed_start`]).
+    fn offer_least_mixed_starts(&self, ties: &mut Ties) {
+        let pairs: [RowPair; 36] = std::array::from_fn(|k| self.pair(k));
+        let least = pairs
+            .iter()
+            .flat_map(|pair| (0..3).map(|a| pair.mixed_start(a).prefix))
+            .min()
+            .expect("36 pairs");
+        for (k, pair) in pairs.iter().enumerate() {
+            for a in 0..3u8 {
+                let start = pair.mixed_start(a);
+                if start.prefix == least {
+                    pair.mixed_orders(&start, |columns| {
+                        ties.offer(u128::from(pair.second_row_key(&columns)) << 36, k, columns);
+                    });
+                }
+            }
+        }
+    }
+
+    /// Offers the column orders of every mixed pair and rotation whose second row starts with the
+    /// smallest start, `457189`, and returns whether there was one. Such a start is a two-cycle of
+    /// the partner map through the odd column `back` of the second output stack, whose partner
+    /// comes first (see [`RowPair::mixed_start`]: the odd column of the second stack and its partner are each other's partners), and then the whole order follows
+    /// (see [`RowPair::mixed_orders`]): the first stack reads `back`'s partner, the column left
+    /// and the odd column `to_c`; the second `back`, the partners of the first two columns of the
+    /// first stack and the one left; the third the partners of `to_c` and of the second stack's
+    /// last two columns. The second row's last three cells are then the positions of the third
+    /// stack's partners, among the first stack's last two columns and the second stack's last.
+    fn offer_smallest_mixed_starts(&self, ties: &mut Ties) -> bool {
+        const NEXT_STACK: [u8; 9] = [1, 1, 1, 2, 2, 2, 0, 0, 0];
+        let mut found = false;
+        for k in 0..36 {
+            let (transpose, rows) = pair_rows(k);
+            let first_row_column = &self.column_of[transpose][usize::from(rows[0])];
+            let partner = self.views[transpose][usize::from(rows[1])]
+                .map(|digit| first_row_column[usize::from(digit)]);
+            let p = |column: u8| partner[usize::from(column)];
+            let (mut forward, mut two_cycles) = (0u16, 0u16);
+            for (column, &q) in partner.iter().enumerate() {
+                forward |= u16::from(q / 3 == NEXT_STACK[column]) << column;
+                two_cycles |= u16::from(usize::from(p(q)) == column) << column;
+            }
+            let odd = if ones(forward & 7) >= 2 {
+                !forward & 0x1ff
+            } else {
+                forward
+            };
+            let mut backs = odd & two_cycles;
+            while backs != 0 {
+                let back = backs.trailing_zeros() as u8;
+                backs &= backs - 1;
+                let (target, b) = (p(back), back / 3);
+                let a = target / 3;
+                let to_c = 3 * a + (odd >> (3 * a) & 7).trailing_zeros() as u8;
+                let a2 = 9 * a + 3 - target - to_c;
+                let b2 = p(a2);
+                let b3 = 9 * b + 3 - back - b2;
+                let [c1, c2, c3] = [p(to_c), p(b2), p(b3)];
+                let position = |column: u8| {
+                    let column = p(column);
+                    if column == a2 {
+                        1
+                    } else if column == to_c {
+                        2
+                    } else {
+                        5
+                    }
+                };
+                let key = [c1, c2, c3]
+                    .iter()
+                    .fold(MixedStart::SMALLEST, |key, &c| key << 4 | position(c));
+                ties.offer(
+                    u128::from(key) << 36,
+                    k,
+                    [target, a2, to_c, back, b2, b3, c1, c2, c3],
+                );
+                found = true;
+            }
+        }
+        found
     }
 
     /// The second and third rows of pure `pair` under `columns`, one label in each 4 bits (less
@@ -1200,14 +1253,15 @@ impl CompleteSearch {
     /// most arrangements stop at their third row.
     fn finish(
         &self,
-        pair: &RowPair,
+        transpose: usize,
+        band_rows: [u8; 3],
         columns: &[u8; 9],
         best_rows: &mut [u64; 9],
     ) -> Option<([u8; 9], [u8; 10])> {
-        let view = &self.views[pair.transpose];
+        let view = &self.views[transpose];
         let mut labels = [0; 10];
         for (j, &column) in columns.iter().enumerate() {
-            labels[usize::from(view[usize::from(pair.rows[0])][usize::from(column)])] = j as u8 + 1;
+            labels[usize::from(view[usize::from(band_rows[0])][usize::from(column)])] = j as u8 + 1;
         }
         let mut keys = [0; 9];
         let mut below = false;
@@ -1226,14 +1280,14 @@ impl CompleteSearch {
             keys[i] = key;
             true
         };
-        for (i, &row) in pair.rows.iter().enumerate() {
+        for (i, &row) in band_rows.iter().enumerate() {
             if !place(i, row) {
                 return None;
             }
         }
         let first_cell =
             |row: u8| labels[usize::from(view[usize::from(row)][usize::from(columns[0])])];
-        let band = pair.rows[0] / 3;
+        let band = band_rows[0] / 3;
         let mut bands = [(band + 1) % 3, (band + 2) % 3].map(|b| {
             let mut rows = [3 * b, 3 * b + 1, 3 * b + 2];
             rows.sort_unstable_by_key(|&row| first_cell(row));
@@ -1243,7 +1297,7 @@ impl CompleteSearch {
             bands.swap(0, 1);
         }
         let [[r3, r4, r5], [r6, r7, r8]] = bands;
-        let [r0, r1, r2] = pair.rows;
+        let [r0, r1, r2] = band_rows;
         let rows = [r0, r1, r2, r3, r4, r5, r6, r7, r8];
         for (i, &row) in rows.iter().enumerate().skip(3) {
             if !place(i, row) {
@@ -1373,39 +1427,36 @@ mod tests {
     }
 
     #[test]
-    fn a_two_cycle_of_the_partner_map_is_the_smallest_mixed_start() {
+    fn the_smallest_mixed_starts_are_the_least_starts_read_off_every_pair() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(13);
         let mut solver = crate::solve::Solver::new();
-        let (mut reaching, mut not_reaching) = (0, 0);
-        for _ in 0..50 {
+        let (mut compared, mut none) = (0, 0);
+        for _ in 0..300 {
             let search =
                 CompleteSearch::new(&crate::puzzle::random_grid(&mut rng, &mut solver, None));
-            for k in 0..36 {
-                let rows = ORDERS_OF_THREE[k % 6].map(|i| 3 * (k / 6 % 3) as u8 + i as u8);
-                let pair = RowPair::new(
-                    &search.views[k / 18],
-                    &search.column_of[k / 18],
-                    k / 18,
-                    rows,
-                );
-                if pair.is_pure() {
-                    continue;
-                }
-                for a in 0..3 {
-                    let smallest = pair.mixed_start(a).prefix == MixedStart::SMALLEST;
-                    assert_eq!(pair.reaches_smallest_start(a), smallest);
-                    *if smallest {
-                        &mut reaching
-                    } else {
-                        &mut not_reaching
-                    } += 1;
-                }
+            if (0..36).any(|k| search.pair(k).is_pure()) {
+                continue;
             }
+            let (mut fast, mut general) = (Ties::new(), Ties::new());
+            search.offer_least_mixed_starts(&mut general);
+            if !search.offer_smallest_mixed_starts(&mut fast) {
+                assert_ne!(
+                    general.smallest >> 36 >> 12,
+                    u128::from(MixedStart::SMALLEST)
+                );
+                none += 1;
+                continue;
+            }
+            assert_eq!(fast.smallest, general.smallest);
+            let sorted = |ties: &Ties| {
+                let mut all: Vec<_> = ties.all().copied().collect();
+                all.sort_unstable();
+                all
+            };
+            assert_eq!(sorted(&fast), sorted(&general));
+            compared += 1;
         }
-        assert!(
-            reaching > 100 && not_reaching > 100,
-            "{reaching} {not_reaching}"
-        );
+        assert!(compared > 100, "{compared} grids compared, {none} without");
     }
 
     #[test]
