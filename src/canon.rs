@@ -869,10 +869,22 @@ fn pair_rows(k: usize) -> (usize, [u8; 3]) {
 }
 
 /// The search for valid complete grids (see the module comment).
+///
+/// Rows and their tables take 16 bytes each, so that one loads as a vector (see [`PartnerMap`]).
 struct CompleteSearch {
-    views: Views,
+    /// Per view (plain, transposed) and row, its digits.
+    views: [[[u8; 16]; 9]; 2],
     /// Per view and row, the column of each digit.
-    column_of: [[[u8; 10]; 9]; 2],
+    column_of: [[[u8; 16]; 9]; 2],
+}
+
+/// A row pair's partner map (see [`RowPair`]), with masks (bit per column) of the columns whose
+/// partner lies in the next stack (0 to 1, 1 to 2, 2 to 0) and of those in a two-cycle of the map.
+#[derive(Clone, Copy)]
+struct PartnerMap {
+    partner: [u8; 16],
+    forward: u16,
+    two_cycles: u16,
 }
 
 /// A choice of the top band's first two rows: the view, the band's input rows (the first two
@@ -912,13 +924,15 @@ impl RowPair {
     /// The pair of input rows `rows[0]` then `rows[1]` of `view`, whose rows hold digit `d` at
     /// column `column_of[row][d]`.
     fn new(
-        view: &[[u8; 9]; 9],
-        column_of: &[[u8; 10]; 9],
+        view: &[[u8; 16]; 9],
+        column_of: &[[u8; 16]; 9],
         transpose: usize,
         rows: [u8; 3],
     ) -> RowPair {
         let first_row_column = &column_of[usize::from(rows[0])];
-        let partner = view[usize::from(rows[1])].map(|digit| first_row_column[usize::from(digit)]);
+        let second_row = &view[usize::from(rows[1])];
+        let partner: [u8; 9] =
+            std::array::from_fn(|column| first_row_column[usize::from(second_row[column])]);
         let forward = partner[..3].iter().filter(|&&p| p / 3 == 1).count() as u8;
         let mut pair = RowPair {
             transpose,
@@ -1081,16 +1095,84 @@ impl RowPair {
 
 impl CompleteSearch {
     fn new(grid: &Grid) -> CompleteSearch {
-        let views = views_of(grid);
-        let mut column_of = [[[0; 10]; 9]; 2];
-        for (view, view_columns) in views.iter().zip(&mut column_of) {
-            for (cells, columns) in view.iter().zip(view_columns) {
-                for (column, &digit) in cells.iter().enumerate() {
-                    columns[usize::from(digit)] = column as u8;
-                }
-            }
+        let mut views = [[[0; 16]; 9]; 2];
+        let mut column_of = [[[0; 16]; 9]; 2];
+        for (cell, &digit) in grid.cells().iter().enumerate() {
+            let (row, column) = (cell / 9, cell % 9);
+            views[0][row][column] = digit;
+            views[1][column][row] = digit;
+            column_of[0][row][usize::from(digit)] = column as u8;
+            column_of[1][column][usize::from(digit)] = row as u8;
         }
         CompleteSearch { views, column_of }
+    }
+
+    /// The partner maps of the 36 row pairs, by byte shuffles where the processor has them.
+    fn partner_maps(&self) -> [PartnerMap; 36] {
+        #[cfg(target_arch = "x86_64")]
+        if is_x86_feature_detected!("ssse3") {
+            // SAFETY: the processor has SSSE3.
+            return unsafe { self.partner_maps_ssse3() };
+        }
+        self.partner_maps_plain()
+    }
+
+    /// [`CompleteSearch::partner_maps`] a column at a time.
+    fn partner_maps_plain(&self) -> [PartnerMap; 36] {
+        std::array::from_fn(|k| {
+            const NEXT_STACK: [u8; 9] = [1, 1, 1, 2, 2, 2, 0, 0, 0];
+            let (transpose, rows) = pair_rows(k);
+            let first_row_column = &self.column_of[transpose][usize::from(rows[0])];
+            let second_row = &self.views[transpose][usize::from(rows[1])];
+            let partner = second_row.map(|digit| first_row_column[usize::from(digit)]);
+            let (mut forward, mut two_cycles) = (0, 0);
+            for (column, &p) in partner[..9].iter().enumerate() {
+                forward |= u16::from(p / 3 == NEXT_STACK[column]) << column;
+                two_cycles |= u16::from(usize::from(partner[usize::from(p)]) == column) << column;
+            }
+            PartnerMap {
+                partner,
+                forward,
+                two_cycles,
+            }
+        })
+    }
+
+    /// [`CompleteSearch::partner_maps`]: a map is the first row's table of columns shuffled by
+    /// the second row's digits, and its square the map shuffled by itself.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "ssse3")]
+    fn partner_maps_ssse3(&self) -> [PartnerMap; 36] {
+        use std::arch::x86_64::{
+            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_setr_epi8,
+            _mm_shuffle_epi8, _mm_storeu_si128,
+        };
+        let load = |bytes: &[u8; 16]| {
+            // SAFETY: 16 bytes are read from an array of 16.
+            unsafe { _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>()) }
+        };
+        let stack_of = _mm_setr_epi8(0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3);
+        let next_stack = _mm_setr_epi8(1, 1, 1, 2, 2, 2, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4);
+        let identity = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        let mut maps = [PartnerMap {
+            partner: [0; 16],
+            forward: 0,
+            two_cycles: 0,
+        }; 36];
+        for (k, map) in maps.iter_mut().enumerate() {
+            let (transpose, rows) = pair_rows(k);
+            let first_row_column = load(&self.column_of[transpose][usize::from(rows[0])]);
+            let second_row = load(&self.views[transpose][usize::from(rows[1])]);
+            // The padding digits (0) read the table's unused entry 0, which is 0.
+            let partner = _mm_shuffle_epi8(first_row_column, second_row);
+            let forward = _mm_cmpeq_epi8(_mm_shuffle_epi8(stack_of, partner), next_stack);
+            let two_cycles = _mm_cmpeq_epi8(_mm_shuffle_epi8(partner, partner), identity);
+            // SAFETY: 16 bytes are written to an array of 16.
+            unsafe { _mm_storeu_si128(map.partner.as_mut_ptr().cast::<__m128i>(), partner) };
+            map.forward = _mm_movemask_epi8(forward) as u16 & 0x1ff;
+            map.two_cycles = _mm_movemask_epi8(two_cycles) as u16 & 0x1ff;
+        }
+        maps
     }
 
     /// Only pairs of pure bands when there are any (their second rows start `456`, those of mixed
@@ -1174,19 +1256,10 @@ impl CompleteSearch {
     /// last two columns. The second row's last three cells are then the positions of the third
     /// stack's partners, among the first stack's last two columns and the second stack's last.
     fn offer_smallest_mixed_starts(&self, ties: &mut Ties) -> bool {
-        const NEXT_STACK: [u8; 9] = [1, 1, 1, 2, 2, 2, 0, 0, 0];
         let mut found = false;
-        for k in 0..36 {
-            let (transpose, rows) = pair_rows(k);
-            let first_row_column = &self.column_of[transpose][usize::from(rows[0])];
-            let partner = self.views[transpose][usize::from(rows[1])]
-                .map(|digit| first_row_column[usize::from(digit)]);
-            let p = |column: u8| partner[usize::from(column)];
-            let (mut forward, mut two_cycles) = (0u16, 0u16);
-            for (column, &q) in partner.iter().enumerate() {
-                forward |= u16::from(q / 3 == NEXT_STACK[column]) << column;
-                two_cycles |= u16::from(usize::from(p(q)) == column) << column;
-            }
+        for (k, map) in self.partner_maps().iter().enumerate() {
+            let p = |column: u8| map.partner[usize::from(column & 15)];
+            let (forward, two_cycles) = (map.forward, map.two_cycles);
             let odd = if ones(forward & 7) >= 2 {
                 !forward & 0x1ff
             } else {
@@ -1457,6 +1530,31 @@ mod tests {
             compared += 1;
         }
         assert!(compared > 100, "{compared} grids compared, {none} without");
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn partner_maps_by_shuffles_are_those_read_a_column_at_a_time() {
+        if !is_x86_feature_detected!("ssse3") {
+            return;
+        }
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(17);
+        let mut solver = crate::solve::Solver::new();
+        let (mut forward, mut two_cycles) = (0, 0);
+        for _ in 0..50 {
+            let search =
+                CompleteSearch::new(&crate::puzzle::random_grid(&mut rng, &mut solver, None));
+            // SAFETY: the processor has SSSE3.
+            let shuffled = unsafe { search.partner_maps_ssse3() };
+            for (plain, shuffled) in search.partner_maps_plain().iter().zip(&shuffled) {
+                assert_eq!(plain.partner, shuffled.partner);
+                assert_eq!(plain.forward, shuffled.forward);
+                assert_eq!(plain.two_cycles, shuffled.two_cycles);
+                forward += plain.forward.count_ones();
+                two_cycles += plain.two_cycles.count_ones();
+            }
+        }
+        assert!(forward > 1000 && two_cycles > 500, "{forward} {two_cycles}");
     }
 
     #[test]
