@@ -203,37 +203,18 @@ pub fn canonical_transformation(grid: &Grid) -> Transformation {
     search(grid).transformation()
 }
 
-/// The smallest line of `grid` and an arrangement that gives it.
+/// The smallest line of `grid` and an arrangement that gives it. A quick scan for blanks turns
+/// puzzles away before the complete search's tables are built.
 fn search(grid: &Grid) -> Best {
-    if is_valid_complete(grid) {
-        CompleteSearch::new(grid).run()
+    let complete = if grid.cells().contains(&0) {
+        None
     } else {
-        PuzzleSearch::new(grid).run()
+        CompleteSearch::new(grid)
+    };
+    match complete {
+        Some(search) => search.run(),
+        None => PuzzleSearch::new(grid).run(),
     }
-}
-
-/// Whether every row, column and box of `grid` holds each digit once: one mask of digits per house,
-/// built without an early exit (the common complete input is valid), after a quick scan for blanks
-/// that turns puzzles away.
-fn is_valid_complete(grid: &Grid) -> bool {
-    if grid.cells().contains(&0) {
-        return false;
-    }
-    let mut rows = [0u16; 9];
-    let mut columns = [0u16; 9];
-    let mut boxes = [0u16; 9];
-    for (row, cells) in grid.cells().chunks_exact(9).enumerate() {
-        for (column, &digit) in cells.iter().enumerate() {
-            let bit = 1 << digit;
-            rows[row] |= bit;
-            columns[column] |= bit;
-            boxes[row / 3 * 3 + column / 3] |= bit;
-        }
-    }
-    rows.iter()
-        .chain(&columns)
-        .chain(&boxes)
-        .all(|&mask| mask == 0x3fe)
 }
 
 /// A grid as rows of cells, as read plainly (index 0) and transposed (index 1).
@@ -1094,17 +1075,36 @@ impl RowPair {
 }
 
 impl CompleteSearch {
-    fn new(grid: &Grid) -> CompleteSearch {
+    /// The search of `grid` if it is a valid complete grid. Its rows and columns are valid when
+    /// every digit has a column in the tables (a repeat or a blank leaves another digit out), its
+    /// boxes when their masks of digits are full; the test has no early exit, since the common
+    /// input is valid.
+    fn new(grid: &Grid) -> Option<CompleteSearch> {
+        const NONE: u8 = 0x80;
+        const NO_COLUMNS: [u8; 16] = [
+            0, NONE, NONE, NONE, NONE, NONE, NONE, NONE, NONE, NONE, 0, 0, 0, 0, 0, 0,
+        ];
         let mut views = [[[0; 16]; 9]; 2];
-        let mut column_of = [[[0; 16]; 9]; 2];
-        for (cell, &digit) in grid.cells().iter().enumerate() {
-            let (row, column) = (cell / 9, cell % 9);
-            views[0][row][column] = digit;
-            views[1][column][row] = digit;
-            column_of[0][row][usize::from(digit)] = column as u8;
-            column_of[1][column][usize::from(digit)] = row as u8;
+        let mut column_of = [[NO_COLUMNS; 9]; 2];
+        let mut boxes = [0u16; 9];
+        for (row, cells) in grid.cells().chunks_exact(9).enumerate() {
+            for (column, &digit) in cells.iter().enumerate() {
+                views[0][row][column] = digit;
+                views[1][column][row] = digit;
+                column_of[0][row][usize::from(digit)] = column as u8;
+                column_of[1][column][usize::from(digit)] = row as u8;
+                boxes[row / 3 * 3 + column / 3] |= 1 << digit;
+            }
         }
-        CompleteSearch { views, column_of }
+        let missing = column_of
+            .as_flattened()
+            .iter()
+            .fold(0, |missing, table| missing | u128::from_ne_bytes(*table));
+        let valid = missing & u128::from_ne_bytes([NONE; 16]) == 0
+            && boxes
+                .iter()
+                .fold(true, |valid, &mask| valid & (mask == 0x3fe));
+        valid.then_some(CompleteSearch { views, column_of })
     }
 
     /// The partner maps of the 36 row pairs, by byte shuffles where the processor has them.
@@ -1457,7 +1457,7 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
         for _ in 0..20 {
             let g = Transformation::random(&mut rng).apply(&grid(GRID));
-            let fast = CompleteSearch::new(&g).run().form();
+            let fast = CompleteSearch::new(&g).unwrap().run().form();
             let general = PuzzleSearch::new(&g).run().form();
             assert_eq!(fast, general);
         }
@@ -1477,7 +1477,7 @@ mod tests {
             } else {
                 crate::puzzle::random_grid(&mut rng, &mut solver, None)
             };
-            let search = CompleteSearch::new(&g);
+            let search = CompleteSearch::new(&g).unwrap();
             let pure = (0..36).any(|k| {
                 let rows = ORDERS_OF_THREE[k % 6].map(|i| 3 * (k / 6 % 3) as u8 + i as u8);
                 RowPair::new(
@@ -1506,7 +1506,8 @@ mod tests {
         let (mut compared, mut none) = (0, 0);
         for _ in 0..300 {
             let search =
-                CompleteSearch::new(&crate::puzzle::random_grid(&mut rng, &mut solver, None));
+                CompleteSearch::new(&crate::puzzle::random_grid(&mut rng, &mut solver, None))
+                    .unwrap();
             if (0..36).any(|k| search.pair(k).is_pure()) {
                 continue;
             }
@@ -1543,7 +1544,8 @@ mod tests {
         let (mut forward, mut two_cycles) = (0, 0);
         for _ in 0..50 {
             let search =
-                CompleteSearch::new(&crate::puzzle::random_grid(&mut rng, &mut solver, None));
+                CompleteSearch::new(&crate::puzzle::random_grid(&mut rng, &mut solver, None))
+                    .unwrap();
             // SAFETY: the processor has SSSE3.
             let shuffled = unsafe { search.partner_maps_ssse3() };
             for (plain, shuffled) in search.partner_maps_plain().iter().zip(&shuffled) {
@@ -1568,6 +1570,21 @@ mod tests {
                 assert_eq!(canonical_form(&moved), form);
             }
         }
+    }
+
+    #[test]
+    fn only_valid_complete_grids_take_the_complete_search() {
+        let valid = grid(GRID);
+        assert!(CompleteSearch::new(&valid).is_some());
+        for (cell, digit) in [(0, 0), (0, 3), (40, 9), (80, 1)] {
+            let mut cells = *valid.cells();
+            cells[cell] = digit;
+            assert!(CompleteSearch::new(&Grid::from_cells(cells).unwrap()).is_none());
+        }
+        // Rows and columns valid, boxes not: a cyclic Latin square.
+        let latin: [u8; CELLS] = std::array::from_fn(|cell| ((cell / 9 + cell % 9) % 9 + 1) as u8);
+        assert!(CompleteSearch::new(&Grid::from_cells(latin).unwrap()).is_none());
+        assert!(CompleteSearch::new(&grid(PUZZLE)).is_none());
     }
 
     #[test]
