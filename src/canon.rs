@@ -1194,20 +1194,23 @@ impl CompleteSearch {
         } else if !self.offer_smallest_mixed_starts(&mut ties) {
             self.offer_least_mixed_starts(&mut ties);
         }
-        let mut best_rows = [u64::MAX; 9];
+        let mut best_rows = [u128::MAX; 9];
         let mut winner = None;
         for &(k, columns) in ties.all() {
             let (transpose, rows) = pair_rows(usize::from(k));
-            if let Some((rows, labels)) = self.finish(transpose, rows, &columns, &mut best_rows) {
-                winner = Some((transpose, rows, columns, labels));
+            if let Some(rows) = self.finish(transpose, rows, &columns, &mut best_rows) {
+                winner = Some((transpose, rows, columns));
             }
         }
-        let (transpose, rows, columns, labels) = winner.expect("a valid grid has an arrangement");
+        let (transpose, rows, columns) = winner.expect("a valid grid has an arrangement");
         let mut line = [0; CELLS];
         for (cells, key) in line.chunks_exact_mut(9).zip(best_rows) {
-            for (j, cell) in cells.iter_mut().enumerate() {
-                *cell = (key >> (32 - 4 * j) & 15) as u8;
-            }
+            cells.copy_from_slice(&key.to_be_bytes()[..9]);
+        }
+        let mut labels = [0; 10];
+        for (j, &column) in columns.iter().enumerate() {
+            labels[usize::from(self.views[transpose][usize::from(rows[0])][usize::from(column)])] =
+                j as u8 + 1;
         }
         let mut best = Best::new();
         best.take(&line, transpose == 1, rows, columns, &labels);
@@ -1318,70 +1321,97 @@ impl CompleteSearch {
         u128::from(pair.second_row_key(columns)) << 36 | third_key
     }
 
-    /// Finishes the arrangement of `pair`'s top band under the column order `columns`, whose second
-    /// row ties with the best line's (if any): if its line is smaller, its rows (one label in each
-    /// 4 bits, first label highest) replace `best_rows` and its input rows and labels are returned.
-    /// The digit of the first row at position `j` is labelled `j + 1`; the other two bands are only
-    /// sorted, by their rows' first cells, which all differ. Rows are compared as they come, so
-    /// most arrangements stop at their third row.
+    /// Finishes the arrangement of the top band `band_rows` of view `transpose` under the column
+    /// order `columns`, whose second row ties with the best line's (if any): if its line is
+    /// smaller, its rows (see [`CompleteSearch::labelled_rows`]) replace `best_rows` and its input
+    /// rows are returned. The other two bands are only sorted, by their rows' first cells, which
+    /// all differ, so by their keys.
     fn finish(
         &self,
         transpose: usize,
         band_rows: [u8; 3],
         columns: &[u8; 9],
-        best_rows: &mut [u64; 9],
-    ) -> Option<([u8; 9], [u8; 10])> {
-        let view = &self.views[transpose];
-        let mut labels = [0; 10];
-        for (j, &column) in columns.iter().enumerate() {
-            labels[usize::from(view[usize::from(band_rows[0])][usize::from(column)])] = j as u8 + 1;
-        }
-        let mut keys = [0; 9];
-        let mut below = false;
-        let mut place = |i: usize, row: u8| {
-            let cells = &view[usize::from(row)];
-            let key = columns.iter().fold(0, |key, &column| {
-                key << 4 | u64::from(labels[usize::from(cells[usize::from(column)])])
-            });
-            if !below {
-                match key.cmp(&best_rows[i]) {
-                    std::cmp::Ordering::Less => below = true,
-                    std::cmp::Ordering::Equal => {}
-                    std::cmp::Ordering::Greater => return false,
-                }
-            }
-            keys[i] = key;
-            true
-        };
-        for (i, &row) in band_rows.iter().enumerate() {
-            if !place(i, row) {
-                return None;
-            }
-        }
-        let first_cell =
-            |row: u8| labels[usize::from(view[usize::from(row)][usize::from(columns[0])])];
+        best_rows: &mut [u128; 9],
+    ) -> Option<[u8; 9]> {
+        let keys = self.labelled_rows(transpose, band_rows[0], columns);
+        let key = |row: u8| keys[usize::from(row)];
         let band = band_rows[0] / 3;
         let mut bands = [(band + 1) % 3, (band + 2) % 3].map(|b| {
             let mut rows = [3 * b, 3 * b + 1, 3 * b + 2];
-            rows.sort_unstable_by_key(|&row| first_cell(row));
+            rows.sort_unstable_by_key(|&row| key(row));
             rows
         });
-        if first_cell(bands[0][0]) > first_cell(bands[1][0]) {
+        if key(bands[0][0]) > key(bands[1][0]) {
             bands.swap(0, 1);
         }
         let [[r3, r4, r5], [r6, r7, r8]] = bands;
         let [r0, r1, r2] = band_rows;
         let rows = [r0, r1, r2, r3, r4, r5, r6, r7, r8];
-        for (i, &row) in rows.iter().enumerate().skip(3) {
-            if !place(i, row) {
-                return None;
-            }
+        let line = rows.map(key);
+        (line < *best_rows).then(|| {
+            *best_rows = line;
+            rows
+        })
+    }
+
+    /// Every row of view `transpose` under the column order `columns`, labelled so that the first
+    /// row (`first_row`) reads 123456789: a row is a key whose bytes from the highest on are its
+    /// nine labels, then zeros, so that keys compare as the rows do.
+    fn labelled_rows(&self, transpose: usize, first_row: u8, columns: &[u8; 9]) -> [u128; 9] {
+        #[cfg(target_arch = "x86_64")]
+        if is_x86_feature_detected!("ssse3") {
+            // SAFETY: the processor has SSSE3.
+            return unsafe { self.labelled_rows_ssse3(transpose, first_row, columns) };
         }
-        if !below {
-            return None;
+        self.labelled_rows_plain(transpose, first_row, columns)
+    }
+
+    /// [`CompleteSearch::labelled_rows`] a cell at a time.
+    fn labelled_rows_plain(&self, transpose: usize, first_row: u8, columns: &[u8; 9]) -> [u128; 9] {
+        let view = &self.views[transpose];
+        let mut labels = [0; 16];
+        for (j, &column) in columns.iter().enumerate() {
+            labels[usize::from(view[usize::from(first_row)][usize::from(column)])] = j as u8 + 1;
         }
-        *best_rows = keys;
-        Some((rows, labels))
+        view.map(|cells| {
+            columns.iter().fold(0, |key, &column| {
+                key << 8 | u128::from(labels[usize::from(cells[usize::from(column)])])
+            }) << 56
+        })
+    }
+
+    /// [`CompleteSearch::labelled_rows`] by byte shuffles: the labels of the digits are the first
+    /// row's table of columns shuffled by the columns' positions, a row's labels that shuffled by
+    /// its digits, and then reordered, last column first, to read as a little-endian key.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "ssse3")]
+    fn labelled_rows_ssse3(&self, transpose: usize, first_row: u8, columns: &[u8; 9]) -> [u128; 9] {
+        use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_shuffle_epi8, _mm_storeu_si128};
+        let load = |bytes: &[u8; 16]| {
+            // SAFETY: 16 bytes are read from an array of 16.
+            unsafe { _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>()) }
+        };
+        let mut positions = [0; 16];
+        // Lanes 0 to 6 of the key are zero: a shuffle index with its high bit set reads zero.
+        let mut reversed = [0x80; 16];
+        for (j, &column) in columns.iter().enumerate() {
+            positions[usize::from(column)] = j as u8 + 1;
+            reversed[15 - j] = column;
+        }
+        let labels = _mm_shuffle_epi8(
+            load(&positions),
+            load(&self.column_of[transpose][usize::from(first_row)]),
+        );
+        let reversed = load(&reversed);
+        let mut keys = [0; 9];
+        for (key, cells) in keys.iter_mut().zip(&self.views[transpose]) {
+            let row = _mm_shuffle_epi8(_mm_shuffle_epi8(labels, load(cells)), reversed);
+            let mut bytes = [0u8; 16];
+            // SAFETY: 16 bytes are written to an array of 16.
+            unsafe { _mm_storeu_si128(bytes.as_mut_ptr().cast::<__m128i>(), row) };
+            *key = u128::from_le_bytes(bytes);
+        }
+        keys
     }
 }
 
@@ -1557,6 +1587,28 @@ mod tests {
             }
         }
         assert!(forward > 1000 && two_cycles > 500, "{forward} {two_cycles}");
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn rows_labelled_by_shuffles_are_those_labelled_a_cell_at_a_time() {
+        if !is_x86_feature_detected!("ssse3") {
+            return;
+        }
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(19);
+        let mut solver = crate::solve::Solver::new();
+        for _ in 0..50 {
+            let g = crate::puzzle::random_grid(&mut rng, &mut solver, None);
+            let search = CompleteSearch::new(&g).unwrap();
+            let t = Transformation::random(&mut rng);
+            let (transpose, first_row) = (usize::from(t.transpose), t.rows[0]);
+            let plain = search.labelled_rows_plain(transpose, first_row, &t.columns);
+            // SAFETY: the processor has SSSE3.
+            let shuffled = unsafe { search.labelled_rows_ssse3(transpose, first_row, &t.columns) };
+            assert_eq!(plain, shuffled);
+            let first = plain[usize::from(first_row)].to_be_bytes();
+            assert_eq!(first, [1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0, 0, 0, 0]);
+        }
     }
 
     #[test]
