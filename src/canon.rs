@@ -843,7 +843,8 @@ impl Ties {
 }
 
 /// The view and the band's rows (first two chosen, the third left) of row pair `k` of 36: `k / 18`
-/// the view, `k / 6 % 3` the band, `k % 6` the order of its rows.
+/// the view, `k / 6 % 3` the band, `k % 6` the order of its rows. Pair `k ^ 1` has the same first
+/// row, its other two swapped.
 fn pair_rows(k: usize) -> (usize, [u8; 3]) {
     let band = (k / 6 % 3) as u8;
     (k / 18, ORDERS_OF_THREE[k % 6].map(|i| 3 * band + i as u8))
@@ -860,20 +861,78 @@ struct CompleteSearch {
 }
 
 /// A row pair's partner map (see [`RowPair`]), with masks (bit per column) of the columns whose
-/// partner lies in the next stack (0 to 1, 1 to 2, 2 to 0) and of those in a two-cycle of the map.
+/// partner lies in the next stack (0 to 1, 1 to 2, 2 to 0), of those in a two-cycle of the map and
+/// of those its cube leaves in place.
 #[derive(Clone, Copy)]
 struct PartnerMap {
     partner: [u8; 16],
     forward: u16,
     two_cycles: u16,
+    cube_fixed: u16,
 }
 
-/// A choice of the top band's first two rows: the view, the band's input rows (the first two
-/// chosen, the third the one left), and the **partner** of each input column: the column of the
-/// first row that holds the digit the second row has there. Partners always lie in another stack.
+impl PartnerMap {
+    /// Whether the partners of each stack's columns all lie in one stack.
+    fn is_pure(&self) -> bool {
+        self.forward == 0 || self.forward == 0x1ff
+    }
+
+    /// In a pure pair, the second row's last three cells when output stack `a` comes first: 0 for
+    /// `123`, 1 for `132`, 2 for `231`, as the cube of the map fixes all, one or none of `a`'s
+    /// columns (see [`PartnerMap::pure_orders`]).
+    fn pure_tail(&self, a: u8) -> u8 {
+        match ones(self.cube_fixed & 7 << (3 * a)) {
+            3 => 0,
+            1 => 1,
+            _ => 2,
+        }
+    }
+
+    /// Calls `each` with every column order of a pure pair that starts with output stack `a` and
+    /// gives its smallest second row. The first output stack's columns read the positions of
+    /// their partners, smallest when the partners come first in the next output stack, in the same
+    /// order: `456`; once the first stack's order is chosen the other columns follow. The second
+    /// row then reads 456789 and, in the first stack's order, the positions of its columns'
+    /// partners' partners' partners: 123, 132 or 231 by the cycles of that map, for the orders
+    /// below only.
+    fn pure_orders(&self, a: u8, mut each: impl FnMut([u8; 9])) {
+        let partner = |column: u8| self.partner[usize::from(column & 15)];
+        let cube = |column| partner(partner(partner(column)));
+        let columns = [3 * a, 3 * a + 1, 3 * a + 2];
+        let mut emit = |first: [u8; 3]| {
+            let second = first.map(partner);
+            let third = second.map(partner);
+            each([
+                first[0], first[1], first[2], second[0], second[1], second[2], third[0], third[1],
+                third[2],
+            ]);
+        };
+        let fixed = columns.map(|x| self.cube_fixed >> x & 1 == 1);
+        match fixed.iter().filter(|&&f| f).count() {
+            3 => {
+                for order in ORDERS_OF_THREE {
+                    emit(order.map(|i| columns[i]));
+                }
+            }
+            1 => {
+                let f = fixed.iter().position(|&f| f).expect("one fixed column");
+                let [g, h] = [(f + 1) % 3, (f + 2) % 3].map(|i| columns[i]);
+                emit([columns[f], g, h]);
+                emit([columns[f], h, g]);
+            }
+            _ => {
+                for x in columns {
+                    emit([x, cube(x), cube(cube(x))]);
+                }
+            }
+        }
+    }
+}
+
+/// A choice of the top band's first two rows, as the **partner** of each input column: the column
+/// of the first row that holds the digit the second row has there. Partners always lie in another
+/// stack. The mixed pairs' starts are read off it when no two-cycle gives the smallest.
 struct RowPair {
-    transpose: usize,
-    rows: [u8; 3],
     partner: [u8; 9],
     /// How many columns of stack 0 have their partner in stack 1: as many as of stack 1 in stack 2
     /// and of stack 2 in stack 0, while the other columns of each stack go the other way round.
@@ -902,22 +961,11 @@ impl MixedStart {
 }
 
 impl RowPair {
-    /// The pair of input rows `rows[0]` then `rows[1]` of `view`, whose rows hold digit `d` at
-    /// column `column_of[row][d]`.
-    fn new(
-        view: &[[u8; 16]; 9],
-        column_of: &[[u8; 16]; 9],
-        transpose: usize,
-        rows: [u8; 3],
-    ) -> RowPair {
-        let first_row_column = &column_of[usize::from(rows[0])];
-        let second_row = &view[usize::from(rows[1])];
-        let partner: [u8; 9] =
-            std::array::from_fn(|column| first_row_column[usize::from(second_row[column])]);
+    /// The pair whose partner map is `map`.
+    fn new(map: &PartnerMap) -> RowPair {
+        let partner: [u8; 9] = *map.partner.first_chunk().expect("16 bytes");
         let forward = partner[..3].iter().filter(|&&p| p / 3 == 1).count() as u8;
         let mut pair = RowPair {
-            transpose,
-            rows,
             partner,
             forward,
             odd: [0; 3],
@@ -929,11 +977,6 @@ impl RowPair {
             pair.odd[usize::from(column / 3)] += odd * column;
         }
         pair
-    }
-
-    /// Whether the partners of each stack's columns all lie in one stack.
-    fn is_pure(&self) -> bool {
-        self.forward == 0 || self.forward == 3
     }
 
     /// The stack that most partners of `stack`'s columns lie in.
@@ -951,47 +994,6 @@ impl RowPair {
     fn rotation(&self, a: u8) -> [u8; 3] {
         let b = self.next_stack(a);
         [a, b, self.next_stack(b)]
-    }
-
-    /// Calls `each` with every column order of a pure pair that can give its smallest second row.
-    /// The first output stack's columns read the positions of their partners, smallest when the
-    /// partners come first in the next output stack, in the same order: `456`; once the first
-    /// stack's order is chosen the other columns follow. The second row then reads 456789 and, in
-    /// the first stack's order, the positions of its columns' partners' partners' partners: 123,
-    /// 132 or 231 by the cycles of that map, for the orders below only.
-    fn pure_orders(&self, mut each: impl FnMut([u8; 9])) {
-        let partner = |column: u8| self.partner[usize::from(column)];
-        let cube = |column| partner(partner(partner(column)));
-        for a in 0..3u8 {
-            let columns = [3 * a, 3 * a + 1, 3 * a + 2];
-            let mut emit = |first: [u8; 3]| {
-                let second = first.map(partner);
-                let third = second.map(partner);
-                each([
-                    first[0], first[1], first[2], second[0], second[1], second[2], third[0],
-                    third[1], third[2],
-                ]);
-            };
-            let fixed = columns.map(|x| cube(x) == x);
-            match fixed.iter().filter(|&&f| f).count() {
-                3 => {
-                    for order in ORDERS_OF_THREE {
-                        emit(order.map(|i| columns[i]));
-                    }
-                }
-                1 => {
-                    let f = fixed.iter().position(|&f| f).expect("one fixed column");
-                    let [g, h] = [(f + 1) % 3, (f + 2) % 3].map(|i| columns[i]);
-                    emit([columns[f], g, h]);
-                    emit([columns[f], h, g]);
-                }
-                _ => {
-                    for x in columns {
-                        emit([x, cube(x), cube(cube(x))]);
-                    }
-                }
-            }
-        }
     }
 
     /// How a mixed pair's second row can start when output stack `a` comes first (see
@@ -1125,15 +1127,19 @@ impl CompleteSearch {
             let first_row_column = &self.column_of[transpose][usize::from(rows[0])];
             let second_row = &self.views[transpose][usize::from(rows[1])];
             let partner = second_row.map(|digit| first_row_column[usize::from(digit)]);
-            let (mut forward, mut two_cycles) = (0, 0);
+            let (mut forward, mut two_cycles, mut cube_fixed) = (0, 0, 0);
             for (column, &p) in partner[..9].iter().enumerate() {
+                let square = partner[usize::from(p)];
                 forward |= u16::from(p / 3 == NEXT_STACK[column]) << column;
-                two_cycles |= u16::from(usize::from(partner[usize::from(p)]) == column) << column;
+                two_cycles |= u16::from(usize::from(square) == column) << column;
+                cube_fixed |=
+                    u16::from(usize::from(partner[usize::from(square)]) == column) << column;
             }
             PartnerMap {
                 partner,
                 forward,
                 two_cycles,
+                cube_fixed,
             }
         })
     }
@@ -1158,6 +1164,7 @@ impl CompleteSearch {
             partner: [0; 16],
             forward: 0,
             two_cycles: 0,
+            cube_fixed: 0,
         }; 36];
         for (k, map) in maps.iter_mut().enumerate() {
             let (transpose, rows) = pair_rows(k);
@@ -1166,11 +1173,14 @@ impl CompleteSearch {
             // The padding digits (0) read the table's unused entry 0, which is 0.
             let partner = _mm_shuffle_epi8(first_row_column, second_row);
             let forward = _mm_cmpeq_epi8(_mm_shuffle_epi8(stack_of, partner), next_stack);
-            let two_cycles = _mm_cmpeq_epi8(_mm_shuffle_epi8(partner, partner), identity);
+            let square = _mm_shuffle_epi8(partner, partner);
+            let two_cycles = _mm_cmpeq_epi8(square, identity);
+            let cube_fixed = _mm_cmpeq_epi8(_mm_shuffle_epi8(partner, square), identity);
             // SAFETY: 16 bytes are written to an array of 16.
             unsafe { _mm_storeu_si128(map.partner.as_mut_ptr().cast::<__m128i>(), partner) };
             map.forward = _mm_movemask_epi8(forward) as u16 & 0x1ff;
             map.two_cycles = _mm_movemask_epi8(two_cycles) as u16 & 0x1ff;
+            map.cube_fixed = _mm_movemask_epi8(cube_fixed) as u16 & 0x1ff;
         }
         maps
     }
@@ -1182,17 +1192,24 @@ impl CompleteSearch {
     /// partner map tells apart without reading the start: only when no pair has one are all
     /// starts read.
     fn run(self) -> Best {
-        let pure_bands = (0..6)
-            .filter(|&band| self.pair(6 * band).is_pure())
-            .fold(0u8, |mask, band| mask | 1 << band);
+        let maps = self.partner_maps();
         let mut ties = Ties::new();
-        if pure_bands != 0 {
-            for k in (0..36).filter(|&k| pure_bands >> (k / 6) & 1 == 1) {
-                let pair = self.pair(k);
-                pair.pure_orders(|columns| ties.offer(self.pure_key(&pair, &columns), k, columns));
+        if (0..6).any(|band| maps[6 * band].is_pure()) {
+            let pure = (0..36).filter(|&k| maps[k].is_pure());
+            let (least, _) = pure
+                .clone()
+                .flat_map(|k| (0..3).map(move |a| (maps[k].pure_tail(a), k)))
+                .min()
+                .expect("a pure pair");
+            for k in pure {
+                for a in (0..3).filter(|&a| maps[k].pure_tail(a) == least) {
+                    maps[k].pure_orders(a, |columns| {
+                        ties.offer(self.third_row_key(&maps[k ^ 1], &columns), k, columns);
+                    });
+                }
             }
-        } else if !self.offer_smallest_mixed_starts(&mut ties) {
-            self.offer_least_mixed_starts(&mut ties);
+        } else if !self.offer_smallest_mixed_starts(&maps, &mut ties) {
+            self.offer_least_mixed_starts(&maps, &mut ties);
         }
         let mut best_rows = [u128::MAX; 9];
         let mut winner = None;
@@ -1217,21 +1234,10 @@ impl CompleteSearch {
         best
     }
 
-    /// Row pair `k` of 36: see [`pair_rows`].
-    fn pair(&self, k: usize) -> RowPair {
-        let (transpose, rows) = pair_rows(k);
-        RowPair::new(
-            &self.views[transpose],
-            &self.column_of[transpose],
-            transpose,
-            rows,
-        )
-    }
-
     /// Offers the column orders of every pair and rotation whose second row has the least start
     /// of all, read off every pair of a grid without pure bands (see [`RowPair::mixed_start`]).
-    fn offer_least_mixed_starts(&self, ties: &mut Ties) {
-        let pairs: [RowPair; 36] = std::array::from_fn(|k| self.pair(k));
+    fn offer_least_mixed_starts(&self, maps: &[PartnerMap; 36], ties: &mut Ties) {
+        let pairs = maps.each_ref().map(RowPair::new);
         let least = pairs
             .iter()
             .flat_map(|pair| (0..3).map(|a| pair.mixed_start(a).prefix))
@@ -1258,9 +1264,9 @@ impl CompleteSearch {
     /// first stack and the one left; the third the partners of `to_c` and of the second stack's
     /// last two columns. The second row's last three cells are then the positions of the third
     /// stack's partners, among the first stack's last two columns and the second stack's last.
-    fn offer_smallest_mixed_starts(&self, ties: &mut Ties) -> bool {
+    fn offer_smallest_mixed_starts(&self, maps: &[PartnerMap; 36], ties: &mut Ties) -> bool {
         let mut found = false;
-        for (k, map) in self.partner_maps().iter().enumerate() {
+        for (k, map) in maps.iter().enumerate() {
             let p = |column: u8| map.partner[usize::from(column & 15)];
             let (forward, two_cycles) = (map.forward, map.two_cycles);
             let odd = if ones(forward & 7) >= 2 {
@@ -1303,22 +1309,20 @@ impl CompleteSearch {
         found
     }
 
-    /// The second and third rows of pure `pair` under `columns`, one label in each 4 bits (less
-    /// one, as in [`RowPair::second_row_key`]). The orders of a pure pair tie on the second row by
-    /// the dozen (all 18 when the cube of the partner map fixes every column), and the third row,
-    /// cheap to read here, parts most of them before they are finished.
-    fn pure_key(&self, pair: &RowPair, columns: &[u8; 9]) -> u128 {
-        let first_row_column = &self.column_of[pair.transpose][usize::from(pair.rows[0])];
-        let third = &self.views[pair.transpose][usize::from(pair.rows[2])];
-        let mut position = [0u8; 9];
+    /// The third row of a pure pair's band under `columns`, one label in each 4 bits (less one, as
+    /// in [`RowPair::second_row_key`]), its partner map (the first row's against the third) being
+    /// `third`. The orders of a pure pair with the least second row tie by the half dozen (all 18
+    /// when the cube of the partner map fixes every column), and the third row parts most of them
+    /// before they are finished.
+    fn third_row_key(&self, third: &PartnerMap, columns: &[u8; 9]) -> u128 {
+        let mut position = [0u8; 16];
         for (j, &column) in columns.iter().enumerate() {
             position[usize::from(column)] = j as u8;
         }
-        let third_key = columns.iter().fold(0, |key, &column| {
-            let partner = first_row_column[usize::from(third[usize::from(column)])];
-            key << 4 | u128::from(position[usize::from(partner)])
-        });
-        u128::from(pair.second_row_key(columns)) << 36 | third_key
+        columns.iter().fold(0, |key, &column| {
+            let partner = third.partner[usize::from(column & 15)];
+            key << 4 | u128::from(position[usize::from(partner & 15)])
+        })
     }
 
     /// Finishes the arrangement of the top band `band_rows` of view `transpose` under the column
@@ -1508,16 +1512,7 @@ mod tests {
                 crate::puzzle::random_grid(&mut rng, &mut solver, None)
             };
             let search = CompleteSearch::new(&g).unwrap();
-            let pure = (0..36).any(|k| {
-                let rows = ORDERS_OF_THREE[k % 6].map(|i| 3 * (k / 6 % 3) as u8 + i as u8);
-                RowPair::new(
-                    &search.views[k / 18],
-                    &search.column_of[k / 18],
-                    k / 18,
-                    rows,
-                )
-                .is_pure()
-            });
+            let pure = search.partner_maps().iter().any(PartnerMap::is_pure);
             if !pure {
                 continue;
             }
@@ -1538,12 +1533,13 @@ mod tests {
             let search =
                 CompleteSearch::new(&crate::puzzle::random_grid(&mut rng, &mut solver, None))
                     .unwrap();
-            if (0..36).any(|k| search.pair(k).is_pure()) {
+            let maps = search.partner_maps();
+            if maps.iter().any(PartnerMap::is_pure) {
                 continue;
             }
             let (mut fast, mut general) = (Ties::new(), Ties::new());
-            search.offer_least_mixed_starts(&mut general);
-            if !search.offer_smallest_mixed_starts(&mut fast) {
+            search.offer_least_mixed_starts(&maps, &mut general);
+            if !search.offer_smallest_mixed_starts(&maps, &mut fast) {
                 assert_ne!(
                     general.smallest >> 36 >> 12,
                     u128::from(MixedStart::SMALLEST)
@@ -1582,6 +1578,7 @@ mod tests {
                 assert_eq!(plain.partner, shuffled.partner);
                 assert_eq!(plain.forward, shuffled.forward);
                 assert_eq!(plain.two_cycles, shuffled.two_cycles);
+                assert_eq!(plain.cube_fixed, shuffled.cube_fixed);
                 forward += plain.forward.count_ones();
                 two_cycles += plain.two_cycles.count_ones();
             }
