@@ -206,14 +206,13 @@ pub fn canonical_transformation(grid: &Grid) -> Transformation {
 /// The smallest line of `grid` and an arrangement that gives it. A quick scan for blanks turns
 /// puzzles away before the complete search's tables are built.
 fn search(grid: &Grid) -> Best {
-    let complete = if grid.cells().contains(&0) {
-        None
+    // The tables are filled in place: moving them would copy them while their bytes are still
+    // on their way to memory.
+    let mut complete = CompleteSearch::EMPTY;
+    if !grid.cells().contains(&0) && complete.read(grid) {
+        complete.run()
     } else {
-        CompleteSearch::new(grid)
-    };
-    match complete {
-        Some(search) => search.run(),
-        None => PuzzleSearch::new(grid).run(),
+        PuzzleSearch::new(grid).run()
     }
 }
 
@@ -1077,17 +1076,32 @@ impl RowPair {
 }
 
 impl CompleteSearch {
-    /// The search of `grid` if it is a valid complete grid. Its rows and columns are valid when
-    /// every digit has a column in the tables (a repeat or a blank leaves another digit out), its
-    /// boxes when their masks of digits are full; the test has no early exit, since the common
-    /// input is valid.
-    fn new(grid: &Grid) -> Option<CompleteSearch> {
-        const NONE: u8 = 0x80;
-        const NO_COLUMNS: [u8; 16] = [
-            0, NONE, NONE, NONE, NONE, NONE, NONE, NONE, NONE, NONE, 0, 0, 0, 0, 0, 0,
-        ];
-        let mut views = [[[0; 16]; 9]; 2];
-        let mut column_of = [[NO_COLUMNS; 9]; 2];
+    /// No grid read yet: every digit of every table without a column.
+    const EMPTY: CompleteSearch = CompleteSearch {
+        views: [[[0; 16]; 9]; 2],
+        column_of: [[Self::NO_COLUMNS; 9]; 2],
+    };
+
+    /// A column that no digit has (see [`CompleteSearch::read`]).
+    const NO_COLUMN: u8 = 0x80;
+
+    /// A table of columns with no digit in it.
+    const NO_COLUMNS: [u8; 16] = {
+        let mut table = [0; 16];
+        let mut digit = 1;
+        while digit <= 9 {
+            table[digit] = Self::NO_COLUMN;
+            digit += 1;
+        }
+        table
+    };
+
+    /// Reads `grid` into the tables of [`CompleteSearch::EMPTY`], and tells whether it is a valid
+    /// complete grid. Its rows and columns are valid when every digit has a column in the tables
+    /// (a repeat or a blank leaves another digit out), its boxes when their masks of digits are
+    /// full; the test has no early exit, since the common input is valid.
+    fn read(&mut self, grid: &Grid) -> bool {
+        let CompleteSearch { views, column_of } = self;
         let mut boxes = [0u16; 9];
         for (row, cells) in grid.cells().chunks_exact(9).enumerate() {
             for (column, &digit) in cells.iter().enumerate() {
@@ -1102,11 +1116,10 @@ impl CompleteSearch {
             .as_flattened()
             .iter()
             .fold(0, |missing, table| missing | u128::from_ne_bytes(*table));
-        let valid = missing & u128::from_ne_bytes([NONE; 16]) == 0
+        missing & u128::from_ne_bytes([Self::NO_COLUMN; 16]) == 0
             && boxes
                 .iter()
-                .fold(true, |valid, &mask| valid & (mask == 0x3fe));
-        valid.then_some(CompleteSearch { views, column_of })
+                .fold(true, |valid, &mask| valid & (mask == 0x3fe))
     }
 
     /// The partner maps of the 36 row pairs, by byte shuffles where the processor has them.
@@ -1191,7 +1204,7 @@ impl CompleteSearch {
     /// smallest start are finished. That start is almost always `457189`, which a two-cycle of the
     /// partner map tells apart without reading the start: only when no pair has one are all
     /// starts read.
-    fn run(self) -> Best {
+    fn run(&self) -> Best {
         let maps = self.partner_maps();
         let mut ties = Ties::new();
         if (0..6).any(|band| maps[6 * band].is_pure()) {
@@ -1425,6 +1438,11 @@ mod tests {
     use rand::SeedableRng;
     use rand::rngs::Xoshiro256PlusPlus;
 
+    fn complete_search(grid: &Grid) -> Option<CompleteSearch> {
+        let mut search = CompleteSearch::EMPTY;
+        search.read(grid).then_some(search)
+    }
+
     fn grid(line: &str) -> Grid {
         let mut cells = [0; CELLS];
         for (cell, ch) in cells.iter_mut().zip(line.bytes()) {
@@ -1491,7 +1509,7 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
         for _ in 0..20 {
             let g = Transformation::random(&mut rng).apply(&grid(GRID));
-            let fast = CompleteSearch::new(&g).unwrap().run().form();
+            let fast = complete_search(&g).unwrap().run().form();
             let general = PuzzleSearch::new(&g).run().form();
             assert_eq!(fast, general);
         }
@@ -1511,7 +1529,7 @@ mod tests {
             } else {
                 crate::puzzle::random_grid(&mut rng, &mut solver, None)
             };
-            let search = CompleteSearch::new(&g).unwrap();
+            let search = complete_search(&g).unwrap();
             let pure = search.partner_maps().iter().any(PartnerMap::is_pure);
             if !pure {
                 continue;
@@ -1531,8 +1549,7 @@ mod tests {
         let (mut compared, mut none) = (0, 0);
         for _ in 0..300 {
             let search =
-                CompleteSearch::new(&crate::puzzle::random_grid(&mut rng, &mut solver, None))
-                    .unwrap();
+                complete_search(&crate::puzzle::random_grid(&mut rng, &mut solver, None)).unwrap();
             let maps = search.partner_maps();
             if maps.iter().any(PartnerMap::is_pure) {
                 continue;
@@ -1570,8 +1587,7 @@ mod tests {
         let (mut forward, mut two_cycles) = (0, 0);
         for _ in 0..50 {
             let search =
-                CompleteSearch::new(&crate::puzzle::random_grid(&mut rng, &mut solver, None))
-                    .unwrap();
+                complete_search(&crate::puzzle::random_grid(&mut rng, &mut solver, None)).unwrap();
             // SAFETY: the processor has SSSE3.
             let shuffled = unsafe { search.partner_maps_ssse3() };
             for (plain, shuffled) in search.partner_maps_plain().iter().zip(&shuffled) {
@@ -1596,7 +1612,7 @@ mod tests {
         let mut solver = crate::solve::Solver::new();
         for _ in 0..50 {
             let g = crate::puzzle::random_grid(&mut rng, &mut solver, None);
-            let search = CompleteSearch::new(&g).unwrap();
+            let search = complete_search(&g).unwrap();
             let t = Transformation::random(&mut rng);
             let (transpose, first_row) = (usize::from(t.transpose), t.rows[0]);
             let plain = search.labelled_rows_plain(transpose, first_row, &t.columns);
@@ -1624,16 +1640,16 @@ mod tests {
     #[test]
     fn only_valid_complete_grids_take_the_complete_search() {
         let valid = grid(GRID);
-        assert!(CompleteSearch::new(&valid).is_some());
+        assert!(complete_search(&valid).is_some());
         for (cell, digit) in [(0, 0), (0, 3), (40, 9), (80, 1)] {
             let mut cells = *valid.cells();
             cells[cell] = digit;
-            assert!(CompleteSearch::new(&Grid::from_cells(cells).unwrap()).is_none());
+            assert!(complete_search(&Grid::from_cells(cells).unwrap()).is_none());
         }
         // Rows and columns valid, boxes not: a cyclic Latin square.
         let latin: [u8; CELLS] = std::array::from_fn(|cell| ((cell / 9 + cell % 9) % 9 + 1) as u8);
-        assert!(CompleteSearch::new(&Grid::from_cells(latin).unwrap()).is_none());
-        assert!(CompleteSearch::new(&grid(PUZZLE)).is_none());
+        assert!(complete_search(&Grid::from_cells(latin).unwrap()).is_none());
+        assert!(complete_search(&grid(PUZZLE)).is_none());
     }
 
     #[test]
