@@ -845,9 +845,27 @@ impl Ties {
 /// the view, `k / 6 % 3` the band, `k % 6` the order of its rows. Pair `k ^ 1` has the same first
 /// row, its other two swapped.
 fn pair_rows(k: usize) -> (usize, [u8; 3]) {
-    let band = (k / 6 % 3) as u8;
-    (k / 18, ORDERS_OF_THREE[k % 6].map(|i| 3 * band + i as u8))
+    PAIR_ROWS[k]
 }
+
+/// [`pair_rows`] of every pair, read off a table in the inner loops.
+const PAIR_ROWS: [(usize, [u8; 3]); 36] = {
+    let mut pairs = [(0, [0; 3]); 36];
+    let mut k = 0;
+    while k < 36 {
+        let (band, order) = ((k / 6 % 3) as u8, ORDERS_OF_THREE[k % 6]);
+        pairs[k] = (
+            k / 18,
+            [
+                3 * band + order[0] as u8,
+                3 * band + order[1] as u8,
+                3 * band + order[2] as u8,
+            ],
+        );
+        k += 1;
+    }
+    pairs
+};
 
 /// The search for valid complete grids (see the module comment).
 ///
@@ -861,8 +879,9 @@ struct CompleteSearch {
 
 /// A row pair's partner map (see [`RowPair`]), with masks (bit per column) of the columns whose
 /// partner lies in the next stack (0 to 1, 1 to 2, 2 to 0), of those in a two-cycle of the map and
-/// of those its cube leaves in place.
+/// of those its cube leaves in place. Aligned so that the map is one aligned vector.
 #[derive(Clone, Copy)]
+#[repr(align(16))]
 struct PartnerMap {
     partner: [u8; 16],
     forward: u16,
@@ -1179,8 +1198,7 @@ impl CompleteSearch {
             two_cycles: 0,
             cube_fixed: 0,
         }; 36];
-        for (k, map) in maps.iter_mut().enumerate() {
-            let (transpose, rows) = pair_rows(k);
+        for (map, &(transpose, rows)) in maps.iter_mut().zip(&PAIR_ROWS) {
             let first_row_column = load(&self.column_of[transpose][usize::from(rows[0])]);
             let second_row = load(&self.views[transpose][usize::from(rows[1])]);
             // The padding digits (0) read the table's unused entry 0, which is 0.
