@@ -36,14 +36,18 @@
 //!   in one stack (a *pure* pair, second row `456789` and three more) or two in one and one in the
 //!   other (`457...`); purity belongs to the whole band. Either way the smallest second row fixes
 //!   the stack order up to rotation and then every column but for a choice among at most six, so
-//!   each pair yields at most 18 column orders to compare (see `RowPair::pure_orders` and
-//!   `RowPair::mixed_start`). Mixed pairs are first compared by the second row's first six cells,
-//!   read off the partner map without building an order; the smallest of all, `457189`, comes
-//!   from a two-cycle of the partner map, so when some pair has one, only the pairs and rotations
-//!   with one are read further. The third row follows, and the other two bands only need sorting
-//!   by their first cells, which all differ; only the arrangements whose second row ties with the
-//!   smallest are finished, rows compared as packed keys, and the line is written out once, for
-//!   the winner.
+//!   each pair yields at most 18 column orders to compare (see `PartnerMap::pure_orders` and
+//!   `RowPair::mixed_start`). The 36 partner maps are built at once, by byte shuffles where the
+//!   processor has them, with masks of the columns whose partner lies in the next stack, of the
+//!   two-cycles and of the columns the cube of the map fixes. A pure pair's second row is then
+//!   known per rotation from the cube alone, so only the rotations with the least build their
+//!   orders, which are told apart by the third row. A mixed pair's smallest start, `457189`,
+//!   comes from a two-cycle through the odd column of the second stack, and the whole order
+//!   follows from it with no search; only grids where no pair has one read every pair's start.
+//!   The other two bands only need sorting by their first cells, which all differ; only the
+//!   arrangements that tie on what was read are finished, every row labelled at once (two
+//!   shuffles a row) into keys that compare as the rows do, and the line is written out once,
+//!   for the winner.
 
 use rand::{Rng, RngExt};
 
@@ -817,7 +821,8 @@ impl Ties {
     }
 
     /// Offers the column order `columns` of pair `pair`, whose top band reads `key` as far as it
-    /// was read (see [`CompleteSearch::pure_key`]).
+    /// was read (see [`CompleteSearch::third_row_key`] and
+    /// [`CompleteSearch::offer_smallest_mixed_starts`]).
     fn offer(&mut self, key: u128, pair: usize, columns: [u8; 9]) {
         if key > self.smallest {
             return;
@@ -1217,11 +1222,10 @@ impl CompleteSearch {
     }
 
     /// Only pairs of pure bands when there are any (their second rows start `456`, those of mixed
-    /// pairs `457`), purity being a property of the whole band. Mixed pairs are first compared by
-    /// the first six cells of their second rows, which cost little, and only the rotations with the
-    /// smallest start are finished. That start is almost always `457189`, which a two-cycle of the
-    /// partner map tells apart without reading the start: only when no pair has one are all
-    /// starts read.
+    /// pairs `457`), purity being a property of the whole band, and of those only the rotations
+    /// whose second row is the least (see [`PartnerMap::pure_tail`]). Without pure bands, the
+    /// smallest start of a mixed pair is almost always `457189`, which a two-cycle of the partner
+    /// map gives with its whole order: only when no pair has one are all starts read.
     fn run(&self) -> Best {
         let maps = self.partner_maps();
         let mut ties = Ties::new();
