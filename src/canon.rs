@@ -36,14 +36,18 @@
 //!   in one stack (a *pure* pair, second row `456789` and three more) or two in one and one in the
 //!   other (`457...`); purity belongs to the whole band. Either way the smallest second row fixes
 //!   the stack order up to rotation and then every column but for a choice among at most six, so
-//!   each pair yields at most 18 column orders to compare (see `RowPair::pure_orders` and
-//!   `RowPair::mixed_start`). Mixed pairs are first compared by the second row's first six cells,
-//!   read off the partner map without building an order; the smallest of all, `457189`, comes
-//!   from a two-cycle of the partner map, so when some pair has one, only the pairs and rotations
-//!   with one are read further. The third row follows, and the other two bands only need sorting
-//!   by their first cells, which all differ; only the arrangements whose second row ties with the
-//!   smallest are finished, rows compared as packed keys, and the line is written out once, for
-//!   the winner.
+//!   each pair yields at most 18 column orders to compare (see `PartnerMap::pure_orders` and
+//!   `RowPair::mixed_start`). The 36 partner maps are built at once, by byte shuffles where the
+//!   processor has them, with masks of the columns whose partner lies in the next stack, of the
+//!   two-cycles and of the columns the cube of the map fixes. A pure pair's second row is then
+//!   known per rotation from the cube alone, so only the rotations with the least build their
+//!   orders, which are told apart by the third row. A mixed pair's smallest start, `457189`,
+//!   comes from a two-cycle through the odd column of the second stack, and the whole order
+//!   follows from it with no search; only grids where no pair has one read every pair's start.
+//!   The other two bands only need sorting by their first cells, which all differ; only the
+//!   arrangements that tie on what was read are finished, every row labelled at once (two
+//!   shuffles a row) into keys that compare as the rows do, and the line is written out once,
+//!   for the winner.
 
 use rand::{Rng, RngExt};
 
@@ -203,37 +207,17 @@ pub fn canonical_transformation(grid: &Grid) -> Transformation {
     search(grid).transformation()
 }
 
-/// The smallest line of `grid` and an arrangement that gives it.
+/// The smallest line of `grid` and an arrangement that gives it. A quick scan for blanks turns
+/// puzzles away before the complete search's tables are built.
 fn search(grid: &Grid) -> Best {
-    if is_valid_complete(grid) {
-        CompleteSearch::new(grid).run()
+    // The tables are filled in place: moving them would copy them while their bytes are still
+    // on their way to memory.
+    let mut complete = CompleteSearch::EMPTY;
+    if !grid.cells().contains(&0) && complete.read(grid) {
+        complete.run()
     } else {
         PuzzleSearch::new(grid).run()
     }
-}
-
-/// Whether every row, column and box of `grid` holds each digit once: one mask of digits per house,
-/// built without an early exit (the common complete input is valid), after a quick scan for blanks
-/// that turns puzzles away.
-fn is_valid_complete(grid: &Grid) -> bool {
-    if grid.cells().contains(&0) {
-        return false;
-    }
-    let mut rows = [0u16; 9];
-    let mut columns = [0u16; 9];
-    let mut boxes = [0u16; 9];
-    for (row, cells) in grid.cells().chunks_exact(9).enumerate() {
-        for (column, &digit) in cells.iter().enumerate() {
-            let bit = 1 << digit;
-            rows[row] |= bit;
-            columns[column] |= bit;
-            boxes[row / 3 * 3 + column / 3] |= bit;
-        }
-    }
-    rows.iter()
-        .chain(&columns)
-        .chain(&boxes)
-        .all(|&mask| mask == 0x3fe)
 }
 
 /// A grid as rows of cells, as read plainly (index 0) and transposed (index 1).
@@ -837,7 +821,8 @@ impl Ties {
     }
 
     /// Offers the column order `columns` of pair `pair`, whose top band reads `key` as far as it
-    /// was read (see [`CompleteSearch::pure_key`]).
+    /// was read (see [`CompleteSearch::third_row_key`] and
+    /// [`CompleteSearch::offer_smallest_mixed_starts`]).
     fn offer(&mut self, key: u128, pair: usize, columns: [u8; 9]) {
         if key > self.smallest {
             return;
@@ -861,19 +846,116 @@ impl Ties {
     }
 }
 
-/// The search for valid complete grids (see the module comment).
-struct CompleteSearch {
-    views: Views,
-    /// Per view and row, the column of each digit.
-    column_of: [[[u8; 10]; 9]; 2],
+/// The view and the band's rows (first two chosen, the third left) of row pair `k` of 36: `k / 18`
+/// the view, `k / 6 % 3` the band, `k % 6` the order of its rows. Pair `k ^ 1` has the same first
+/// row, its other two swapped.
+fn pair_rows(k: usize) -> (usize, [u8; 3]) {
+    PAIR_ROWS[k]
 }
 
-/// A choice of the top band's first two rows: the view, the band's input rows (the first two
-/// chosen, the third the one left), and the **partner** of each input column: the column of the
-/// first row that holds the digit the second row has there. Partners always lie in another stack.
+/// [`pair_rows`] of every pair, read off a table in the inner loops.
+const PAIR_ROWS: [(usize, [u8; 3]); 36] = {
+    let mut pairs = [(0, [0; 3]); 36];
+    let mut k = 0;
+    while k < 36 {
+        let (band, order) = ((k / 6 % 3) as u8, ORDERS_OF_THREE[k % 6]);
+        pairs[k] = (
+            k / 18,
+            [
+                3 * band + order[0] as u8,
+                3 * band + order[1] as u8,
+                3 * band + order[2] as u8,
+            ],
+        );
+        k += 1;
+    }
+    pairs
+};
+
+/// The search for valid complete grids (see the module comment).
+///
+/// Rows and their tables take 16 bytes each, so that one loads as a vector (see [`PartnerMap`]).
+struct CompleteSearch {
+    /// Per view (plain, transposed) and row, its digits.
+    views: [[[u8; 16]; 9]; 2],
+    /// Per view and row, the column of each digit.
+    column_of: [[[u8; 16]; 9]; 2],
+}
+
+/// A row pair's partner map (see [`RowPair`]), with masks (bit per column) of the columns whose
+/// partner lies in the next stack (0 to 1, 1 to 2, 2 to 0), of those in a two-cycle of the map and
+/// of those its cube leaves in place. Aligned so that the map is one aligned vector.
+#[derive(Clone, Copy)]
+#[repr(align(16))]
+struct PartnerMap {
+    partner: [u8; 16],
+    forward: u16,
+    two_cycles: u16,
+    cube_fixed: u16,
+}
+
+impl PartnerMap {
+    /// Whether the partners of each stack's columns all lie in one stack.
+    fn is_pure(&self) -> bool {
+        self.forward == 0 || self.forward == 0x1ff
+    }
+
+    /// In a pure pair, the second row's last three cells when output stack `a` comes first: 0 for
+    /// `123`, 1 for `132`, 2 for `231`, as the cube of the map fixes all, one or none of `a`'s
+    /// columns (see [`PartnerMap::pure_orders`]).
+    fn pure_tail(&self, a: u8) -> u8 {
+        match ones(self.cube_fixed & 7 << (3 * a)) {
+            3 => 0,
+            1 => 1,
+            _ => 2,
+        }
+    }
+
+    /// Calls `each` with every column order of a pure pair that starts with output stack `a` and
+    /// gives its smallest second row. The first output stack's columns read the positions of
+    /// their partners, smallest when the partners come first in the next output stack, in the same
+    /// order: `456`; once the first stack's order is chosen the other columns follow. The second
+    /// row then reads 456789 and, in the first stack's order, the positions of its columns'
+    /// partners' partners' partners: 123, 132 or 231 by the cycles of that map, for the orders
+    /// below only.
+    fn pure_orders(&self, a: u8, mut each: impl FnMut([u8; 9])) {
+        let partner = |column: u8| self.partner[usize::from(column & 15)];
+        let cube = |column| partner(partner(partner(column)));
+        let columns = [3 * a, 3 * a + 1, 3 * a + 2];
+        let mut emit = |first: [u8; 3]| {
+            let second = first.map(partner);
+            let third = second.map(partner);
+            each([
+                first[0], first[1], first[2], second[0], second[1], second[2], third[0], third[1],
+                third[2],
+            ]);
+        };
+        let fixed = columns.map(|x| self.cube_fixed >> x & 1 == 1);
+        match fixed.iter().filter(|&&f| f).count() {
+            3 => {
+                for order in ORDERS_OF_THREE {
+                    emit(order.map(|i| columns[i]));
+                }
+            }
+            1 => {
+                let f = fixed.iter().position(|&f| f).expect("one fixed column");
+                let [g, h] = [(f + 1) % 3, (f + 2) % 3].map(|i| columns[i]);
+                emit([columns[f], g, h]);
+                emit([columns[f], h, g]);
+            }
+            _ => {
+                for x in columns {
+                    emit([x, cube(x), cube(cube(x))]);
+                }
+            }
+        }
+    }
+}
+
+/// A choice of the top band's first two rows, as the **partner** of each input column: the column
+/// of the first row that holds the digit the second row has there. Partners always lie in another
+/// stack. The mixed pairs' starts are read off it when no two-cycle gives the smallest.
 struct RowPair {
-    transpose: usize,
-    rows: [u8; 3],
     partner: [u8; 9],
     /// How many columns of stack 0 have their partner in stack 1: as many as of stack 1 in stack 2
     /// and of stack 2 in stack 0, while the other columns of each stack go the other way round.
@@ -902,20 +984,11 @@ impl MixedStart {
 }
 
 impl RowPair {
-    /// The pair of input rows `rows[0]` then `rows[1]` of `view`, whose rows hold digit `d` at
-    /// column `column_of[row][d]`.
-    fn new(
-        view: &[[u8; 9]; 9],
-        column_of: &[[u8; 10]; 9],
-        transpose: usize,
-        rows: [u8; 3],
-    ) -> RowPair {
-        let first_row_column = &column_of[usize::from(rows[0])];
-        let partner = view[usize::from(rows[1])].map(|digit| first_row_column[usize::from(digit)]);
+    /// The pair whose partner map is `map`.
+    fn new(map: &PartnerMap) -> RowPair {
+        let partner: [u8; 9] = *map.partner.first_chunk().expect("16 bytes");
         let forward = partner[..3].iter().filter(|&&p| p / 3 == 1).count() as u8;
         let mut pair = RowPair {
-            transpose,
-            rows,
             partner,
             forward,
             odd: [0; 3],
@@ -927,11 +1000,6 @@ impl RowPair {
             pair.odd[usize::from(column / 3)] += odd * column;
         }
         pair
-    }
-
-    /// Whether the partners of each stack's columns all lie in one stack.
-    fn is_pure(&self) -> bool {
-        self.forward == 0 || self.forward == 3
     }
 
     /// The stack that most partners of `stack`'s columns lie in.
@@ -949,47 +1017,6 @@ impl RowPair {
     fn rotation(&self, a: u8) -> [u8; 3] {
         let b = self.next_stack(a);
         [a, b, self.next_stack(b)]
-    }
-
-    /// Calls `each` with every column order of a pure pair that can give its smallest second row.
-    /// The first output stack's columns read the positions of their partners, smallest when the
-    /// partners come first in the next output stack, in the same order: `456`; once the first
-    /// stack's order is chosen the other columns follow. The second row then reads 456789 and, in
-    /// the first stack's order, the positions of its columns' partners' partners' partners: 123,
-    /// 132 or 231 by the cycles of that map, for the orders below only.
-    fn pure_orders(&self, mut each: impl FnMut([u8; 9])) {
-        let partner = |column: u8| self.partner[usize::from(column)];
-        let cube = |column| partner(partner(partner(column)));
-        for a in 0..3u8 {
-            let columns = [3 * a, 3 * a + 1, 3 * a + 2];
-            let mut emit = |first: [u8; 3]| {
-                let second = first.map(partner);
-                let third = second.map(partner);
-                each([
-                    first[0], first[1], first[2], second[0], second[1], second[2], third[0],
-                    third[1], third[2],
-                ]);
-            };
-            let fixed = columns.map(|x| cube(x) == x);
-            match fixed.iter().filter(|&&f| f).count() {
-                3 => {
-                    for order in ORDERS_OF_THREE {
-                        emit(order.map(|i| columns[i]));
-                    }
-                }
-                1 => {
-                    let f = fixed.iter().position(|&f| f).expect("one fixed column");
-                    let [g, h] = [(f + 1) % 3, (f + 2) % 3].map(|i| columns[i]);
-                    emit([columns[f], g, h]);
-                    emit([columns[f], h, g]);
-                }
-                _ => {
-                    for x in columns {
-                        emit([x, cube(x), cube(cube(x))]);
-                    }
-                }
-            }
-        }
     }
 
     /// How a mixed pair's second row can start when output stack `a` comes first (see
@@ -1038,16 +1065,6 @@ impl RowPair {
         }
     }
 
-    /// Whether the mixed pair's second row has the smallest start of all, `457189`, when output
-    /// stack `a` comes first: exactly when the odd column of the next stack and its partner (in
-    /// `a`) are each other's partners, a two-cycle of the partner map, so that the partner's
-    /// column can come first and read 1 (see [`RowPair::mixed_start`]).
-    fn reaches_smallest_start(&self, a: u8) -> bool {
-        let back = self.odd[usize::from(self.next_stack(a))];
-        let target = self.partner[usize::from(back)];
-        self.partner[usize::from(target)] == back
-    }
-
     /// Calls `each` with the column orders of `start`: once the first stack's order is chosen the
     /// other columns follow. The partners of `b`'s columns that lie in `c` take the rest of `c` in
     /// their order of appearance (8 before 9).
@@ -1083,178 +1100,357 @@ impl RowPair {
 }
 
 impl CompleteSearch {
-    fn new(grid: &Grid) -> CompleteSearch {
-        let views = views_of(grid);
-        let mut column_of = [[[0; 10]; 9]; 2];
-        for (view, view_columns) in views.iter().zip(&mut column_of) {
-            for (cells, columns) in view.iter().zip(view_columns) {
-                for (column, &digit) in cells.iter().enumerate() {
-                    columns[usize::from(digit)] = column as u8;
-                }
+    /// No grid read yet: every digit of every table without a column.
+    const EMPTY: CompleteSearch = CompleteSearch {
+        views: [[[0; 16]; 9]; 2],
+        column_of: [[Self::NO_COLUMNS; 9]; 2],
+    };
+
+    /// A column that no digit has (see [`CompleteSearch::read`]).
+    const NO_COLUMN: u8 = 0x80;
+
+    /// A table of columns with no digit in it.
+    const NO_COLUMNS: [u8; 16] = {
+        let mut table = [0; 16];
+        let mut digit = 1;
+        while digit <= 9 {
+            table[digit] = Self::NO_COLUMN;
+            digit += 1;
+        }
+        table
+    };
+
+    /// Reads `grid` into the tables of [`CompleteSearch::EMPTY`], and tells whether it is a valid
+    /// complete grid. Its rows and columns are valid when every digit has a column in the tables
+    /// (a repeat or a blank leaves another digit out), its boxes when their masks of digits are
+    /// full; the test has no early exit, since the common input is valid.
+    fn read(&mut self, grid: &Grid) -> bool {
+        let CompleteSearch { views, column_of } = self;
+        let mut boxes = [0u16; 9];
+        for (row, cells) in grid.cells().chunks_exact(9).enumerate() {
+            for (column, &digit) in cells.iter().enumerate() {
+                views[0][row][column] = digit;
+                views[1][column][row] = digit;
+                column_of[0][row][usize::from(digit)] = column as u8;
+                column_of[1][column][usize::from(digit)] = row as u8;
+                boxes[row / 3 * 3 + column / 3] |= 1 << digit;
             }
         }
-        CompleteSearch { views, column_of }
+        let missing = column_of
+            .as_flattened()
+            .iter()
+            .fold(0, |missing, table| missing | u128::from_ne_bytes(*table));
+        missing & u128::from_ne_bytes([Self::NO_COLUMN; 16]) == 0
+            && boxes
+                .iter()
+                .fold(true, |valid, &mask| valid & (mask == 0x3fe))
+    }
+
+    /// The partner maps of the 36 row pairs, by byte shuffles where the processor has them.
+    fn partner_maps(&self) -> [PartnerMap; 36] {
+        #[cfg(target_arch = "x86_64")]
+        if is_x86_feature_detected!("ssse3") {
+            // SAFETY: the processor has SSSE3.
+            return unsafe { self.partner_maps_ssse3() };
+        }
+        self.partner_maps_plain()
+    }
+
+    /// [`CompleteSearch::partner_maps`] a column at a time.
+    fn partner_maps_plain(&self) -> [PartnerMap; 36] {
+        std::array::from_fn(|k| {
+            const NEXT_STACK: [u8; 9] = [1, 1, 1, 2, 2, 2, 0, 0, 0];
+            let (transpose, rows) = pair_rows(k);
+            let first_row_column = &self.column_of[transpose][usize::from(rows[0])];
+            let second_row = &self.views[transpose][usize::from(rows[1])];
+            let partner = second_row.map(|digit| first_row_column[usize::from(digit)]);
+            let (mut forward, mut two_cycles, mut cube_fixed) = (0, 0, 0);
+            for (column, &p) in partner[..9].iter().enumerate() {
+                let square = partner[usize::from(p)];
+                forward |= u16::from(p / 3 == NEXT_STACK[column]) << column;
+                two_cycles |= u16::from(usize::from(square) == column) << column;
+                cube_fixed |=
+                    u16::from(usize::from(partner[usize::from(square)]) == column) << column;
+            }
+            PartnerMap {
+                partner,
+                forward,
+                two_cycles,
+                cube_fixed,
+            }
+        })
+    }
+
+    /// [`CompleteSearch::partner_maps`]: a map is the first row's table of columns shuffled by
+    /// the second row's digits, and its square the map shuffled by itself.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "ssse3")]
+    fn partner_maps_ssse3(&self) -> [PartnerMap; 36] {
+        use std::arch::x86_64::{
+            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_setr_epi8,
+            _mm_shuffle_epi8, _mm_storeu_si128,
+        };
+        let load = |bytes: &[u8; 16]| {
+            // SAFETY: 16 bytes are read from an array of 16.
+            unsafe { _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>()) }
+        };
+        let stack_of = _mm_setr_epi8(0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3);
+        let next_stack = _mm_setr_epi8(1, 1, 1, 2, 2, 2, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4);
+        let identity = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        let mut maps = [PartnerMap {
+            partner: [0; 16],
+            forward: 0,
+            two_cycles: 0,
+            cube_fixed: 0,
+        }; 36];
+        for (map, &(transpose, rows)) in maps.iter_mut().zip(&PAIR_ROWS) {
+            let first_row_column = load(&self.column_of[transpose][usize::from(rows[0])]);
+            let second_row = load(&self.views[transpose][usize::from(rows[1])]);
+            // The padding digits (0) read the table's unused entry 0, which is 0.
+            let partner = _mm_shuffle_epi8(first_row_column, second_row);
+            let forward = _mm_cmpeq_epi8(_mm_shuffle_epi8(stack_of, partner), next_stack);
+            let square = _mm_shuffle_epi8(partner, partner);
+            let two_cycles = _mm_cmpeq_epi8(square, identity);
+            let cube_fixed = _mm_cmpeq_epi8(_mm_shuffle_epi8(partner, square), identity);
+            // SAFETY: 16 bytes are written to an array of 16.
+            unsafe { _mm_storeu_si128(map.partner.as_mut_ptr().cast::<__m128i>(), partner) };
+            map.forward = _mm_movemask_epi8(forward) as u16 & 0x1ff;
+            map.two_cycles = _mm_movemask_epi8(two_cycles) as u16 & 0x1ff;
+            map.cube_fixed = _mm_movemask_epi8(cube_fixed) as u16 & 0x1ff;
+        }
+        maps
     }
 
     /// Only pairs of pure bands when there are any (their second rows start `456`, those of mixed
-    /// pairs `457`), purity being a property of the whole band. Mixed pairs are first compared by
-    /// the first six cells of their second rows, which cost little, and only the rotations with the
-    /// smallest start are finished. That start is almost always `457189`, which a two-cycle of the
-    /// partner map tells apart without reading the start: only when no pair has one are all
-    /// starts read.
-    fn run(self) -> Best {
-        let pairs: [RowPair; 36] = std::array::from_fn(|k| {
-            let (transpose, band) = (k / 18, (k / 6 % 3) as u8);
-            let rows = ORDERS_OF_THREE[k % 6].map(|i| 3 * band + i as u8);
-            RowPair::new(
-                &self.views[transpose],
-                &self.column_of[transpose],
-                transpose,
-                rows,
-            )
-        });
-        let pure_bands = (0..6)
-            .filter(|&band| pairs[6 * band].is_pure())
-            .fold(0u8, |mask, band| mask | 1 << band);
+    /// pairs `457`), purity being a property of the whole band, and of those only the rotations
+    /// whose second row is the least (see [`PartnerMap::pure_tail`]). Without pure bands, the
+    /// smallest start of a mixed pair is almost always `457189`, which a two-cycle of the partner
+    /// map gives with its whole order: only when no pair has one are all starts read.
+    fn run(&self) -> Best {
+        let maps = self.partner_maps();
         let mut ties = Ties::new();
-        if pure_bands != 0 {
-            for (k, pair) in pairs.iter().enumerate() {
-                if pure_bands >> (k / 6) & 1 == 1 {
-                    pair.pure_orders(|columns| {
-                        ties.offer(self.pure_key(pair, &columns), k, columns)
+        if (0..6).any(|band| maps[6 * band].is_pure()) {
+            let pure = (0..36).filter(|&k| maps[k].is_pure());
+            let (least, _) = pure
+                .clone()
+                .flat_map(|k| (0..3).map(move |a| (maps[k].pure_tail(a), k)))
+                .min()
+                .expect("a pure pair");
+            for k in pure {
+                for a in (0..3).filter(|&a| maps[k].pure_tail(a) == least) {
+                    maps[k].pure_orders(a, |columns| {
+                        ties.offer(self.third_row_key(&maps[k ^ 1], &columns), k, columns);
                     });
                 }
             }
-        } else {
-            let reaching = pairs.each_ref().map(|pair| {
-                (0..3u8)
-                    .filter(|&a| pair.reaches_smallest_start(a))
-                    .fold(0u8, |mask, a| mask | 1 << a)
-            });
-            let least = if reaching.iter().any(|&mask| mask != 0) {
-                MixedStart::SMALLEST
-            } else {
-                pairs
-                    .iter()
-                    .flat_map(|pair| (0..3).map(|a| pair.mixed_start(a).prefix))
-                    .min()
-                    .expect("36 pairs")
-            };
-            for (k, (pair, &reaching)) in pairs.iter().zip(&reaching).enumerate() {
-                for a in 0..3u8 {
-                    if least == MixedStart::SMALLEST && reaching >> a & 1 == 0 {
-                        continue;
-                    }
-                    let start = pair.mixed_start(a);
-                    if start.prefix == least {
-                        pair.mixed_orders(&start, |columns| {
-                            ties.offer(u128::from(pair.second_row_key(&columns)) << 36, k, columns);
-                        });
-                    }
-                }
-            }
+        } else if !self.offer_smallest_mixed_starts(&maps, &mut ties) {
+            self.offer_least_mixed_starts(&maps, &mut ties);
         }
-        let mut best_rows = [u64::MAX; 9];
+        let mut best_rows = [u128::MAX; 9];
         let mut winner = None;
         for &(k, columns) in ties.all() {
-            let pair = &pairs[usize::from(k)];
-            if let Some((rows, labels)) = self.finish(pair, &columns, &mut best_rows) {
-                winner = Some((pair.transpose, rows, columns, labels));
+            let (transpose, rows) = pair_rows(usize::from(k));
+            if let Some(rows) = self.finish(transpose, rows, &columns, &mut best_rows) {
+                winner = Some((transpose, rows, columns));
             }
         }
-        let (transpose, rows, columns, labels) = winner.expect("a valid grid has an arrangement");
+        let (transpose, rows, columns) = winner.expect("a valid grid has an arrangement");
         let mut line = [0; CELLS];
         for (cells, key) in line.chunks_exact_mut(9).zip(best_rows) {
-            for (j, cell) in cells.iter_mut().enumerate() {
-                *cell = (key >> (32 - 4 * j) & 15) as u8;
-            }
+            cells.copy_from_slice(&key.to_be_bytes()[..9]);
+        }
+        let mut labels = [0; 10];
+        for (j, &column) in columns.iter().enumerate() {
+            labels[usize::from(self.views[transpose][usize::from(rows[0])][usize::from(column)])] =
+                j as u8 + 1;
         }
         let mut best = Best::new();
         best.take(&line, transpose == 1, rows, columns, &labels);
         best
     }
 
-    /// The second and third rows of pure `pair` under `columns`, one label in each 4 bits (less
-    /// one, as in [`RowPair::second_row_key`]). The orders of a pure pair tie on the second row by
-    /// the dozen (all 18 when the cube of the partner map fixes every column), and the third row,
-    /// cheap to read here, parts most of them before they are finished.
-    fn pure_key(&self, pair: &RowPair, columns: &[u8; 9]) -> u128 {
-        let first_row_column = &self.column_of[pair.transpose][usize::from(pair.rows[0])];
-        let third = &self.views[pair.transpose][usize::from(pair.rows[2])];
-        let mut position = [0u8; 9];
+    /// Offers the column orders of every pair and rotation whose second row has the least start
+    /// of all, read off every pair of a grid without pure bands (see [`RowPair::mixed_start`]).
+    fn offer_least_mixed_starts(&self, maps: &[PartnerMap; 36], ties: &mut Ties) {
+        let pairs = maps.each_ref().map(RowPair::new);
+        let least = pairs
+            .iter()
+            .flat_map(|pair| (0..3).map(|a| pair.mixed_start(a).prefix))
+            .min()
+            .expect("36 pairs");
+        for (k, pair) in pairs.iter().enumerate() {
+            for a in 0..3u8 {
+                let start = pair.mixed_start(a);
+                if start.prefix == least {
+                    pair.mixed_orders(&start, |columns| {
+                        ties.offer(u128::from(pair.second_row_key(&columns)) << 36, k, columns);
+                    });
+                }
+            }
+        }
+    }
+
+    /// Offers the column orders of every mixed pair and rotation whose second row starts with the
+    /// smallest start, `457189`, and returns whether there was one. Such a start is a two-cycle of
+    /// the partner map through the odd column `back` of the second output stack, whose partner
+    /// comes first (see [`RowPair::mixed_start`]: the odd column of the second stack and its partner are each other's partners), and then the whole order follows
+    /// (see [`RowPair::mixed_orders`]): the first stack reads `back`'s partner, the column left
+    /// and the odd column `to_c`; the second `back`, the partners of the first two columns of the
+    /// first stack and the one left; the third the partners of `to_c` and of the second stack's
+    /// last two columns. The second row's last three cells are then the positions of the third
+    /// stack's partners, among the first stack's last two columns and the second stack's last.
+    fn offer_smallest_mixed_starts(&self, maps: &[PartnerMap; 36], ties: &mut Ties) -> bool {
+        let mut found = false;
+        for (k, map) in maps.iter().enumerate() {
+            let p = |column: u8| map.partner[usize::from(column & 15)];
+            let (forward, two_cycles) = (map.forward, map.two_cycles);
+            let odd = if ones(forward & 7) >= 2 {
+                !forward & 0x1ff
+            } else {
+                forward
+            };
+            let mut backs = odd & two_cycles;
+            while backs != 0 {
+                let back = backs.trailing_zeros() as u8;
+                backs &= backs - 1;
+                let (target, b) = (p(back), back / 3);
+                let a = target / 3;
+                let to_c = 3 * a + (odd >> (3 * a) & 7).trailing_zeros() as u8;
+                let a2 = 9 * a + 3 - target - to_c;
+                let b2 = p(a2);
+                let b3 = 9 * b + 3 - back - b2;
+                let [c1, c2, c3] = [p(to_c), p(b2), p(b3)];
+                let position = |column: u8| {
+                    let column = p(column);
+                    if column == a2 {
+                        1
+                    } else if column == to_c {
+                        2
+                    } else {
+                        5
+                    }
+                };
+                let key = [c1, c2, c3]
+                    .iter()
+                    .fold(MixedStart::SMALLEST, |key, &c| key << 4 | position(c));
+                ties.offer(
+                    u128::from(key) << 36,
+                    k,
+                    [target, a2, to_c, back, b2, b3, c1, c2, c3],
+                );
+                found = true;
+            }
+        }
+        found
+    }
+
+    /// The third row of a pure pair's band under `columns`, one label in each 4 bits (less one, as
+    /// in [`RowPair::second_row_key`]), its partner map (the first row's against the third) being
+    /// `third`. The orders of a pure pair with the least second row tie by the half dozen (all 18
+    /// when the cube of the partner map fixes every column), and the third row parts most of them
+    /// before they are finished.
+    fn third_row_key(&self, third: &PartnerMap, columns: &[u8; 9]) -> u128 {
+        let mut position = [0u8; 16];
         for (j, &column) in columns.iter().enumerate() {
             position[usize::from(column)] = j as u8;
         }
-        let third_key = columns.iter().fold(0, |key, &column| {
-            let partner = first_row_column[usize::from(third[usize::from(column)])];
-            key << 4 | u128::from(position[usize::from(partner)])
-        });
-        u128::from(pair.second_row_key(columns)) << 36 | third_key
+        columns.iter().fold(0, |key, &column| {
+            let partner = third.partner[usize::from(column & 15)];
+            key << 4 | u128::from(position[usize::from(partner & 15)])
+        })
     }
 
-    /// Finishes the arrangement of `pair`'s top band under the column order `columns`, whose second
-    /// row ties with the best line's (if any): if its line is smaller, its rows (one label in each
-    /// 4 bits, first label highest) replace `best_rows` and its input rows and labels are returned.
-    /// The digit of the first row at position `j` is labelled `j + 1`; the other two bands are only
-    /// sorted, by their rows' first cells, which all differ. Rows are compared as they come, so
-    /// most arrangements stop at their third row.
+    /// Finishes the arrangement of the top band `band_rows` of view `transpose` under the column
+    /// order `columns`, whose second row ties with the best line's (if any): if its line is
+    /// smaller, its rows (see [`CompleteSearch::labelled_rows`]) replace `best_rows` and its input
+    /// rows are returned. The other two bands are only sorted, by their rows' first cells, which
+    /// all differ, so by their keys.
     fn finish(
         &self,
-        pair: &RowPair,
+        transpose: usize,
+        band_rows: [u8; 3],
         columns: &[u8; 9],
-        best_rows: &mut [u64; 9],
-    ) -> Option<([u8; 9], [u8; 10])> {
-        let view = &self.views[pair.transpose];
-        let mut labels = [0; 10];
-        for (j, &column) in columns.iter().enumerate() {
-            labels[usize::from(view[usize::from(pair.rows[0])][usize::from(column)])] = j as u8 + 1;
-        }
-        let mut keys = [0; 9];
-        let mut below = false;
-        let mut place = |i: usize, row: u8| {
-            let cells = &view[usize::from(row)];
-            let key = columns.iter().fold(0, |key, &column| {
-                key << 4 | u64::from(labels[usize::from(cells[usize::from(column)])])
-            });
-            if !below {
-                match key.cmp(&best_rows[i]) {
-                    std::cmp::Ordering::Less => below = true,
-                    std::cmp::Ordering::Equal => {}
-                    std::cmp::Ordering::Greater => return false,
-                }
-            }
-            keys[i] = key;
-            true
-        };
-        for (i, &row) in pair.rows.iter().enumerate() {
-            if !place(i, row) {
-                return None;
-            }
-        }
-        let first_cell =
-            |row: u8| labels[usize::from(view[usize::from(row)][usize::from(columns[0])])];
-        let band = pair.rows[0] / 3;
+        best_rows: &mut [u128; 9],
+    ) -> Option<[u8; 9]> {
+        let keys = self.labelled_rows(transpose, band_rows[0], columns);
+        let key = |row: u8| keys[usize::from(row)];
+        let band = band_rows[0] / 3;
         let mut bands = [(band + 1) % 3, (band + 2) % 3].map(|b| {
             let mut rows = [3 * b, 3 * b + 1, 3 * b + 2];
-            rows.sort_unstable_by_key(|&row| first_cell(row));
+            rows.sort_unstable_by_key(|&row| key(row));
             rows
         });
-        if first_cell(bands[0][0]) > first_cell(bands[1][0]) {
+        if key(bands[0][0]) > key(bands[1][0]) {
             bands.swap(0, 1);
         }
         let [[r3, r4, r5], [r6, r7, r8]] = bands;
-        let [r0, r1, r2] = pair.rows;
+        let [r0, r1, r2] = band_rows;
         let rows = [r0, r1, r2, r3, r4, r5, r6, r7, r8];
-        for (i, &row) in rows.iter().enumerate().skip(3) {
-            if !place(i, row) {
-                return None;
-            }
+        let line = rows.map(key);
+        (line < *best_rows).then(|| {
+            *best_rows = line;
+            rows
+        })
+    }
+
+    /// Every row of view `transpose` under the column order `columns`, labelled so that the first
+    /// row (`first_row`) reads 123456789: a row is a key whose bytes from the highest on are its
+    /// nine labels, then zeros, so that keys compare as the rows do.
+    fn labelled_rows(&self, transpose: usize, first_row: u8, columns: &[u8; 9]) -> [u128; 9] {
+        #[cfg(target_arch = "x86_64")]
+        if is_x86_feature_detected!("ssse3") {
+            // SAFETY: the processor has SSSE3.
+            return unsafe { self.labelled_rows_ssse3(transpose, first_row, columns) };
         }
-        if !below {
-            return None;
+        self.labelled_rows_plain(transpose, first_row, columns)
+    }
+
+    /// [`CompleteSearch::labelled_rows`] a cell at a time.
+    fn labelled_rows_plain(&self, transpose: usize, first_row: u8, columns: &[u8; 9]) -> [u128; 9] {
+        let view = &self.views[transpose];
+        let mut labels = [0; 16];
+        for (j, &column) in columns.iter().enumerate() {
+            labels[usize::from(view[usize::from(first_row)][usize::from(column)])] = j as u8 + 1;
         }
-        *best_rows = keys;
-        Some((rows, labels))
+        view.map(|cells| {
+            columns.iter().fold(0, |key, &column| {
+                key << 8 | u128::from(labels[usize::from(cells[usize::from(column)])])
+            }) << 56
+        })
+    }
+
+    /// [`CompleteSearch::labelled_rows`] by byte shuffles: the labels of the digits are the first
+    /// row's table of columns shuffled by the columns' positions, a row's labels that shuffled by
+    /// its digits, and then reordered, last column first, to read as a little-endian key.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "ssse3")]
+    fn labelled_rows_ssse3(&self, transpose: usize, first_row: u8, columns: &[u8; 9]) -> [u128; 9] {
+        use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_shuffle_epi8, _mm_storeu_si128};
+        let load = |bytes: &[u8; 16]| {
+            // SAFETY: 16 bytes are read from an array of 16.
+            unsafe { _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>()) }
+        };
+        let mut positions = [0; 16];
+        // Lanes 0 to 6 of the key are zero: a shuffle index with its high bit set reads zero.
+        let mut reversed = [0x80; 16];
+        for (j, &column) in columns.iter().enumerate() {
+            positions[usize::from(column)] = j as u8 + 1;
+            reversed[15 - j] = column;
+        }
+        let labels = _mm_shuffle_epi8(
+            load(&positions),
+            load(&self.column_of[transpose][usize::from(first_row)]),
+        );
+        let reversed = load(&reversed);
+        let mut keys = [0; 9];
+        for (key, cells) in keys.iter_mut().zip(&self.views[transpose]) {
+            let row = _mm_shuffle_epi8(_mm_shuffle_epi8(labels, load(cells)), reversed);
+            let mut bytes = [0u8; 16];
+            // SAFETY: 16 bytes are written to an array of 16.
+            unsafe { _mm_storeu_si128(bytes.as_mut_ptr().cast::<__m128i>(), row) };
+            *key = u128::from_le_bytes(bytes);
+        }
+        keys
     }
 }
 
@@ -1263,6 +1459,11 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
     use rand::rngs::Xoshiro256PlusPlus;
+
+    fn complete_search(grid: &Grid) -> Option<CompleteSearch> {
+        let mut search = CompleteSearch::EMPTY;
+        search.read(grid).then_some(search)
+    }
 
     fn grid(line: &str) -> Grid {
         let mut cells = [0; CELLS];
@@ -1330,7 +1531,7 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
         for _ in 0..20 {
             let g = Transformation::random(&mut rng).apply(&grid(GRID));
-            let fast = CompleteSearch::new(&g).run().form();
+            let fast = complete_search(&g).unwrap().run().form();
             let general = PuzzleSearch::new(&g).run().form();
             assert_eq!(fast, general);
         }
@@ -1350,17 +1551,8 @@ mod tests {
             } else {
                 crate::puzzle::random_grid(&mut rng, &mut solver, None)
             };
-            let search = CompleteSearch::new(&g);
-            let pure = (0..36).any(|k| {
-                let rows = ORDERS_OF_THREE[k % 6].map(|i| 3 * (k / 6 % 3) as u8 + i as u8);
-                RowPair::new(
-                    &search.views[k / 18],
-                    &search.column_of[k / 18],
-                    k / 18,
-                    rows,
-                )
-                .is_pure()
-            });
+            let search = complete_search(&g).unwrap();
+            let pure = search.partner_maps().iter().any(PartnerMap::is_pure);
             if !pure {
                 continue;
             }
@@ -1373,39 +1565,85 @@ mod tests {
     }
 
     #[test]
-    fn a_two_cycle_of_the_partner_map_is_the_smallest_mixed_start() {
+    fn the_smallest_mixed_starts_are_the_least_starts_read_off_every_pair() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(13);
         let mut solver = crate::solve::Solver::new();
-        let (mut reaching, mut not_reaching) = (0, 0);
+        let (mut compared, mut none) = (0, 0);
+        for _ in 0..300 {
+            let search =
+                complete_search(&crate::puzzle::random_grid(&mut rng, &mut solver, None)).unwrap();
+            let maps = search.partner_maps();
+            if maps.iter().any(PartnerMap::is_pure) {
+                continue;
+            }
+            let (mut fast, mut general) = (Ties::new(), Ties::new());
+            search.offer_least_mixed_starts(&maps, &mut general);
+            if !search.offer_smallest_mixed_starts(&maps, &mut fast) {
+                assert_ne!(
+                    general.smallest >> 36 >> 12,
+                    u128::from(MixedStart::SMALLEST)
+                );
+                none += 1;
+                continue;
+            }
+            assert_eq!(fast.smallest, general.smallest);
+            let sorted = |ties: &Ties| {
+                let mut all: Vec<_> = ties.all().copied().collect();
+                all.sort_unstable();
+                all
+            };
+            assert_eq!(sorted(&fast), sorted(&general));
+            compared += 1;
+        }
+        assert!(compared > 100, "{compared} grids compared, {none} without");
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn partner_maps_by_shuffles_are_those_read_a_column_at_a_time() {
+        if !is_x86_feature_detected!("ssse3") {
+            return;
+        }
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(17);
+        let mut solver = crate::solve::Solver::new();
+        let (mut forward, mut two_cycles) = (0, 0);
         for _ in 0..50 {
             let search =
-                CompleteSearch::new(&crate::puzzle::random_grid(&mut rng, &mut solver, None));
-            for k in 0..36 {
-                let rows = ORDERS_OF_THREE[k % 6].map(|i| 3 * (k / 6 % 3) as u8 + i as u8);
-                let pair = RowPair::new(
-                    &search.views[k / 18],
-                    &search.column_of[k / 18],
-                    k / 18,
-                    rows,
-                );
-                if pair.is_pure() {
-                    continue;
-                }
-                for a in 0..3 {
-                    let smallest = pair.mixed_start(a).prefix == MixedStart::SMALLEST;
-                    assert_eq!(pair.reaches_smallest_start(a), smallest);
-                    *if smallest {
-                        &mut reaching
-                    } else {
-                        &mut not_reaching
-                    } += 1;
-                }
+                complete_search(&crate::puzzle::random_grid(&mut rng, &mut solver, None)).unwrap();
+            // SAFETY: the processor has SSSE3.
+            let shuffled = unsafe { search.partner_maps_ssse3() };
+            for (plain, shuffled) in search.partner_maps_plain().iter().zip(&shuffled) {
+                assert_eq!(plain.partner, shuffled.partner);
+                assert_eq!(plain.forward, shuffled.forward);
+                assert_eq!(plain.two_cycles, shuffled.two_cycles);
+                assert_eq!(plain.cube_fixed, shuffled.cube_fixed);
+                forward += plain.forward.count_ones();
+                two_cycles += plain.two_cycles.count_ones();
             }
         }
-        assert!(
-            reaching > 100 && not_reaching > 100,
-            "{reaching} {not_reaching}"
-        );
+        assert!(forward > 1000 && two_cycles > 500, "{forward} {two_cycles}");
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn rows_labelled_by_shuffles_are_those_labelled_a_cell_at_a_time() {
+        if !is_x86_feature_detected!("ssse3") {
+            return;
+        }
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(19);
+        let mut solver = crate::solve::Solver::new();
+        for _ in 0..50 {
+            let g = crate::puzzle::random_grid(&mut rng, &mut solver, None);
+            let search = complete_search(&g).unwrap();
+            let t = Transformation::random(&mut rng);
+            let (transpose, first_row) = (usize::from(t.transpose), t.rows[0]);
+            let plain = search.labelled_rows_plain(transpose, first_row, &t.columns);
+            // SAFETY: the processor has SSSE3.
+            let shuffled = unsafe { search.labelled_rows_ssse3(transpose, first_row, &t.columns) };
+            assert_eq!(plain, shuffled);
+            let first = plain[usize::from(first_row)].to_be_bytes();
+            assert_eq!(first, [1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0, 0, 0, 0]);
+        }
     }
 
     #[test]
@@ -1419,6 +1657,21 @@ mod tests {
                 assert_eq!(canonical_form(&moved), form);
             }
         }
+    }
+
+    #[test]
+    fn only_valid_complete_grids_take_the_complete_search() {
+        let valid = grid(GRID);
+        assert!(complete_search(&valid).is_some());
+        for (cell, digit) in [(0, 0), (0, 3), (40, 9), (80, 1)] {
+            let mut cells = *valid.cells();
+            cells[cell] = digit;
+            assert!(complete_search(&Grid::from_cells(cells).unwrap()).is_none());
+        }
+        // Rows and columns valid, boxes not: a cyclic Latin square.
+        let latin: [u8; CELLS] = std::array::from_fn(|cell| ((cell / 9 + cell % 9) % 9 + 1) as u8);
+        assert!(complete_search(&Grid::from_cells(latin).unwrap()).is_none());
+        assert!(complete_search(&grid(PUZZLE)).is_none());
     }
 
     #[test]
