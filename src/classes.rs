@@ -13,8 +13,8 @@
 //! grids whose first row in the walk's cells reads 1 to 9 in order, so no two grids of a part are
 //! relabellings of each other. Each grid the walk reaches also gives its *neighbours*: the grids
 //! made by swapping two digits in a set of cells where they can trade places and leave the grid
-//! valid (off the first row, and one of the pair being a 1, 2 or 3, see
-//! [`crate::generate`]), about seven a grid. Each grid is keyed by its fingerprint (a class invariant
+//! valid (off the first row, and one of the pair being a 1, 2 or 3 of the walk, the digits of
+//! the first three cells of the first row, see [`crate::generate`]), about eight a grid. Each grid is keyed by its fingerprint (a class invariant
 //! over the 36 pairs of digits) as it is made. Then the parts are taken in order, each grid in turn,
 //! and a grid whose fingerprint came earlier is left out, so no two grids kept share a
 //! fingerprint, and grids with different fingerprints are never equivalent: no canonical form is
@@ -210,9 +210,9 @@ fn render_classes_spared(
     let shares: Vec<usize> = (0..PARTS)
         .map(|part| part_share(request.count, part))
         .collect();
-    // Most parts meet an earlier key a handful of times in ten thousand grids, but a few meet
-    // many among their first grids: such a part is walked again with four times the spares. A
-    // part's walk depends on its spare count alone, so the other parts keep what they drew.
+    // Most parts meet an earlier key a few times in a thousand grids, fewer than their spares, but
+    // a few meet more: such a part is walked again with four times the spares. A part's walk
+    // depends on its spare count alone, so the other parts keep what they drew.
     let mut spares: Vec<usize> = shares.iter().copied().map(first_spares).collect();
     let mut out = vec![0; record_len * request.count];
     let mut drawn: Vec<(Vec<u8>, Vec<u64>)> = vec![(Vec::new(), Vec::new()); PARTS];
@@ -361,13 +361,18 @@ mod tests {
 
     #[test]
     fn fingerprints_are_class_invariants() {
+        // One grid of each 24 relabellings of `-c`: not made to differ in their fingerprints.
         let request = GridRequest {
-            count: 200,
+            count: 24 * 200,
             seed: 4,
             first: None,
             shard: None,
         };
-        let grids = generate_classes(&request);
+        let grids: Vec<Grid> = crate::generate::generate_grids(&request)
+            .expect("grids")
+            .into_iter()
+            .step_by(24)
+            .collect();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(6);
         for grid in &grids {
             let moved = Transformation::random(&mut rng).apply(grid);
@@ -379,6 +384,34 @@ mod tests {
         let mut puzzle = grids[0];
         puzzle.set(4, 0);
         assert_eq!(fingerprint::of_grid(&puzzle), None);
+    }
+
+    #[test]
+    fn the_walk_keys_each_grid_it_writes_by_its_fingerprint() {
+        for (seed, format) in [(1, Format::Line), (7, Format::Grid)] {
+            let request = GridRequest {
+                count: PARTS * 300,
+                seed,
+                first: None,
+                shard: None,
+            };
+            let record_len = format.record_len();
+            for part in [0, 5, PARTS - 1] {
+                let mut out = vec![0; 300 * record_len];
+                let (spare_records, keys) =
+                    representatives(&request, format, part, (&mut out[..], 20));
+                assert_eq!(keys.len(), 320);
+                let records = out.chunks_exact(record_len);
+                for (record, &key) in records
+                    .chain(spare_records.chunks_exact(record_len))
+                    .zip(&keys)
+                {
+                    let cells = std::array::from_fn(|cell| record[format.cell_offset(cell)] & 15);
+                    let grid = Grid::from_cells(cells).expect("digits");
+                    assert_eq!(fingerprint::of_grid(&grid), Some(key));
+                }
+            }
+        }
     }
 
     #[test]

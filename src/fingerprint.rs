@@ -10,8 +10,7 @@
 //! share a box, and the columns in which they do; transposing swaps the two counts of every pair at
 //! once. The fingerprint adds up a random 64-bit value per pair for `(cycle type, row count, column
 //! count)` over the 36 pairs, does the same with the counts swapped, and hashes the two sums in
-//! sorted order. On a million pairwise inequivalent grids, 21 share a fingerprint with an earlier
-//! one.
+//! sorted order (`BENCHMARKS.md` has how rarely inequivalent grids share one).
 //!
 //! # Representation
 //! [`DigitLines`]: per digit, the column it takes in each row, the row it takes in each column and
@@ -32,7 +31,7 @@ use foldhash::fast::FixedState;
 use crate::grid::{CELLS, Grid};
 
 /// Where each digit lies, line by line (see the module comment). Bytes 9 to 15 of each line are 0.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
 pub(crate) struct DigitLines {
     /// Per digit (0 for the digit 1): its column in each row.
     columns: [[u8; 16]; 9],
@@ -187,7 +186,7 @@ pub(crate) fn of_grid(grid: &Grid) -> Option<u64> {
 }
 
 /// The fingerprint of the grid of `lines` (see the module comment).
-pub(crate) fn of_lines(lines: &DigitLines) -> u64 {
+fn of_lines(lines: &DigitLines) -> u64 {
     Terms::of(lines).fingerprint()
 }
 
@@ -217,6 +216,7 @@ impl Terms {
     /// The fingerprint of the grid of `lines`, which is the grid of `self` with digits `d + 1` and
     /// `e + 1` swapped in some cells.
     pub(crate) fn fingerprint_after_swap(&self, lines: &DigitLines, (d, e): (usize, usize)) -> u64 {
+        debug_assert!(d < e, "pairs are numbered with the smaller digit first");
         let (mut straight, mut swapped) = self.sums();
         for_each_term(
             lines,
@@ -249,12 +249,21 @@ fn hash_sums(straight: u64, swapped: u64) -> u64 {
 
 /// Hands `term` the number and the terms (straight, swapped) of each pair of `groups` (numbers, two
 /// at a time; [`NO_PAIR`] for none) in the grid of `lines`.
-fn for_each_term(lines: &DigitLines, groups: &[[u8; 2]], mut term: impl FnMut(usize, (u64, u64))) {
+fn for_each_term(lines: &DigitLines, groups: &[[u8; 2]], term: impl FnMut(usize, (u64, u64))) {
     #[cfg(target_arch = "x86_64")]
     if is_x86_feature_detected!("avx2") {
         // SAFETY: the processor has AVX2.
         return unsafe { for_each_term_with_avx2(lines, groups, term) };
     }
+    for_each_term_plain(lines, groups, term);
+}
+
+/// [`for_each_term`] one pair at a time.
+fn for_each_term_plain(
+    lines: &DigitLines,
+    groups: &[[u8; 2]],
+    mut term: impl FnMut(usize, (u64, u64)),
+) {
     for group in groups {
         let numbers = group.map(usize::from);
         let traits = numbers.map(|k| pair_traits(lines, PAIRS[k % 36]));
@@ -546,6 +555,39 @@ mod tests {
         cells
     }
 
+    /// The pieces of the cells of digits `d + 1` and `e + 1` off row 0 (see
+    /// [`DigitLines::swappable_off_row_0`]), by a plain search over the 18 cells.
+    fn pieces_by_search(cells: &[u8; CELLS], (d, e): (usize, usize)) -> Vec<u16> {
+        let pair_cells: Vec<usize> = (0..CELLS)
+            .filter(|&c| [d + 1, e + 1].contains(&usize::from(cells[c])))
+            .collect();
+        let meet = |a: usize, b: usize| {
+            a / 9 == b / 9 || a % 9 == b % 9 || (a / 27 == b / 27 && a % 9 / 3 == b % 9 / 3)
+        };
+        let mut piece_of = vec![usize::MAX; CELLS];
+        let mut pieces: Vec<u16> = Vec::new();
+        for &start in &pair_cells {
+            if piece_of[start] != usize::MAX {
+                continue;
+            }
+            let (mut stack, mut rows) = (vec![start], 0u16);
+            piece_of[start] = pieces.len();
+            while let Some(cell) = stack.pop() {
+                rows |= 1 << (cell / 9);
+                for &other in &pair_cells {
+                    if piece_of[other] == usize::MAX && meet(cell, other) {
+                        piece_of[other] = pieces.len();
+                        stack.push(other);
+                    }
+                }
+            }
+            pieces.push(rows);
+        }
+        pieces.retain(|rows| rows & 1 == 0);
+        pieces.sort_by_key(|rows| rows.trailing_zeros());
+        pieces
+    }
+
     #[test]
     fn tables_agree() {
         let mut values: Vec<u64> = PAIR_VALUES.iter().flatten().copied().collect();
@@ -602,15 +644,19 @@ mod tests {
                     .iter()
                     .map(|t| CYCLE_TYPES[t.cycle_code % CYCLE_CODES]),
             );
-            let mut plain = Terms::of(&lines);
-            for group in ALL_PAIRS {
-                let numbers = group.map(usize::from);
-                let traits = numbers.map(|k| pair_traits(&lines, PAIRS[k]));
-                hand_terms(numbers, traits, &mut |k, (straight, swapped)| {
-                    plain.straight[k] = straight;
-                    plain.swapped[k] = swapped;
-                });
-            }
+            let mut plain = Terms {
+                straight: [0; 36],
+                swapped: [0; 36],
+            };
+            for_each_term_plain(&lines, &ALL_PAIRS, |k, (straight, swapped)| {
+                plain.straight[k] = straight;
+                plain.swapped[k] = swapped;
+            });
+            let terms = Terms::of(&lines);
+            assert_eq!(
+                (terms.straight, terms.swapped),
+                (plain.straight, plain.swapped)
+            );
             assert_eq!(of_lines(&lines), plain.fingerprint());
         }
         assert_eq!(cycle_types.len(), 8, "every cycle type met");
@@ -644,14 +690,19 @@ mod tests {
             assert_eq!(cells_of(&lines), *grid.cells());
             let terms = Terms::of(&lines);
             for &pair in &PAIRS {
-                for rows in lines.swappable_off_row_0(pair.0, pair.1) {
+                let pieces: Vec<u16> = lines.swappable_off_row_0(pair.0, pair.1).collect();
+                assert_eq!(pieces, pieces_by_search(grid.cells(), pair));
+                for rows in pieces {
                     assert_eq!(rows & 1, 0);
                     let mut swapped = lines;
                     let mut cells = *grid.cells();
                     swapped.swap(pair, rows, |row, column, digit| {
                         cells[9 * row + column] = digit as u8 + 1;
                     });
-                    assert_eq!(cells_of(&swapped), cells);
+                    assert_eq!(swapped, DigitLines::of_cells(&cells));
+                    let mut back = swapped;
+                    back.swap(pair, rows, |_, _, _| ());
+                    assert_eq!(back, lines);
                     let swapped_grid = Grid::from_cells(cells).expect("digits");
                     assert!(swapped_grid.first_repeat().is_none());
                     assert_ne!(swapped_grid, *grid);

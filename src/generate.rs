@@ -10,8 +10,9 @@
 //! - **6 to 9 by relabelling.** Once the 5s are placed, swapping the digits 6, 7, 8 and 9 among
 //!   themselves maps the ways to finish the grid onto each other, 24 at a time. Only one of each 24 is
 //!   searched (box 0 has its 6, 7 and 8 in the first cell each digit tries); `-c` writes it in all 24
-//!   relabellings, which costs 36 byte writes and one record copy each (`--classes` writes one, see
-//!   [`crate::classes`]).
+//!   relabellings, which costs 36 byte writes and one record copy each (`--classes` writes one, and
+//!   its neighbours: grids made from it by swapping a 1, 2 or 3 of the walk with another digit where
+//!   the two can trade places, see [`crate::classes`]).
 //! - **The 7s band by band.** Every box has three empty cells left; the ways to place the 7s in each
 //!   band are listed, then combined across bands whose columns do not meet.
 //! - **The 8s and 9s as a 2-colouring.** Every house then has two empty cells: one takes the 8, the
@@ -26,7 +27,9 @@
 //! A box is a 9-bit mask of its occupied cells (bit `i` is the box's `i`-th cell, row by row); the rows
 //! and columns a digit already took are two 9-bit masks. The candidates of a box are three table
 //! look-ups and two ANDs. The text of the current grid is kept as one record and patched cell by cell as
-//! digits are placed; a leaf is one copy of that record into the output.
+//! digits are placed; a leaf is one copy of that record into the output. For `--classes`, each digit's
+//! column by row, row by column and row by box are written as it is placed too (see
+//! [`crate::classes`]).
 //!
 //! # Seeds
 //! A seed draws (1) a symmetry, folded into where each cell's character goes and which character each
@@ -172,10 +175,15 @@ pub(crate) fn representatives(
         Representatives {
             record_len,
             first_row_ends: [(1, 2), (2, 0), (2, 1), (2, 2)].map(|(b, i)| (b, plan.offset[b][i])),
-            cell_offsets: std::array::from_fn(|cell| {
-                let (row, column) = (cell / 9, cell % 9);
-                plan.offset[3 * (row / 3) + column / 3][3 * (row % 3) + column % 3]
-            }),
+            cell_offsets: {
+                let mut offsets = [0; CELLS];
+                for (b, box_offsets) in plan.offset.iter().enumerate() {
+                    for (i, &offset) in box_offsets.iter().enumerate() {
+                        offsets[box_cell(b, i)] = offset;
+                    }
+                }
+                offsets
+            },
             out,
             spare,
             spare_records: Vec::with_capacity(spare * record_len),
@@ -486,7 +494,10 @@ struct Search<'a, L> {
     record: [u8; 256],
     /// Record offsets of the 6s, by box.
     sixes: [u8; 9],
-    /// The digits placed so far, by line, for the leaves' fingerprints.
+    /// The digits placed so far, by line, for the leaves' fingerprints. Entries of a placement the
+    /// walk took back stay until overwritten, so these are the grid's only at a leaf: there every
+    /// digit has a cell in each row, column and box, each written after any taken back (a digit is
+    /// only placed where its row and column are free, and the 7s to 9s are written at every leaf).
     lines: DigitLines,
     leaves: L,
 }
@@ -910,8 +921,8 @@ impl<'a, L: Leaves> Search<'a, L> {
             let codes = bands.map(|band| usize::from(band.column_codes[j]));
             &STACK_SETS[j][usize::from(ALLOWED[81 * codes[0] + 9 * codes[1] + codes[2]])]
         });
-        for (b, band) in (0..9).zip(bands.iter().flat_map(|band| band.cells)) {
-            self.lines.place(6, box_line(b, band[0]));
+        for (b, [seven, _, _]) in (0..9).zip(bands.iter().flat_map(|band| band.cells)) {
+            self.lines.place(6, box_line(b, seven));
         }
         let lower = BYTE_MASKS[usize::from(bands[1].allowed)]
             & (u64::from(bands[2].allowed) * 0x0101_0101_0101_0101);
