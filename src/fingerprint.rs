@@ -131,7 +131,13 @@ impl DigitLines {
         // SAFETY: every line is 16 bytes, read unaligned.
         let load = |line: &[u8; 16]| unsafe { _mm_loadu_si128(line.as_ptr().cast()) };
         let (columns_d, columns_e) = (load(&self.columns[d]), load(&self.columns[e]));
-        let thirds = _mm_setr_epi8(0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5);
+        // SAFETY: both tables are 16 bytes, read unaligned.
+        let (identity, thirds) = unsafe {
+            (
+                _mm_loadu_si128(IDENTITY.as_ptr().cast()),
+                _mm_loadu_si128(THIRDS.as_ptr().cast()),
+            )
+        };
         let band_starts = _mm_setr_epi8(0, 0, 0, 3, 3, 3, 6, 6, 6, 0, 0, 0, 0, 0, 0, 0);
         let box_of = |columns| _mm_add_epi8(band_starts, _mm_shuffle_epi8(thirds, columns));
         let partners = [
@@ -140,7 +146,7 @@ impl DigitLines {
             _mm_shuffle_epi8(load(&self.rows_by_box[d]), box_of(columns_e)),
             _mm_shuffle_epi8(load(&self.rows_by_box[e]), box_of(columns_d)),
         ];
-        let mut lowest = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        let mut lowest = identity;
         loop {
             let through = |p| _mm_shuffle_epi8(lowest, p);
             let lower = _mm_min_epu8(
@@ -395,6 +401,12 @@ static PAIR_VALUES: [[u64; 256]; 8] = {
     table
 };
 
+/// Byte `i` is `i`: a shuffle by it changes nothing, and a row read through it is its own number.
+const IDENTITY: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+
+/// Byte `i` is `i / 3`: the stack of a column, or the band of a row.
+const THIRDS: [u8; 16] = [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5];
+
 /// Cycle codes are below this (see [`pair_traits`]); a power of two, so that reducing an index
 /// to it is a mask.
 const CYCLE_CODES: usize = 1024;
@@ -480,14 +492,9 @@ unsafe fn pair_traits_avx2(
             load(&lines.rows, low.0, high.0),
             load(&lines.rows, low.1, high.1),
         );
-        let identity = _mm256_setr_epi8(
-            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
-            11, 12, 13, 14, 15,
-        );
-        let thirds = _mm256_setr_epi8(
-            0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4,
-            4, 4, 5,
-        );
+        let both_halves =
+            |table: &[u8; 16]| _mm256_loadu2_m128i(table.as_ptr().cast(), table.as_ptr().cast());
+        let (identity, thirds) = (both_halves(&IDENTITY), both_halves(&THIRDS));
         let line_lanes = _mm256_setr_epi8(
             -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, -1, -1, -1, -1,
             -1, -1, 0, 0, 0, 0, 0, 0, 0,
