@@ -2,7 +2,7 @@
 # Benchmarks of sudoku-gen against references timed in the same run, as ratios of medians.
 #
 #   scripts/bench.sh [SECTION|all] [RUNS]
-#     sections: generate solve check puzzles canon stream shard; not in `all`: crosscheck, shapes
+#     sections: generate solve check puzzles canon stream shard; not in `all`: shapes
 #
 # generate: `-c 1000000` into a fresh file, against the write floor (scripts/bench/write_floor.rs:
 #           one buffer of the same size and one write, no sudoku work), in both formats; target
@@ -37,8 +37,6 @@
 #           >= 20 on 16x16); `-n 1000 --size 16` and `-n 100 --size 25` (-j 1): their rates, and the
 #           rate of our uniqueness checks (`-s --unique -j 1` on the puzzles made) against the
 #           reference's `count` on the same file.
-# crosscheck (not in `all`): the references built here against those of ../shared/bench, when that
-#           folder exists, on the same work; ratios near 1 mean that lines of either compare.
 #
 # The puzzle sets are those of $SHARED/data/puzzles (SHARED defaults to ../shared) when present;
 # otherwise each set is the matching sample of tests/data repeated to a similar size, and the lines
@@ -301,25 +299,6 @@ bench_puzzles() {
     'BEGIN { printf "%-50s %9.2f s  %9.0f puzzles/s  (%d cores, median of %d)\n", "puzzles -n 1000000 -r 30~50", s, 1e6 / s, c, r }'
 }
 
-# bench_crosscheck: each reference built here against its counterpart in ../shared/bench, run in
-# turn on the same work; both time the same thing, so their ratios should stay near 1.
-bench_crosscheck() {
-  if [[ ! -d $shared/bench ]]; then
-    echo "bench.sh: $shared/bench not found: nothing to cross-check" >&2
-    return 1
-  fi
-  local floor crate file label
-  floor=$(write_floor)
-  crate=$(sudoku_crate)
-  compare "write floor 163 MB" "~ 1" -- "$floor" 162999999 -- "$shared/bench/floor-write" 162999999
-  read -r file label < <(puzzle_set puzzles2_17_clue)
-  local ours theirs
-  read -r ours theirs < <(in_turn printed_rate printed_rate "$crate" solve-first "$file" -- \
-    "$shared/bench/peer-sudoku-crate" solve-first "$file")
-  awk -v n="sudoku crate solve-first $label" -v a="$ours" -v b="$theirs" -v r="$runs" \
-    'BEGIN { printf "%-50s %9d/s  ../shared %9d/s  ratio %5.2f  (target ~ 1, median of %d)\n", n, a, b, a / b, r }'
-}
-
 bench_canon() {
   local grids=$work/canon-grids.txt puzzles label secs count
   read -r puzzles label < <(puzzle_set puzzles2_17_clue)
@@ -387,7 +366,7 @@ bench_shapes() {
 }
 
 sections=(generate solve check puzzles canon stream shard)
-extra_sections=(crosscheck shapes)
+extra_sections=(shapes)
 if [[ $what == all ]]; then
   chosen=("${sections[@]}")
 elif [[ " ${sections[*]} ${extra_sections[*]} " == *" $what "* ]]; then
