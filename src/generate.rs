@@ -494,7 +494,8 @@ struct Search<'a, L> {
     record: [u8; 256],
     /// Record offsets of the 6s, by box.
     sixes: [u8; 9],
-    /// The digits placed so far, by line, for the leaves' fingerprints. Entries of a placement the
+    /// The digits placed so far, by line, for the leaves' fingerprints (only if they read them, see
+    /// [`Leaves::READS_LINES`]). Entries of a placement the
     /// walk took back stay until overwritten, so these are the grid's only at a leaf: there every
     /// digit has a cell in each row, column and box, each written after any taken back (a digit is
     /// only placed where its row and column are free, and the 7s to 9s are written at every leaf).
@@ -508,6 +509,9 @@ trait Leaves {
     /// Whether the walk keeps to grids whose first row, in the walk's own cells, holds the 1 to 5
     /// in order in its first five cells (the leaves then order the 6 to 9 in the last four).
     const FIRST_ROW_IN_ORDER: bool = false;
+
+    /// Whether the leaves read the walk's `lines`, which the walk then keeps up to date.
+    const READS_LINES: bool = false;
 
     /// Takes the grid of `record` (the 1s to 5s in place) whose 6s, 7s, 8s and 9s lie at the record
     /// offsets `digit_cells`, written with `glyph`, and whose digits lie in the walk's own cells as
@@ -584,6 +588,7 @@ struct Representatives<'a> {
 
 impl Leaves for Representatives<'_> {
     const FIRST_ROW_IN_ORDER: bool = true;
+    const READS_LINES: bool = true;
 
     fn take(
         &mut self,
@@ -675,8 +680,8 @@ struct SevenOption {
     /// Record offsets of the 7, then of the two empty cells left: the one the walk tries first for the
     /// 8, then the other.
     offsets: [u8; 3],
-    /// The same three cells as box cells.
-    cells: [u8; 3],
+    /// The row and column of the same three cells.
+    places: [(u8, u8); 3],
     /// The box row and box column of the 7.
     row: u8,
     column: u8,
@@ -690,8 +695,8 @@ struct SevenOption {
 struct BandChoice {
     /// Per box, the record offsets of its 7 and of its two empty cells (see [`SevenOption`]).
     offsets: [[u8; 3]; 3],
-    /// The same cells as box cells.
-    cells: [[u8; 3]; 3],
+    /// The row and column of the same cells.
+    places: [[(u8, u8); 3]; 3],
     /// Per box, where its empty cells lie inside its stack (see [`ALLOWED`]).
     column_codes: [u8; 3],
     /// The 8/9 patterns the band's rows allow (see [`ALLOWED`]).
@@ -766,7 +771,9 @@ impl<'a, L: Leaves> Search<'a, L> {
 
     fn put(&mut self, digit: usize, b: usize, index: usize) {
         self.occupied[b] |= 1 << index;
-        self.lines.place(digit - 1, box_line(b, index));
+        if L::READS_LINES {
+            self.lines.place(digit - 1, box_line(b, index));
+        }
         let offset = self.plan.offset[b][index];
         self.record[usize::from(offset)] = self.plan.glyph[digit];
         if digit == FIRST_RELABELLED {
@@ -825,7 +832,10 @@ impl<'a, L: Leaves> Search<'a, L> {
             let [f, s] = self.plan.eight_order[usize::from(free & !(1 << index))];
             SevenOption {
                 offsets: [index, f, s].map(|i| offsets[usize::from(i)]),
-                cells: [index, f, s],
+                places: [index, f, s].map(|i| {
+                    let (row, column) = box_line(b, i);
+                    (row as u8, column as u8)
+                }),
                 row: index / 3,
                 column: index % 3,
                 row_code: 3 * (f / 3) + s / 3,
@@ -856,7 +866,7 @@ impl<'a, L: Leaves> Search<'a, L> {
                     debug_assert!(allowed != 0);
                     choices[count] = BandChoice {
                         offsets: [x.offsets, y.offsets, z.offsets],
-                        cells: [x.cells, y.cells, z.cells],
+                        places: [x.places, y.places, z.places],
                         column_codes: [x.column_code, y.column_code, z.column_code],
                         allowed,
                         columns: 1 << x.column | 1 << (3 + y.column) | 1 << (6 + z.column),
@@ -921,8 +931,11 @@ impl<'a, L: Leaves> Search<'a, L> {
             let codes = bands.map(|band| usize::from(band.column_codes[j]));
             &STACK_SETS[j][usize::from(ALLOWED[81 * codes[0] + 9 * codes[1] + codes[2]])]
         });
-        for (b, [seven, _, _]) in (0..9).zip(bands.iter().flat_map(|band| band.cells)) {
-            self.lines.place(6, box_line(b, seven));
+        let at = |(row, column): (u8, u8)| (usize::from(row), usize::from(column));
+        if L::READS_LINES {
+            for [seven, _, _] in bands.iter().flat_map(|band| band.places) {
+                self.lines.place(6, at(seven));
+            }
         }
         let lower = BYTE_MASKS[usize::from(bands[1].allowed)]
             & (u64::from(bands[2].allowed) * 0x0101_0101_0101_0101);
@@ -940,18 +953,20 @@ impl<'a, L: Leaves> Search<'a, L> {
                 let mut digit_cells = [self.sixes; 4];
                 for b in 0..9 {
                     let [seven, first, second] = bands[b / 3].offsets[b % 3];
-                    let [_, first_cell, second_cell] = bands[b / 3].cells[b % 3];
                     let flip = swapped >> b & 1 == 1;
                     digit_cells[1][b] = seven;
                     digit_cells[2][b] = if flip { second } else { first };
                     digit_cells[3][b] = if flip { first } else { second };
-                    let (eight, nine) = if flip {
-                        (second_cell, first_cell)
-                    } else {
-                        (first_cell, second_cell)
-                    };
-                    self.lines.place(7, box_line(b, eight));
-                    self.lines.place(8, box_line(b, nine));
+                    if L::READS_LINES {
+                        let [_, first, second] = bands[b / 3].places[b % 3];
+                        let (eight, nine) = if flip {
+                            (second, first)
+                        } else {
+                            (first, second)
+                        };
+                        self.lines.place(7, at(eight));
+                        self.lines.place(8, at(nine));
+                    }
                 }
                 if self.leaves.take(
                     &mut self.record,
