@@ -31,7 +31,7 @@ use crate::canon::canonical_form;
 use crate::check::{Problem, Report};
 use crate::fingerprint;
 use crate::format::Format;
-use crate::generate::{GridRequest, MAX_GRIDS, PARTS, part_share, representatives};
+use crate::generate::{GridRequest, MAX_GRIDS, PARTS, part_ranges, part_share, representatives};
 use crate::grid::Grid;
 use crate::parse::parse_puzzles;
 
@@ -218,16 +218,13 @@ fn render_classes_spared(
     let mut drawn: Vec<(Vec<u8>, Vec<u64>)> = vec![(Vec::new(), Vec::new()); PARTS];
     let mut to_walk = [true; PARTS];
     loop {
-        let mut walks = Vec::with_capacity(PARTS);
-        let mut rest = out.as_mut_slice();
-        for (part, (&share, drawn)) in shares.iter().zip(&mut drawn).enumerate() {
-            let (head, tail) = rest.split_at_mut(share * record_len);
-            if to_walk[part] {
-                walks.push((part, head, drawn));
-            }
-            rest = tail;
-        }
-        walks.into_par_iter().for_each(|(part, range, drawn)| {
+        let walks: Vec<_> = part_ranges(&mut out, record_len)
+            .into_iter()
+            .zip(&mut drawn)
+            .enumerate()
+            .filter(|&(part, _)| to_walk[part])
+            .collect();
+        walks.into_par_iter().for_each(|(part, (range, drawn))| {
             *drawn = representatives(request, format, part, (range, spares[part]));
         });
         let met = met_earlier(drawn.iter().map(|(_, keys)| keys.as_slice()));
@@ -249,16 +246,11 @@ fn render_classes_spared(
         if to_walk.contains(&true) {
             continue;
         }
-        let mut ranges = Vec::with_capacity(PARTS);
-        let mut rest = out.as_mut_slice();
-        for ((&share, (spare_records, _)), part_met) in shares.iter().zip(&drawn).zip(part_mets) {
-            let (head, tail) = rest.split_at_mut(share * record_len);
-            ranges.push((head, spare_records, part_met));
-            rest = tail;
-        }
-        ranges
+        part_ranges(&mut out, record_len)
             .into_par_iter()
-            .for_each(|(range, spare_records, part_met)| {
+            .zip(&drawn)
+            .zip(part_mets)
+            .for_each(|((range, (spare_records, _)), part_met)| {
                 keep_unmet(range, spare_records, part_met, record_len);
             });
         out.truncate(format.output_len(request.count));

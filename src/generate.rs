@@ -87,6 +87,21 @@ pub(crate) fn part_share(count: usize, part: usize) -> usize {
     count / PARTS + usize::from(part < count % PARTS)
 }
 
+/// `out`, whole records of `record_len` bytes, cut into the byte ranges of the parts in order, each
+/// of its [`part_share`] of the records.
+pub(crate) fn part_ranges(out: &mut [u8], record_len: usize) -> Vec<&mut [u8]> {
+    let count = out.len() / record_len;
+    let mut rest = out;
+    (0..PARTS)
+        .map(|part| {
+            let (head, tail) =
+                std::mem::take(&mut rest).split_at_mut(part_share(count, part) * record_len);
+            rest = tail;
+            head
+        })
+        .collect()
+}
+
 /// Writes `request.count` distinct complete grids in `format` into one buffer of exactly their size,
 /// splitting the work over the current rayon pool.
 ///
@@ -109,15 +124,8 @@ pub fn render_grids(request: &GridRequest, format: Format) -> Result<Vec<u8>, Er
     let record_len = format.record_len();
     let mut out = vec![0; record_len * request.count];
     let plan = Plan::new(request, format);
-    let mut parts = Vec::with_capacity(PARTS);
-    let mut rest = out.as_mut_slice();
-    for part in 0..PARTS {
-        let grids = part_share(request.count, part);
-        let (head, tail) = rest.split_at_mut(grids * record_len);
-        parts.push((part, head));
-        rest = tail;
-    }
-    let full = parts.into_par_iter().all(|(part, records)| {
+    let parts = part_ranges(&mut out, record_len);
+    let full = parts.into_par_iter().enumerate().all(|(part, records)| {
         let start = match request.shard {
             None => Start::part(part),
             Some(shard) => Start::subtree(shard.piece(part as u64)),
