@@ -846,14 +846,9 @@ impl Ties {
     }
 }
 
-/// The view and the band's rows (first two chosen, the third left) of row pair `k` of 36: `k / 18`
+/// Per row pair `k` of 36, its view and its band's rows (first two chosen, the third left): `k / 18`
 /// the view, `k / 6 % 3` the band, `k % 6` the order of its rows. Pair `k ^ 1` has the same first
 /// row, its other two swapped.
-fn pair_rows(k: usize) -> (usize, [u8; 3]) {
-    PAIR_ROWS[k]
-}
-
-/// [`pair_rows`] of every pair, read off a table in the inner loops.
 const PAIR_ROWS: [(usize, [u8; 3]); 36] = {
     let mut pairs = [(0, [0; 3]); 36];
     let mut k = 0;
@@ -1160,7 +1155,7 @@ impl CompleteSearch {
     fn partner_maps_plain(&self) -> [PartnerMap; 36] {
         std::array::from_fn(|k| {
             const NEXT_STACK: [u8; 9] = [1, 1, 1, 2, 2, 2, 0, 0, 0];
-            let (transpose, rows) = pair_rows(k);
+            let (transpose, rows) = PAIR_ROWS[k];
             let first_row_column = &self.column_of[transpose][usize::from(rows[0])];
             let second_row = &self.views[transpose][usize::from(rows[1])];
             let partner = second_row.map(|digit| first_row_column[usize::from(digit)]);
@@ -1249,7 +1244,7 @@ impl CompleteSearch {
         let mut best_rows = [u128::MAX; 9];
         let mut winner = None;
         for &(k, columns) in ties.all() {
-            let (transpose, rows) = pair_rows(usize::from(k));
+            let (transpose, rows) = PAIR_ROWS[usize::from(k)];
             if let Some(rows) = self.finish(transpose, rows, &columns, &mut best_rows) {
                 winner = Some((transpose, rows, columns));
             }
@@ -1293,8 +1288,9 @@ impl CompleteSearch {
     /// Offers the column orders of every mixed pair and rotation whose second row starts with the
     /// smallest start, `457189`, and returns whether there was one. Such a start is a two-cycle of
     /// the partner map through the odd column `back` of the second output stack, whose partner
-    /// comes first (see [`RowPair::mixed_start`]: the odd column of the second stack and its partner are each other's partners), and then the whole order follows
-    /// (see [`RowPair::mixed_orders`]): the first stack reads `back`'s partner, the column left
+    /// comes first (see [`RowPair::mixed_start`]: the odd column of the second stack and its
+    /// partner are each other's partners), and then the whole order follows (see
+    /// [`RowPair::mixed_orders`]): the first stack reads `back`'s partner, the column left
     /// and the odd column `to_c`; the second `back`, the partners of the first two columns of the
     /// first stack and the one left; the third the partners of `to_c` and of the second stack's
     /// last two columns. The second row's last three cells are then the positions of the third

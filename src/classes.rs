@@ -14,13 +14,14 @@
 //! relabellings of each other. Each grid the walk reaches also gives its *neighbours*: the grids
 //! made by swapping two digits in a set of cells where they can trade places and leave the grid
 //! valid (off the first row, and one of the pair being a 1, 2 or 3 of the walk, the digits of
-//! the first three cells of the first row, see [`crate::generate`]), about eight a grid. Each grid is keyed by its fingerprint (a class invariant
-//! over the 36 pairs of digits) as it is made. Then the parts are taken in order, each grid in turn,
-//! and a grid whose fingerprint came earlier is left out, so no two grids kept share a
-//! fingerprint, and grids with different fingerprints are never equivalent: no canonical form is
-//! needed. Most parts leave out a few grids in a thousand, and take the places of those from
-//! spare grids made after their share; a part that leaves out more is walked again with more
-//! spare grids. The output depends on the seed alone, not on the thread count.
+//! the first three cells of the first row, see [`crate::generate`]), about eight a grid. Each
+//! grid is keyed by its fingerprint (a class invariant over the 36 pairs of digits) as it is
+//! made. Then the parts are taken in order, each grid in turn, and a grid whose fingerprint came
+//! earlier is left out, so no two grids kept share a fingerprint, and grids with different
+//! fingerprints are never equivalent: no canonical form is needed. Most parts leave out a few
+//! grids in a thousand, and take the places of those from spare grids made after their share; a
+//! part that leaves out more is walked again with more spare grids. The output depends on the
+//! seed alone, not on the thread count.
 
 use std::hash::BuildHasher;
 
