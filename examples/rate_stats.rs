@@ -4,8 +4,8 @@
 
 use std::time::Instant;
 
-use sudoku_gen::parse::parse_puzzles;
-use sudoku_gen::rate::rate_with;
+use sudoku_gen::jobs::rate::rate_with;
+use sudoku_gen::text::parse::parse_puzzles;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args().nth(1).ok_or("usage: rate_stats FILE")?;

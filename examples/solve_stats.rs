@@ -8,7 +8,7 @@
 use std::time::Instant;
 
 use sudoku_gen::Solver;
-use sudoku_gen::parse::parse_puzzles;
+use sudoku_gen::text::parse::parse_puzzles;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);

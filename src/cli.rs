@@ -8,21 +8,24 @@ use std::time::Duration;
 use clap::error::ErrorKind;
 use clap::{ArgGroup, CommandFactory, Parser};
 
-use sudoku_gen::batch::{BatchEnd, BatchRules, PieceInfo, run_batch};
-use sudoku_gen::batch::{BatchOutput, solve_batch};
 use sudoku_gen::check::{self, CorpusRules, GridRules};
-use sudoku_gen::corpus::{RowResult, detect_header};
-use sudoku_gen::format::{Format, OutputFormat};
+use sudoku_gen::classes::{distinct as classes, shuffle};
+use sudoku_gen::engine::standard::dig::{self, PuzzleRequest};
+use sudoku_gen::engine::standard::walk as generate;
+use sudoku_gen::grade::plan::Plan;
 use sudoku_gen::grade::{self, GradeJob, GradeRequest};
-use sudoku_gen::input::{Pieces, open_pieces, read_source, source_name};
-use sudoku_gen::output::Destination;
-use sudoku_gen::parse::{ParseErrors, Puzzles};
-use sudoku_gen::plan::Plan;
+use sudoku_gen::io::input::{Pieces, open_pieces, read_source, source_name};
+use sudoku_gen::io::output::Destination;
+use sudoku_gen::io::progress::{self, InputProgress, Progress};
+use sudoku_gen::jobs::rate::{self, Level, rate_file};
+use sudoku_gen::jobs::solve::{BatchEnd, BatchRules, PieceInfo, run_batch};
+use sudoku_gen::jobs::solve::{BatchOutput, solve_batch};
+use sudoku_gen::model::shape;
 use sudoku_gen::problems::Problems;
-use sudoku_gen::progress::{self, InputProgress, Progress};
-use sudoku_gen::puzzle::{self, PuzzleRequest};
-use sudoku_gen::rate::{self, Level, rate_file};
-use sudoku_gen::{Error, GridRequest, Shard, classes, generate, shape, shuffle};
+use sudoku_gen::text::corpus::{RowResult, detect_header};
+use sudoku_gen::text::format::{Format, OutputFormat};
+use sudoku_gen::text::parse::{ParseErrors, Puzzles};
+use sudoku_gen::{Error, GridRequest, Shard};
 
 /// Bulk Sudoku: distinct complete grids and puzzle solving, fast.
 #[derive(Debug, Parser)]
@@ -313,8 +316,8 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
 fn supported_blanks() -> String {
     format!(
         "expected LOW~HIGH with {} <= LOW <= HIGH <= {} (the blank counts supported)",
-        puzzle::BLANKS.start(),
-        puzzle::BLANKS.end()
+        dig::BLANKS.start(),
+        dig::BLANKS.end()
     )
 }
 
@@ -326,7 +329,7 @@ fn parse_blanks(text: &str) -> Result<(usize, usize), String> {
 
 /// A guess range `LOW~HIGH` or `LOW-HIGH` inside the supported one.
 fn parse_guesses(text: &str) -> Result<(usize, usize), String> {
-    parse_range(text, &puzzle::GUESSES, "guess counts")
+    parse_range(text, &dig::GUESSES, "guess counts")
 }
 
 /// A range `LOW~HIGH` or `LOW-HIGH` inside `range`, the `what` supported.
@@ -492,7 +495,7 @@ impl Cli {
             shaped::Route::Unspecified => false,
         };
         if let Some((low, high)) = self.blanks
-            && !(puzzle::BLANKS.contains(&low) && puzzle::BLANKS.contains(&high))
+            && !(dig::BLANKS.contains(&low) && dig::BLANKS.contains(&high))
         {
             return Err(format!("-r {low}~{high}: {}", supported_blanks()).into());
         }
@@ -523,9 +526,9 @@ impl Cli {
             let blanks = self.blanks.map(|(low, high)| low..=high);
             let guesses = self.guesses.map(|(low, high)| low..=high);
             if let Some(guesses) = &guesses {
-                puzzle::check_guesses_reachable(guesses, level, blanks.as_ref())?;
+                dig::check_guesses_reachable(guesses, level, blanks.as_ref())?;
             }
-            puzzle::check_reachable(level, self.minimal, self.symmetric, blanks.as_ref())?;
+            dig::check_reachable(level, self.minimal, self.symmetric, blanks.as_ref())?;
             let format = self.format.unwrap_or(OutputFormat::Grid);
             let request = PuzzleRequest {
                 count,
@@ -695,9 +698,9 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
         }
         Mode::Puzzles(request, format) => {
             let progress = Progress::new(request.count, "puzzles");
-            let puzzles = puzzle::generate_puzzles(&request, &|| progress.advance());
+            let puzzles = dig::generate_puzzles(&request, &|| progress.advance());
             progress.finish();
-            destination.write(&puzzle::render_puzzles(&puzzles, format))?;
+            destination.write(&dig::render_puzzles(&puzzles, format))?;
             Ok(Finished::Clean)
         }
         Mode::Rate { path, column } => {
@@ -839,7 +842,7 @@ fn run_mode(mode: Mode, destination: Destination) -> Result<Finished, Error> {
 
 /// Reads the puzzles of `path` a piece at a time, runs `job` on each, writes its text and reports
 /// the problems on stderr. Malformed puzzles are reported instead; the output then stays
-/// unwritten unless it had grown past what is held back (see [`sudoku_gen::output::HELD`]).
+/// unwritten unless it had grown past what is held back (see [`sudoku_gen::io::output::HELD`]).
 fn run_on_puzzles(
     mut pieces: Pieces,
     destination: Destination,

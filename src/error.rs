@@ -4,7 +4,7 @@
 use std::fmt;
 use std::io;
 
-use crate::shard::Shard;
+use crate::model::shard::Shard;
 
 /// A data or I/O problem.
 #[derive(Debug, thiserror::Error)]

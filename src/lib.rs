@@ -32,8 +32,8 @@
 //!
 //! Make puzzles with exactly one solution, and rate one:
 //! ```
-//! use sudoku_gen::puzzle::{PuzzleRequest, generate_puzzles};
-//! use sudoku_gen::{count_solutions, rate::rate};
+//! use sudoku_gen::engine::standard::dig::{PuzzleRequest, generate_puzzles};
+//! use sudoku_gen::{count_solutions, jobs::rate::rate};
 //!
 //! let request = PuzzleRequest { count: 2, seed: 1, ..PuzzleRequest::default() };
 //! let puzzles = generate_puzzles(&request, &|| {});
@@ -44,7 +44,8 @@
 //! Every other shape (4×4 to 25×25, other boxes, jigsaw regions, diagonals) goes through
 //! [`shape`], one engine generic over the shape: here a complete 16×16 grid found from an empty one.
 //! ```
-//! use sudoku_gen::shape::{Shape, Symbols, solve::Solver};
+//! use sudoku_gen::engine::generic::solve::Solver;
+//! use sudoku_gen::model::shape::{Shape, Symbols};
 //!
 //! let shape = Shape::boxed(16, None, false, Symbols::default_for(16)).unwrap();
 //! let mut grid = vec![0; 256];
@@ -63,38 +64,21 @@
 //! assert!(report.is_clean());
 //! ```
 
-pub mod batch;
-pub mod canon;
 pub mod check;
 pub mod classes;
-pub mod corpus;
+pub mod engine;
 pub mod error;
-mod fingerprint;
-pub mod format;
-pub mod generate;
 pub mod grade;
-pub mod grid;
-pub mod input;
-mod limited_run;
-#[cfg(target_os = "linux")]
-pub mod memory;
-pub mod output;
-pub mod parse;
-pub mod plan;
+pub mod io;
+pub mod jobs;
+pub mod model;
 pub mod problems;
-#[doc(hidden)]
-pub mod progress;
-pub mod puzzle;
-pub mod rate;
-pub mod shape;
-pub mod shard;
-pub mod shuffle;
-pub mod solve;
+pub mod text;
 
+pub use engine::standard::solve::{Outcome, Solver, count_solutions, solve};
+pub use engine::standard::walk::{GridRequest, generate_grids, render_grids};
 pub use error::Error;
-pub use format::Format;
-pub use generate::{GridRequest, generate_grids, render_grids};
 pub use grade::{GradeJob, GradeRequest, Grading, grade};
-pub use grid::Grid;
-pub use shard::Shard;
-pub use solve::{Outcome, Solver, count_solutions, solve};
+pub use model::grid::Grid;
+pub use model::shard::Shard;
+pub use text::format::Format;

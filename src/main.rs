@@ -11,7 +11,8 @@ use signal_hook::iterator::Signals;
 
 #[cfg(target_os = "linux")]
 #[global_allocator]
-static ALLOCATOR: sudoku_gen::memory::HugePageAllocator = sudoku_gen::memory::HugePageAllocator;
+static ALLOCATOR: sudoku_gen::io::memory::HugePageAllocator =
+    sudoku_gen::io::memory::HugePageAllocator;
 
 /// The signals that end a run from outside: Ctrl-C, `kill`, a closed terminal, Ctrl-\.
 const ENDING_SIGNALS: [i32; 4] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT];
@@ -46,7 +47,7 @@ fn clean_up_before_ending_on_signals() -> std::io::Result<()> {
         .name("signals".into())
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
-                sudoku_gen::output::abandon_replacements();
+                sudoku_gen::io::output::abandon_replacements();
                 // Resets the signal's action to the default, and raises it again.
                 let _ = signal_hook::low_level::emulate_default_handler(signal);
                 std::process::exit(128 + signal);

@@ -11,7 +11,7 @@ use common::{
 use predicates::prelude::*;
 use proptest::prelude::*;
 use sudoku_gen::Grid;
-use sudoku_gen::canon::{Transformation, canonical_form, canonical_transformation};
+use sudoku_gen::classes::canon::{Transformation, canonical_form, canonical_transformation};
 
 const SAMPLE_17: &str = include_str!("data/sample_17_clue.txt");
 const SAMPLE_GRIDS: &str = include_str!("data/c3_seed42.line.txt");

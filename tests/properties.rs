@@ -30,7 +30,7 @@ proptest! {
     fn two_shards_are_valid_and_share_no_grid(
         count in 1usize..1500,
         seed in any::<u64>(),
-        shards in 2usize..=sudoku_gen::shard::MAX_SHARDS,
+        shards in 2usize..=sudoku_gen::model::shard::MAX_SHARDS,
         pick in any::<(prop::sample::Index, prop::sample::Index)>(),
         first in proptest::option::of(1u8..=9),
     ) {
@@ -132,7 +132,8 @@ proptest! {
         blanks in 20usize..75,
         order in any::<u64>(),
     ) {
-        use sudoku_gen::shape::{Shape, Symbols, solve::Solver};
+        use sudoku_gen::engine::generic::solve::Solver;
+        use sudoku_gen::model::shape::{Shape, Symbols};
         use sudoku_gen::{Grid, count_solutions, solve};
         let grid = sudoku_gen::generate_grids(&GridRequest { count: 1, seed, first: None, shard: None }).unwrap()[0];
         let mut cells = *grid.cells();

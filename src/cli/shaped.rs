@@ -1,16 +1,18 @@
 //! The modes for shapes other than the standard 9×9 one: which job the shape flags ask for, and
-//! how each job runs through the generic engine of [`sudoku_gen::shape`].
+//! how each job runs through the generic engine of [`sudoku_gen::model::shape`].
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use sudoku_gen::Error;
+use sudoku_gen::check::shaped as check;
 use sudoku_gen::check::{GridRules, Report};
-use sudoku_gen::format::{Format, OutputFormat};
-use sudoku_gen::input::{read_source, source_name};
-use sudoku_gen::output::Destination;
-use sudoku_gen::shape::text::{Layout, parse_shaped};
-use sudoku_gen::shape::{self, LayoutSource, Shape, ShapeRequest, check, generate, puzzle};
+use sudoku_gen::engine::generic::{dig as puzzle, walk as generate};
+use sudoku_gen::io::input::{read_source, source_name};
+use sudoku_gen::io::output::Destination;
+use sudoku_gen::model::shape::{self, LayoutSource, Shape, ShapeRequest};
+use sudoku_gen::text::format::{Format, OutputFormat};
+use sudoku_gen::text::shaped::{Layout, parse_shaped};
 
 use super::{Cli, Finished, report_parse_errors};
 
@@ -218,7 +220,8 @@ fn describe(shape: &Shape) -> String {
 /// Whether an input read without shape flags is of another shape than 9×9, or a jigsaw one, so
 /// that the generic engine, not the standard path, must read it.
 pub fn is_other_shape(text: &[u8]) -> bool {
-    shape::text::detect_size(text, None).is_some_and(|(size, prefixed)| size != 9 || prefixed)
+    sudoku_gen::text::shaped::detect_size(text, None)
+        .is_some_and(|(size, prefixed)| size != 9 || prefixed)
 }
 
 /// The job for `-s` without shape flags when [`is_other_shape`] says so.
@@ -262,7 +265,7 @@ pub fn run(job: Job, text: Option<&[u8]>, destination: Destination) -> Result<Fi
                 Some(Format::Grid) => puzzles.layout = Layout::Grid { compact: false },
                 None => {}
             }
-            let output = shape::solve::solve_all(&puzzles, unique);
+            let output = sudoku_gen::engine::generic::solve::solve_all(&puzzles, unique);
             destination.write(&output.text)?;
             for line in output.problems.lines(|problem| problem.line_in(&name)) {
                 eprintln!("{line}");

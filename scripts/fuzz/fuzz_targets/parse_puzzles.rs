@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sudoku_gen::parse::parse_puzzles;
+use sudoku_gen::text::parse::parse_puzzles;
 
 fuzz_target!(|data: &[u8]| {
     // CRLF line ends are read as LF ones: the same puzzles, lines and problems either way.

@@ -1,0 +1,246 @@
+//! The grader for every shape: each grid complete with every house a permutation of the symbols,
+//! none repeated, the count as asked; or each solution valid and keeping its puzzle's givens.
+//!
+//! Grids are read by the lenient reader of [`crate::text::shaped`] (any layout), then checked with plain
+//! loops over the shape's houses; nothing here is shared with the solver or the generator. The
+//! report is the 9×9 grader's [`Report`], so both print alike.
+
+use std::collections::HashMap;
+
+use crate::check::{Problem, Report, Subject};
+use crate::model::shape::{Shape, ShapeRequest};
+use crate::text::parse::{ParseError, ParseErrors};
+use crate::text::shaped::{Layout, ShapedPuzzles, read_shaped};
+
+/// Checks a text of complete grids of the shape `request` asks for (N from the text when it does
+/// not say): every grid valid, none repeated, and `count` of them when given.
+pub fn check_grids(text: &[u8], request: &ShapeRequest, count: Option<usize>) -> Report {
+    let mut report = Report::default();
+    let grids = match read_shaped(text, request) {
+        Ok((grids, errors)) => {
+            add_parse_errors(&mut report, &errors);
+            grids
+        }
+        Err(errors) => {
+            add_parse_errors(&mut report, &errors);
+            return report;
+        }
+    };
+    report.grids = grids.len();
+    let mut first_of: HashMap<&[u8], usize> = HashMap::new();
+    for index in 0..grids.len() {
+        check_grid(&grids, index, &mut report);
+        let cells = grids.puzzle(index);
+        if let Some(&earlier) = first_of.get(cells) {
+            add(
+                &mut report,
+                grids.lines[index],
+                Some(index + 1),
+                format!(
+                    "repeats grid {} (line {})",
+                    earlier + 1,
+                    grids.lines[earlier]
+                ),
+            );
+        } else {
+            first_of.insert(cells, index);
+        }
+    }
+    check_count(&mut report, text, count);
+    report
+}
+
+/// Checks a text of solutions against the puzzles of `puzzles_text`, in order: each solution
+/// valid and keeping its puzzle's givens, one per puzzle (and `count` when given). Malformed
+/// puzzles are returned instead.
+pub fn check_solutions(
+    text: &[u8],
+    puzzles_text: &[u8],
+    request: &ShapeRequest,
+    count: Option<usize>,
+) -> Result<Report, ParseErrors> {
+    let puzzles = crate::text::shaped::parse_shaped(puzzles_text, request)?;
+    let mut report = Report {
+        subject: Subject::Solutions,
+        ..Report::default()
+    };
+    let mut solution_request = request.clone();
+    solution_request.size = Some(puzzles.shapes[0].size());
+    let solutions = match read_shaped(text, &solution_request) {
+        Ok((solutions, errors)) => {
+            add_parse_errors(&mut report, &errors);
+            solutions
+        }
+        Err(errors) => {
+            add_parse_errors(&mut report, &errors);
+            return Ok(report);
+        }
+    };
+    report.grids = solutions.len();
+    for index in 0..solutions.len().min(puzzles.len()) {
+        check_grid(&solutions, index, &mut report);
+        let shape = puzzles.shape(index);
+        let changed = solutions
+            .puzzle(index)
+            .iter()
+            .zip(puzzles.puzzle(index))
+            .position(|(&s, &p)| p != 0 && s != p);
+        if let Some(cell) = changed {
+            let n = shape.size();
+            add(
+                &mut report,
+                solutions.lines[index],
+                Some(index + 1),
+                format!(
+                    "row {} column {} changes the puzzle's given {}",
+                    cell / n + 1,
+                    cell % n + 1,
+                    shape.symbols().glyph(puzzles.puzzle(index)[cell]) as char
+                ),
+            );
+        }
+    }
+    if solutions.len() != puzzles.len() {
+        add(
+            &mut report,
+            last_line(text),
+            None,
+            format!(
+                "{} solutions for {} puzzles",
+                solutions.len(),
+                puzzles.len()
+            ),
+        );
+    }
+    check_count(&mut report, text, count);
+    Ok(report)
+}
+
+fn add(report: &mut Report, line: usize, grid: Option<usize>, message: String) {
+    report.problems.insert_by_key(
+        Problem {
+            line,
+            grid,
+            message,
+        },
+        |p| p.line,
+    );
+}
+
+fn add_parse_errors(report: &mut Report, errors: &ParseErrors) {
+    for ParseError {
+        line,
+        column,
+        message,
+    } in errors.listed()
+    {
+        add(report, *line, None, format!("column {column}: {message}"));
+    }
+    report
+        .problems
+        .count_unlisted(errors.count() - errors.listed().len());
+}
+
+fn check_count(report: &mut Report, text: &[u8], count: Option<usize>) {
+    if let Some(expected) = count.filter(|&c| c != report.grids) {
+        add(
+            report,
+            last_line(text),
+            None,
+            format!("expected {expected} grids, found {}", report.grids),
+        );
+    }
+}
+
+fn last_line(text: &[u8]) -> usize {
+    text.split(|&b| b == b'\n').count().max(1) - usize::from(text.ends_with(b"\n"))
+}
+
+/// Checks grid `index`: no blank, every house a permutation of the symbols. The problem's line is
+/// the row of the second copy, in the grid layout.
+fn check_grid(grids: &ShapedPuzzles, index: usize, report: &mut Report) {
+    let shape: &Shape = grids.shape(index);
+    let cells = grids.puzzle(index);
+    let n = shape.size();
+    let line_of = |cell: usize| match grids.layout {
+        Layout::Line => grids.lines[index],
+        Layout::Grid { .. } => grids.lines[index] + cell / n,
+    };
+    if let Some(cell) = cells.iter().position(|&v| v == 0) {
+        add(
+            report,
+            line_of(cell),
+            Some(index + 1),
+            format!("row {} column {} is blank", cell / n + 1, cell % n + 1),
+        );
+        return;
+    }
+    for (house_index, house) in shape.houses().iter().enumerate() {
+        let mut seen_at = [usize::MAX; 26];
+        for &cell in house {
+            let cell = usize::from(cell);
+            let value = usize::from(cells[cell]);
+            if seen_at[value] != usize::MAX {
+                let first = seen_at[value];
+                add(
+                    report,
+                    line_of(cell),
+                    Some(index + 1),
+                    format!(
+                        "symbol {} repeats in {} (rows {} and {}, columns {} and {})",
+                        shape.symbols().glyph(value as u8) as char,
+                        shape.house(house_index),
+                        first / n + 1,
+                        cell / n + 1,
+                        first % n + 1,
+                        cell % n + 1
+                    ),
+                );
+                break;
+            }
+            seen_at[value] = cell;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request() -> ShapeRequest {
+        ShapeRequest {
+            size: Some(4),
+            ..ShapeRequest::default()
+        }
+    }
+
+    #[test]
+    fn valid_distinct_grids_pass() {
+        let text = b"1234341221434321\n2143341212344321\n";
+        let report = check_grids(text, &request(), Some(2));
+        assert!(report.is_clean(), "{}", report.text("f"));
+    }
+
+    #[test]
+    fn repeats_and_counts_are_reported() {
+        let text = b"1234341221434321\n1234341221434321\n1234123412341234\n";
+        let report = check_grids(text, &request(), Some(2));
+        let printed = report.text("f");
+        assert!(
+            printed.contains("f:2: grid 2: repeats grid 1 (line 1)"),
+            "{printed}"
+        );
+        assert!(
+            printed.contains("f:3: grid 3: symbol 1 repeats in column 1"),
+            "{printed}"
+        );
+        assert!(printed.contains("expected 2 grids, found 3"), "{printed}");
+    }
+
+    #[test]
+    fn solutions_keep_their_givens() {
+        let puzzles = b"1...............\n";
+        let report = check_solutions(b"2143341212344321\n", puzzles, &request(), None).unwrap();
+        assert!(report.text("f").contains("changes the puzzle's given 1"));
+    }
+}

@@ -1,0 +1,7 @@
+//! Equivalence classes: canonical forms, fingerprints, random equivalents, and pairwise
+//! inequivalent grids.
+
+pub mod canon;
+pub mod distinct;
+pub(crate) mod fingerprint;
+pub mod shuffle;

@@ -1,0 +1,345 @@
+//! `-n` for every shape: puzzles with exactly one solution, dug out of random complete grids.
+//!
+//! A random grid: a few cells get random values that their peers allow, and the solver completes
+//! them (drawn again when it cannot). Digging: the cells in random order (with `symmetric`, a cell
+//! and its partner under a half turn together); a cell stays blank when the puzzle keeps exactly
+//! one solution. It stops at a blank count drawn from the asked range, or, with `minimal`, when
+//! every cell has been tried. A puzzle that ends outside the range is dug again from a new grid.
+//!
+//! Puzzle `i` is made from its own generator seeded from the seed and `i`, so the output does not
+//! depend on the thread count; a puzzle equal to an earlier one is replaced by the next index's.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::ops::RangeInclusive;
+
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::seq::{IndexedRandom, SliceRandom};
+use rand::{RngExt, SeedableRng};
+use rayon::prelude::*;
+
+use super::solve::Solver;
+use crate::model::shape::Shape;
+use crate::text::format::Format;
+use crate::text::shaped::{Layout, render};
+
+/// What to make.
+#[derive(Clone, Debug)]
+pub struct ShapedPuzzleRequest {
+    /// The shape of the puzzles.
+    pub shape: Shape,
+    /// How many puzzles.
+    pub count: usize,
+    /// Every output is a function of the seed (and the other fields).
+    pub seed: u64,
+    /// The blank counts allowed; `None` for the default (see [`aimed_blanks`]).
+    pub blanks: Option<RangeInclusive<usize>>,
+    /// Removing any given leaves more than one solution.
+    pub minimal: bool,
+    /// The givens are symmetric under a half turn.
+    pub symmetric: bool,
+}
+
+/// Tries per puzzle before a request is given up.
+const TRIES: usize = 50;
+
+/// The largest shape whose minimal puzzles the digging makes at a useful rate: past it, proving
+/// that a near-minimal puzzle still has one solution is too slow for a tool run.
+const MINIMAL_UP_TO: usize = 12;
+
+/// The share of the cells, in percent, that may be blank on shapes up to 16×16.
+const REACH_PERCENT: usize = 60;
+
+/// The same for larger shapes, whose uniqueness checks slow down sharply past half the cells
+/// blank.
+const LARGE_REACH_PERCENT: usize = 48;
+
+/// Where the digging aims from, in percent of the cells, for shapes past `MINIMAL_UP_TO` and no
+/// range asked: well short of the reach, so that most puzzles land in the range.
+const AIM_FROM_PERCENT: usize = 45;
+
+/// The most blanks a request may ask for on `shape`: a share of its cells, smaller past 16×16.
+pub fn reach(shape: &Shape) -> usize {
+    let percent = if shape.size() <= 16 {
+        REACH_PERCENT
+    } else {
+        LARGE_REACH_PERCENT
+    };
+    shape.cells() * percent / 100
+}
+
+/// The blank counts the digging aims at: the asked range up to [`reach`]; without one, as far as
+/// the digging goes (`None`) on shapes up to `MINIMAL_UP_TO`, else from `AIM_FROM_PERCENT` of the
+/// cells to [`reach`].
+pub fn aimed_blanks(
+    shape: &Shape,
+    blanks: Option<&RangeInclusive<usize>>,
+    minimal: bool,
+) -> Option<RangeInclusive<usize>> {
+    match blanks {
+        _ if minimal => None,
+        Some(range) => Some(*range.start()..=(*range.end()).min(reach(shape))),
+        None if shape.size() <= MINIMAL_UP_TO => None,
+        None => Some(shape.cells() * AIM_FROM_PERCENT / 100..=reach(shape)),
+    }
+}
+
+/// Refuses up front, with a usage message naming what works, a request the digging cannot meet in
+/// reasonable time: a range starting past [`reach`], `--minimal` past 12×12, or `--minimal` with
+/// a range below half the cells.
+pub fn check_reachable(
+    shape: &Shape,
+    blanks: Option<&RangeInclusive<usize>>,
+    minimal: bool,
+) -> Result<(), String> {
+    let n = shape.size();
+    let reach = reach(shape);
+    if minimal && n > MINIMAL_UP_TO {
+        return Err(format!(
+            "--minimal: minimal {n}×{n} puzzles take the digging a second or more each; it makes them up to {MINIMAL_UP_TO}×{MINIMAL_UP_TO} (use -r up to {reach} blanks instead)"
+        ));
+    }
+    let Some(blanks) = blanks else {
+        return Ok(());
+    };
+    if *blanks.start() > reach {
+        return Err(format!(
+            "-r {}~{}: a {n}×{n} puzzle can have 1 to {reach} blanks here (more are too slow to dig); try -r 1~{reach}",
+            blanks.start(),
+            blanks.end()
+        ));
+    }
+    let floor = shape.cells() / 2;
+    if minimal && *blanks.end() < floor {
+        return Err(format!(
+            "-r {}~{} with --minimal: minimal {n}×{n} puzzles have at least about {floor} blanks; try -r {floor}~{}",
+            blanks.start(),
+            blanks.end(),
+            shape.cells()
+        ));
+    }
+    Ok(())
+}
+
+/// A request could not be met.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooFewPuzzles {
+    /// How many were asked for.
+    pub asked: usize,
+    /// How many distinct puzzles were made.
+    pub made: usize,
+}
+
+impl fmt::Display for TooFewPuzzles {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "only {} distinct puzzles of {} could be made in the blank range asked; nothing written",
+            self.made, self.asked
+        )
+    }
+}
+
+/// A puzzle and its solution, N·N values each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShapedPuzzle {
+    /// 0 for blank.
+    pub puzzle: Vec<u8>,
+    /// The unique solution.
+    pub solution: Vec<u8>,
+}
+
+/// Makes `request.count` distinct puzzles over the current rayon pool.
+pub fn generate_puzzles(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzle>, TooFewPuzzles> {
+    let mut seen = HashSet::new();
+    let mut puzzles = Vec::with_capacity(request.count);
+    let mut next = 0;
+    // Each round makes the missing puzzles; repeats are dropped, in index order.
+    while puzzles.len() < request.count && next < TRIES * request.count + 100 {
+        let missing = request.count - puzzles.len();
+        let made: Vec<Option<ShapedPuzzle>> = (next..next + missing)
+            .into_par_iter()
+            .map_init(
+                || Solver::new(&request.shape),
+                |solver, index| make_one(request, solver, index as u64),
+            )
+            .collect();
+        next += missing;
+        let mut kept_any = false;
+        for puzzle in made.into_iter().flatten() {
+            if seen.insert(puzzle.puzzle.clone()) {
+                puzzles.push(puzzle);
+                kept_any = true;
+            }
+        }
+        if !kept_any && next > 4 * request.count + 100 {
+            break;
+        }
+    }
+    if puzzles.len() < request.count {
+        return Err(TooFewPuzzles {
+            asked: request.count,
+            made: puzzles.len(),
+        });
+    }
+    Ok(puzzles)
+}
+
+/// Puzzle number `index`, or `None` when [`TRIES`] grids could not give one in range.
+fn make_one(
+    request: &ShapedPuzzleRequest,
+    solver: &mut Solver,
+    index: u64,
+) -> Option<ShapedPuzzle> {
+    let mut rng =
+        Xoshiro256PlusPlus::seed_from_u64(request.seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    for _ in 0..TRIES {
+        let solution = random_grid(&request.shape, solver, &mut rng)?;
+        let aimed = aimed_blanks(&request.shape, request.blanks.as_ref(), request.minimal);
+        let target = aimed.map_or(usize::MAX, |range| rng.random_range(range));
+        let puzzle = dig(
+            &request.shape,
+            solver,
+            &solution,
+            target,
+            request.symmetric,
+            &mut rng,
+        );
+        let blanks = puzzle.iter().filter(|&&v| v == 0).count();
+        if request.blanks.as_ref().is_none_or(|r| r.contains(&blanks)) {
+            return Some(ShapedPuzzle { puzzle, solution });
+        }
+    }
+    None
+}
+
+/// A random complete grid of `shape`.
+fn random_grid(
+    shape: &Shape,
+    solver: &mut Solver,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Option<Vec<u8>> {
+    let n = shape.size();
+    let mut grid = vec![0; shape.cells()];
+    for _ in 0..TRIES {
+        let mut seeds = vec![0u8; shape.cells()];
+        for _ in 0..n {
+            let cell = rng.random_range(0..shape.cells());
+            let allowed: Vec<u8> = (1..=n as u8)
+                .filter(|&v| {
+                    shape
+                        .peers(cell)
+                        .iter()
+                        .all(|&p| seeds[usize::from(p)] != v)
+                })
+                .collect();
+            if let Some(&value) = allowed.choose(rng) {
+                seeds[cell] = value;
+            }
+        }
+        if solver.count(&seeds, 1, &mut grid) == 1 {
+            return Some(grid);
+        }
+    }
+    None
+}
+
+/// Blanks cells of `solution` while the puzzle keeps one solution, up to `target` blanks.
+fn dig(
+    shape: &Shape,
+    solver: &mut Solver,
+    solution: &[u8],
+    target: usize,
+    symmetric: bool,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Vec<u8> {
+    let cells = shape.cells();
+    let mut order: Vec<usize> = (0..cells)
+        .filter(|&c| !symmetric || c <= cells - 1 - c)
+        .collect();
+    order.shuffle(rng);
+    let mut puzzle = solution.to_vec();
+    let mut scratch = vec![0; cells];
+    let mut blanks = 0;
+    for cell in order {
+        let partner = if symmetric { cells - 1 - cell } else { cell };
+        let removed = 1 + usize::from(partner != cell);
+        if blanks + removed > target {
+            continue;
+        }
+        puzzle[cell] = 0;
+        puzzle[partner] = 0;
+        if solver.count(&puzzle, 2, &mut scratch) == 1 {
+            blanks += removed;
+            if blanks == target {
+                break;
+            }
+        } else {
+            puzzle[cell] = solution[cell];
+            puzzle[partner] = solution[partner];
+        }
+    }
+    puzzle
+}
+
+/// The puzzles as text: in the grid format, each followed by nothing else; in the line format,
+/// jigsaw lines carry their layout (`LAYOUT PUZZLE`).
+pub fn render_puzzles(shape: &Shape, puzzles: &[ShapedPuzzle], format: Format) -> Vec<u8> {
+    let layout = match format {
+        Format::Line => Layout::Line,
+        Format::Grid => Layout::Grid { compact: false },
+    };
+    let cells: Vec<u8> = puzzles
+        .iter()
+        .flat_map(|p| p.puzzle.iter().copied())
+        .collect();
+    render(&cells, &vec![shape; puzzles.len()], layout, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::shape::Symbols;
+
+    #[test]
+    fn puzzles_have_one_solution_in_range() {
+        let shape = Shape::boxed(6, None, true, Symbols::default_for(6)).unwrap();
+        let request = ShapedPuzzleRequest {
+            shape: shape.clone(),
+            count: 20,
+            seed: 4,
+            blanks: Some(10..=18),
+            minimal: false,
+            symmetric: true,
+        };
+        let puzzles = generate_puzzles(&request).unwrap();
+        let mut solver = Solver::new(&shape);
+        for p in &puzzles {
+            let blanks = p.puzzle.iter().filter(|&&v| v == 0).count();
+            assert!((10..=18).contains(&blanks));
+            assert_eq!(solver.count(&p.puzzle, 2, &mut [0; 36]), 1);
+            assert!((0..36).all(|c| (p.puzzle[c] == 0) == (p.puzzle[35 - c] == 0)));
+        }
+    }
+
+    #[test]
+    fn minimal_puzzles_lose_uniqueness_with_any_given_removed() {
+        let shape = Shape::boxed(4, None, false, Symbols::default_for(4)).unwrap();
+        let request = ShapedPuzzleRequest {
+            shape: shape.clone(),
+            count: 5,
+            seed: 2,
+            blanks: None,
+            minimal: true,
+            symmetric: false,
+        };
+        let mut solver = Solver::new(&shape);
+        for p in generate_puzzles(&request).unwrap() {
+            for cell in (0..16).filter(|&c| p.puzzle[c] != 0) {
+                let mut fewer = p.puzzle.clone();
+                fewer[cell] = 0;
+                assert_eq!(solver.count(&fewer, 2, &mut [0; 16]), 2);
+            }
+        }
+    }
+}

@@ -1,0 +1,697 @@
+//! The generic search: counts the solutions of a puzzle of any [`Shape`] up to a limit (1 finds
+//! the first solution, 2 tells whether it is unique).
+//!
+//! # State
+//! Each level of the search is one array of words: one per cell, then one per house and value.
+//!
+//! ```text
+//! cell:          bit 31 PLACED | bits N-1..0: the values it may still take (bit v-1: value v)
+//! house, value:  bits N-1..0: the places of the house (in its cell order) that may take it
+//! ```
+//!
+//! The two halves hold the same candidates seen from both sides, as the rows and the columns of
+//! the exact-cover matrix dancing links works on: every elimination updates both, so a hidden
+//! single shows the moment a house's value is down to one place, with no pass over the houses. A
+//! cell with one candidate left is *decided*; once its value has been removed from every peer it
+//! is also PLACED.
+//!
+//! There is one such array: every change pushes the word's old value on a trail, and a guess
+//! that fails is undone by popping the trail back to where it started. Most guesses fail within
+//! a few eliminations, so undoing what they changed costs far less than a copy of the whole state
+//! (several kilobytes at 16×16) per guess. The solver keeps its vectors between puzzles, so the
+//! search allocates nothing once they have grown.
+//!
+//! # Propagation
+//! - **Naked singles**: placing a value removes it from the peers; a peer left with one candidate
+//!   goes on a stack of cells to place.
+//! - **Hidden singles**: a house's value left with one place goes on a stack of its own; its cell
+//!   loses its other candidates. A value left with no place is a contradiction.
+//! - **Locked candidates**, when the singles stall: a house's value that can only go where the
+//!   house overlaps another (a box and a row, say) leaves the other's cells outside the overlap.
+//!   Cheap against the value words, and it cuts the guesses several times on 16×16 puzzles.
+//!
+//! Then the search branches where the fewest choices are, as dancing links picks its column: on a
+//! cell with the fewest candidates, trying its values in increasing order, unless some house has a
+//! value with fewer places than that, whose places are tried in house order instead. Among cells
+//! of two candidates it takes the one whose values have the fewest places in its houses. The
+//! order is fixed, so the first solution found is the same on every run.
+
+use rayon::prelude::*;
+
+use crate::jobs::solve::{BatchOutput, PuzzleProblem};
+use crate::model::shape::Shape;
+use crate::problems::Problems;
+use crate::text::shaped::{ShapedPuzzles, render};
+
+/// Marks a cell whose value has been removed from its peers.
+const PLACED: u32 = 1 << 31;
+
+/// The house and peer tables of a shape, flattened for the search.
+#[derive(Clone, Debug)]
+pub struct Solver {
+    cells: usize,
+    size: usize,
+    /// All candidates of a cell (N bits).
+    full: u32,
+    /// House `h` is `houses[h * size..(h + 1) * size]`.
+    houses: Vec<u16>,
+    /// The houses of cell `c`, `memberships[member_start[c]..member_start[c + 1]]`.
+    member_start: Vec<u32>,
+    memberships: Vec<Membership>,
+    /// The values given in each house of the current puzzle.
+    given: Vec<u32>,
+    /// Every two houses that share two cells or more: the index of each one's first value word,
+    /// and the places of the shared cells in each.
+    overlaps: Vec<Overlap>,
+    /// The state (see the module documentation).
+    words: Vec<u32>,
+    /// The old values of changed words, with their index, latest last.
+    trail: Vec<(u16, u32)>,
+    /// Cells decided but not yet placed.
+    pending: Vec<u16>,
+    /// Value words left with one place: their index in a level.
+    hidden: Vec<u16>,
+    /// Solutions found so far in the current search.
+    found: usize,
+    /// Guesses the current search may still make.
+    guesses_left: usize,
+}
+
+impl Solver {
+    /// A solver for puzzles of `shape`.
+    pub fn new(shape: &Shape) -> Solver {
+        let cells = shape.cells();
+        let size = shape.size();
+        let mut member_start = Vec::with_capacity(cells + 1);
+        let mut memberships = Vec::new();
+        for cell in 0..cells {
+            member_start.push(memberships.len() as u32);
+            for &house in shape.houses_of(cell) {
+                let place = shape.houses()[usize::from(house)]
+                    .iter()
+                    .position(|&c| usize::from(c) == cell)
+                    .expect("a cell is in its houses");
+                memberships.push(Membership {
+                    first: (cells + usize::from(house) * size) as u16,
+                    place: place as u8,
+                    house: house as u8,
+                });
+            }
+        }
+        member_start.push(memberships.len() as u32);
+        // The shared places of every two houses, gathered from the houses of each cell.
+        let count = shape.houses().len();
+        let mut shared = vec![(0u32, 0u32); count * count];
+        for cell in 0..cells {
+            let members =
+                &memberships[member_start[cell] as usize..member_start[cell + 1] as usize];
+            for (i, a) in members.iter().enumerate() {
+                for b in &members[i + 1..] {
+                    let pair = &mut shared[usize::from(a.house) * count + usize::from(b.house)];
+                    pair.0 |= 1 << a.place;
+                    pair.1 |= 1 << b.place;
+                }
+            }
+        }
+        let overlaps = shared
+            .iter()
+            .enumerate()
+            .filter(|(_, (in_first, _))| in_first.count_ones() >= 2)
+            .map(|(pair, &(in_first, in_second))| Overlap {
+                first: (cells + pair / count * size) as u32,
+                second: (cells + pair % count * size) as u32,
+                in_first,
+                in_second,
+            })
+            .collect();
+        let words = cells + shape.houses().len() * size;
+        Solver {
+            cells,
+            size,
+            full: (1u32 << size) - 1,
+            houses: shape.houses().concat(),
+            member_start,
+            memberships,
+            given: vec![0; shape.houses().len()],
+            overlaps,
+            words: vec![0; words],
+            trail: Vec::new(),
+            pending: Vec::with_capacity(cells),
+            hidden: Vec::with_capacity(words - cells),
+            found: 0,
+            guesses_left: usize::MAX,
+        }
+    }
+
+    /// Counts the solutions of `puzzle` (N·N values, 0 for blank) up to `limit`, writing the first
+    /// one found into `solution` (left as it was when there is none).
+    pub fn count(&mut self, puzzle: &[u8], limit: usize, solution: &mut [u8]) -> usize {
+        self.count_within(puzzle, limit, solution, usize::MAX)
+            .expect("an unbounded search ends")
+    }
+
+    /// As [`Solver::count`], giving up (`None`) after `guesses` guesses.
+    pub fn count_within(
+        &mut self,
+        puzzle: &[u8],
+        limit: usize,
+        solution: &mut [u8],
+        guesses: usize,
+    ) -> Option<usize> {
+        debug_assert_eq!(puzzle.len(), self.cells);
+        self.guesses_left = guesses;
+        self.found = 0;
+        self.pending.clear();
+        self.hidden.clear();
+        let (cells, size, full) = (self.cells, self.size, self.full);
+        // The state is built directly rather than through eliminations, which would cost one
+        // elimination for each peer of each given on every call (and -n makes thousands of calls
+        // a puzzle): the givens are placed cells, a blank cell may take what none of its houses
+        // was given, and each house's value goes to the given that holds it or to the blank cells
+        // that may take it.
+        for (house, members) in self.houses.chunks_exact(size).enumerate() {
+            let mut given = 0u32;
+            for &cell in members {
+                let value = puzzle[usize::from(cell)];
+                if value != 0 {
+                    if usize::from(value) > size || given >> (value - 1) & 1 != 0 {
+                        return Some(0);
+                    }
+                    given |= 1 << (value - 1);
+                }
+            }
+            self.given[house] = given;
+        }
+        for (cell, &value) in puzzle.iter().enumerate() {
+            self.words[cell] = if value != 0 {
+                1 << (value - 1) | PLACED
+            } else {
+                let members =
+                    self.member_start[cell] as usize..self.member_start[cell + 1] as usize;
+                let options = self.memberships[members]
+                    .iter()
+                    .fold(full, |options, membership| {
+                        options & !self.given[usize::from(membership.house)]
+                    });
+                if options & options.wrapping_sub(1) == 0 {
+                    if options == 0 {
+                        return Some(0);
+                    }
+                    self.pending.push(cell as u16);
+                }
+                options
+            };
+        }
+        let (cell_words, value_words) = self.words.split_at_mut(cells);
+        for (house, (members, values)) in self
+            .houses
+            .chunks_exact(size)
+            .zip(value_words.chunks_exact_mut(size))
+            .enumerate()
+        {
+            values.fill(0);
+            for (place, &cell) in members.iter().enumerate() {
+                let mut options = cell_words[usize::from(cell)] & full;
+                while options != 0 {
+                    values[options.trailing_zeros() as usize] |= 1 << place;
+                    options &= options - 1;
+                }
+            }
+            for (value, &places) in values.iter().enumerate() {
+                if places & places.wrapping_sub(1) == 0 {
+                    if places == 0 {
+                        return Some(0);
+                    }
+                    if self.given[house] >> value & 1 == 0 {
+                        self.hidden.push((cells + house * size + value) as u16);
+                    }
+                }
+            }
+        }
+        self.trail.clear();
+        self.search(limit, solution);
+        (self.guesses_left > 0 || self.found >= limit).then_some(self.found)
+    }
+
+    /// Sets word `index`, keeping its old value on the trail.
+    fn set(&mut self, index: usize, word: u32) {
+        self.trail.push((index as u16, self.words[index]));
+        self.words[index] = word;
+    }
+
+    /// Restores the words changed since the trail was `mark` long.
+    fn undo(&mut self, mark: usize) {
+        for &(index, word) in self.trail[mark..].iter().rev() {
+            self.words[usize::from(index)] = word;
+        }
+        self.trail.truncate(mark);
+    }
+
+    fn search(&mut self, limit: usize, solution: &mut [u8]) {
+        loop {
+            if !self.propagate() {
+                return;
+            }
+            match self.lock_candidates() {
+                Some(true) => continue,
+                Some(false) => break,
+                None => return,
+            }
+        }
+        let mut best = usize::MAX;
+        let mut fewest = u32::MAX;
+        let mut reach = 0;
+        for (cell, &word) in self.words[..self.cells].iter().enumerate() {
+            if word & PLACED == 0 {
+                let count = word.count_ones();
+                if count < fewest {
+                    fewest = count;
+                    best = cell;
+                    if count == 2 {
+                        reach = self.reach(cell, word);
+                    }
+                } else if count == 2 {
+                    let other = self.reach(cell, word);
+                    if other < reach {
+                        best = cell;
+                        reach = other;
+                    }
+                }
+            }
+        }
+        if best == usize::MAX {
+            if self.found == 0 {
+                for (value, &word) in solution.iter_mut().zip(&self.words) {
+                    *value = ((word & !PLACED).trailing_zeros() + 1) as u8;
+                }
+            }
+            self.found += 1;
+            return;
+        }
+        // The branches: the candidates of the cell, or the places of a house's value when it has
+        // fewer (as dancing links would branch on that column).
+        let mut cells = [best as u16; 25];
+        let mut bits = [0u32; 25];
+        let mut branches = 0;
+        match self.value_with_fewer_places(fewest) {
+            Some((house, bit, mut places)) => {
+                while places != 0 {
+                    cells[branches] =
+                        self.houses[house * self.size + places.trailing_zeros() as usize];
+                    bits[branches] = bit;
+                    places &= places - 1;
+                    branches += 1;
+                }
+            }
+            None => {
+                // The value with the most places in the cell's houses is tried first: placing it
+                // removes the most candidates, so its branch is decided soonest.
+                let mut options = self.words[best];
+                let mut scores = [0u32; 25];
+                while options != 0 {
+                    let bit = options & options.wrapping_neg();
+                    options &= options - 1;
+                    let score = self.reach(best, bit);
+                    let mut slot = branches;
+                    while slot > 0 && scores[slot - 1] < score {
+                        scores[slot] = scores[slot - 1];
+                        bits[slot] = bits[slot - 1];
+                        slot -= 1;
+                    }
+                    scores[slot] = score;
+                    bits[slot] = bit;
+                    branches += 1;
+                }
+            }
+        }
+        let mark = self.trail.len();
+        for (&cell, &bit) in cells.iter().zip(&bits).take(branches) {
+            if self.found >= limit {
+                return;
+            }
+            if self.guesses_left == 0 {
+                return;
+            }
+            self.guesses_left -= 1;
+            self.pending.clear();
+            self.hidden.clear();
+            let cell = usize::from(cell);
+            let others = self.words[cell] & !bit;
+            if self.eliminate(cell, others) {
+                self.search(limit, solution);
+            }
+            self.undo(mark);
+        }
+    }
+
+    /// How many places the candidates of `cell` have in its houses, counted once per house. Among
+    /// cells of two candidates the search branches on the one with the fewest: its values are
+    /// close to hidden singles, so a wrong guess there fails soonest.
+    fn reach(&self, cell: usize, word: u32) -> u32 {
+        let mut reach = 0;
+        for member in self.member_start[cell] as usize..self.member_start[cell + 1] as usize {
+            let first = usize::from(self.memberships[member].first);
+            let mut values = word;
+            while values != 0 {
+                reach += self.words[first + values.trailing_zeros() as usize].count_ones();
+                values &= values - 1;
+            }
+        }
+        reach
+    }
+
+    /// A house's value with fewer places than `fewest` (the fewest candidates of a cell): its
+    /// house, its bit and its places, the first found with the fewest places.
+    fn value_with_fewer_places(&self, fewest: u32) -> Option<(usize, u32, u32)> {
+        if fewest <= 2 {
+            return None;
+        }
+        let mut best = None;
+        let mut most = fewest;
+        for (index, &places) in self.words[self.cells..].iter().enumerate() {
+            let count = places.count_ones();
+            if count >= 2 && count < most {
+                most = count;
+                best = Some((index / self.size, 1 << (index % self.size), places));
+                if count == 2 {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Removes the candidates `bits` from `cell`, in its word and in the value words of its
+    /// houses, queueing what becomes decided; false on a contradiction.
+    fn eliminate(&mut self, cell: usize, bits: u32) -> bool {
+        let word = self.words[cell];
+        let left = word & !bits;
+        if left & !PLACED == 0 {
+            return false;
+        }
+        self.set(cell, left);
+        if left & (left - 1) == 0 {
+            self.pending.push(cell as u16);
+        }
+        let members = self.member_start[cell] as usize..self.member_start[cell + 1] as usize;
+        let mut removed = bits & word;
+        while removed != 0 {
+            let value = removed.trailing_zeros() as usize;
+            removed &= removed - 1;
+            for member in members.clone() {
+                let Membership { first, place, .. } = self.memberships[member];
+                if !self.remove_place(usize::from(first) + value, place) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Locked candidates: when a house's value can only go where the house overlaps another, the
+    /// other's places outside the overlap lose it. Some(whether anything was removed), None on a
+    /// contradiction.
+    fn lock_candidates(&mut self) -> Option<bool> {
+        let size = self.size;
+        let mut removed = false;
+        for index in 0..self.overlaps.len() {
+            let Overlap {
+                first,
+                second,
+                in_first,
+                in_second,
+            } = self.overlaps[index];
+            let (first, second) = (first as usize, second as usize);
+            // Most overlaps have nothing to remove: a branch-free test of all values at once
+            // finds those quickly.
+            let lock = |a: u32, b: u32| (a & !in_first == 0) != (b & !in_second == 0);
+            let firsts = &self.words[first..first + size];
+            let seconds = &self.words[second..second + size];
+            if !firsts
+                .iter()
+                .zip(seconds)
+                .fold(false, |any, (&a, &b)| any | lock(a, b))
+            {
+                continue;
+            }
+            for value in 0..size {
+                let (a, b) = (self.words[first + value], self.words[second + value]);
+                let (a_out, b_out) = (a & !in_first, b & !in_second);
+                let (house, outside) = match (a_out, b_out) {
+                    (0, 0) => continue,
+                    (0, _) => (second, b_out),
+                    (_, 0) => (first, a_out),
+                    _ => continue,
+                };
+                removed = true;
+                let mut places = outside;
+                while places != 0 {
+                    let cell = usize::from(
+                        self.houses[house - self.cells + places.trailing_zeros() as usize],
+                    );
+                    places &= places - 1;
+                    if self.words[cell] & (1 << value) != 0 && !self.eliminate(cell, 1 << value) {
+                        return None;
+                    }
+                }
+            }
+        }
+        Some(removed)
+    }
+
+    /// Removes the value `value` from `peer` of a cell just placed, in its word and in the value
+    /// words of its houses but the one whose first value word is `placed_in` (which the placement
+    /// sets whole); false on a contradiction.
+    fn remove_from_peer(&mut self, peer: usize, value: usize, placed_in: u16) -> bool {
+        let left = self.words[peer] & !(1 << value);
+        if left & !PLACED == 0 {
+            return false;
+        }
+        self.set(peer, left);
+        if left & (left - 1) == 0 {
+            self.pending.push(peer as u16);
+        }
+        for member in self.member_start[peer] as usize..self.member_start[peer + 1] as usize {
+            let Membership { first, place, .. } = self.memberships[member];
+            if first == placed_in {
+                continue;
+            }
+            if !self.remove_place(usize::from(first) + value, place) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Removes `place` from the value word `index`; a word left with one place goes on the stack
+    /// of hidden singles. False when none is left.
+    #[inline(always)]
+    fn remove_place(&mut self, index: usize, place: u8) -> bool {
+        let places = self.words[index] & !(1 << place);
+        self.set(index, places);
+        if places & places.wrapping_sub(1) == 0 {
+            if places == 0 {
+                return false;
+            }
+            self.hidden.push(index as u16);
+        }
+        true
+    }
+
+    /// Places every decided cell and every hidden single until none is left; false on a
+    /// contradiction.
+    fn propagate(&mut self) -> bool {
+        loop {
+            if let Some(cell) = self.pending.pop() {
+                let cell = usize::from(cell);
+                let bit = self.words[cell];
+                if bit & PLACED != 0 {
+                    continue;
+                }
+                self.set(cell, bit | PLACED);
+                // The peers that still have the value are the other places of the value words,
+                // each of which is left with the cell alone.
+                let value = bit.trailing_zeros() as usize;
+                for member in self.member_start[cell] as usize..self.member_start[cell + 1] as usize
+                {
+                    let Membership { first, place, .. } = self.memberships[member];
+                    let index = usize::from(first) + value;
+                    let mut others = self.words[index] & !(1 << place);
+                    if others == 0 {
+                        continue;
+                    }
+                    self.set(index, 1 << place);
+                    let house = usize::from(first) - self.cells;
+                    while others != 0 {
+                        let peer =
+                            usize::from(self.houses[house + others.trailing_zeros() as usize]);
+                        others &= others - 1;
+                        if self.words[peer] & bit != 0 && !self.remove_from_peer(peer, value, first)
+                        {
+                            return false;
+                        }
+                    }
+                }
+            } else if let Some(index) = self.hidden.pop() {
+                let index = usize::from(index);
+                let places = self.words[index];
+                let value = (index - self.cells) % self.size;
+                let house = index - self.cells - value;
+                let bit = 1 << value;
+                let cell = usize::from(self.houses[house + places.trailing_zeros() as usize]);
+                let others = self.words[cell] & !bit & self.full;
+                if others != 0 && !self.eliminate(cell, others) {
+                    return false;
+                }
+            } else {
+                return true;
+            }
+        }
+    }
+}
+
+/// A house of a cell.
+#[derive(Clone, Copy, Debug)]
+struct Membership {
+    /// The index of the house's first value word: the cells' count plus the house's start in
+    /// `houses`.
+    first: u16,
+    /// The cell's place in the house.
+    place: u8,
+    /// The house's index in the shape.
+    house: u8,
+}
+
+/// Two houses that share two cells or more (see [`Solver::lock_candidates`]).
+#[derive(Clone, Copy, Debug)]
+struct Overlap {
+    first: u32,
+    second: u32,
+    in_first: u32,
+    in_second: u32,
+}
+
+/// Solves every puzzle of `puzzles` over the current rayon pool and writes, in input order, one
+/// record of their layout per puzzle: its first solution, or the puzzle itself when it has none.
+/// With `unique`, each puzzle must have exactly one solution.
+pub fn solve_all(puzzles: &ShapedPuzzles, unique: bool) -> BatchOutput {
+    let cells = puzzles.cells_per_puzzle();
+    let limit = if unique { 2 } else { 1 };
+    let mut solutions = puzzles.cells.clone();
+    let counts: Vec<usize> = solutions
+        .par_chunks_mut(cells)
+        .enumerate()
+        .with_max_len(64)
+        .map_init(
+            || None::<(u32, Solver)>,
+            |solver, (index, solution)| {
+                let shape_index = puzzles.shape_of[index];
+                if solver.as_ref().is_none_or(|(i, _)| *i != shape_index) {
+                    *solver = Some((shape_index, Solver::new(puzzles.shape(index))));
+                }
+                let (_, solver) = solver.as_mut().expect("made above");
+                solver.count(puzzles.puzzle(index), limit, solution)
+            },
+        )
+        .collect();
+    let mut problems = Problems::new();
+    for (index, &count) in counts.iter().enumerate() {
+        let what = match count {
+            0 => match puzzles.shape(index).first_repeat(puzzles.puzzle(index)) {
+                Some((value, house)) => format!(
+                    "no solution: symbol {} repeats in {house}",
+                    puzzles.shape(index).symbols().glyph(value) as char
+                ),
+                None => "no solution".to_owned(),
+            },
+            2.. => "more than one solution".to_owned(),
+            _ => continue,
+        };
+        problems.push(PuzzleProblem {
+            puzzle: index + 1,
+            line: puzzles.lines[index],
+            what,
+        });
+    }
+    let shapes: Vec<&Shape> = (0..puzzles.len()).map(|i| puzzles.shape(i)).collect();
+    let text = render(&solutions, &shapes, puzzles.layout, puzzles.prefixed);
+    BatchOutput { text, problems }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::shape::Symbols;
+
+    /// Counts solutions by trying every value in every blank, in order: the plain twin of the search.
+    fn brute_force(shape: &Shape, grid: &mut Vec<u8>, limit: usize) -> usize {
+        let Some(cell) = grid.iter().position(|&v| v == 0) else {
+            return 1;
+        };
+        let mut count = 0;
+        for value in 1..=shape.size() as u8 {
+            if shape
+                .peers(cell)
+                .iter()
+                .all(|&p| grid[usize::from(p)] != value)
+            {
+                grid[cell] = value;
+                count += brute_force(shape, grid, limit - count);
+                grid[cell] = 0;
+                if count >= limit {
+                    break;
+                }
+            }
+        }
+        count
+    }
+
+    #[test]
+    fn every_4x4_grid_is_found() {
+        let shape = Shape::boxed(4, None, false, Symbols::default_for(4)).unwrap();
+        let mut solver = Solver::new(&shape);
+        let mut solution = vec![0; 16];
+        assert_eq!(solver.count(&[0; 16], usize::MAX, &mut solution), 288);
+        assert!(shape.first_repeat(&solution).is_none() && !solution.contains(&0));
+    }
+
+    #[test]
+    fn counts_agree_with_brute_force_on_small_shapes() {
+        let shapes = [
+            Shape::boxed(4, None, true, Symbols::default_for(4)).unwrap(),
+            Shape::boxed(6, None, false, Symbols::default_for(6)).unwrap(),
+            Shape::boxed(6, Some((3, 2)), false, Symbols::default_for(6)).unwrap(),
+        ];
+        for shape in &shapes {
+            let mut solver = Solver::new(shape);
+            let cells = shape.cells();
+            // Puzzles: a solution with a growing number of cells blanked, in a fixed scattered order.
+            let mut grid = vec![0; cells];
+            solver.count(&vec![0; cells], 1, &mut grid);
+            for blanks in [0, cells / 3, cells / 2, 2 * cells / 3, cells - 4] {
+                let mut puzzle = grid.clone();
+                for k in 0..blanks {
+                    puzzle[k * 7 % cells] = 0;
+                }
+                let mut out = vec![0; cells];
+                let fast = solver.count(&puzzle, 50, &mut out);
+                assert_eq!(fast, brute_force(shape, &mut puzzle.clone(), 50));
+                assert!(out.iter().zip(&puzzle).all(|(&o, &p)| p == 0 || o == p));
+            }
+        }
+    }
+
+    #[test]
+    fn contradictions_have_no_solution() {
+        let shape = Shape::boxed(4, None, false, Symbols::default_for(4)).unwrap();
+        let mut solver = Solver::new(&shape);
+        let mut out = vec![0; 16];
+        let mut puzzle = vec![0; 16];
+        puzzle[0] = 1;
+        puzzle[3] = 1;
+        assert_eq!(solver.count(&puzzle, 2, &mut out), 0);
+        // A jigsaw layout that no grid fills.
+        let layout = Shape::jigsaw(b"aaabcabbccbdcddd", None, false, None).unwrap();
+        assert_eq!(Solver::new(&layout).count(&[0; 16], 1, &mut [0; 16]), 0);
+    }
+}

@@ -1,0 +1,645 @@
+//! `-c` for every shape: distinct complete grids, written straight into their text.
+//!
+//! # The search
+//! As for 9×9 (see [`crate::engine::standard::walk`]): values are placed one at a time, all the 1s (one per
+//! region, no row, column or diagonal twice), then all the 2s, and so on, depth first. Each node is
+//! one choice of cell for one value in one region, so every complete grid is reached once: the grids
+//! are distinct by construction, and when the walk ends before the count asked for, the number it
+//! reached is the number of grids the shape has.
+//!
+//! - **Forward checking**: after a value is placed in a region, every later region must still have
+//!   a cell for it, and every row, column and diagonal it has not taken yet a cell on it among
+//!   those regions, or the walk backs up.
+//! - **The last two values as a 2-colouring**: once N−2 values are placed (on a diagonal shape,
+//!   each once on each diagonal), every house has two empty cells, one for each of the last two
+//!   values. The pairs link the 2N empty cells into a graph whose 2-colourings are exactly the ways
+//!   to finish the grid: none if a component has an odd cycle, else two per component.
+//! - **The last eight values by relabelling**: once N−8 values are placed (all of them on a
+//!   shape of eight values or fewer), permuting the last eight among themselves maps the ways to
+//!   finish the grid onto each other, 8! = 40,320 at a time. Only the ways where region 0's empty
+//!   cells take them in reading order are searched; each is written in all 40,320 relabellings,
+//!   8N byte writes and one record copy each. The walk spends nearly all its nodes on the last
+//!   values searched before the 2-colouring, whose ways mostly end in an odd cycle: fixing region
+//!   0's cells for more values divides that search and multiplies the grids of each way it finds.
+//!
+//! # State
+//! A region's cells are numbered in reading order; its empty cells are one N-bit mask. For the
+//! value being placed, the rows and columns it took are N-bit masks, its diagonals two bits, and
+//! the cells it may still take are one N-bit mask per row (a bit per column): a placement closes
+//! its row, and one bit of every row for its column and diagonals, N word operations. The forward
+//! check then reads those rows masked with the cells of the later regions (one table per region),
+//! and each later region through its few rows, instead of testing cell by cell.
+//! The text of the current grid is one record, patched cell by cell as values are placed.
+//!
+//! # Seeds
+//! A seed draws which symbol each value is written as, and for every value and region the order in
+//! which its cells are tried; both keep grids valid and distinct.
+//!
+//! # Threads
+//! The tree is split into P = min(N, 8) fixed parts by the cell of region 0 that takes the 1
+//! (the `p`-th that cell order tries). Part `p` contributes the first `count / P` grids of its
+//! subtree (one more for the first `count % P` parts) to its own byte range, so the output never
+//! depends on the thread count. When a part has fewer grids than its share (a small shape, or a layout with few
+//! grids), the whole tree is walked again on one thread, as one part: the grids of small shapes
+//! are few, and that walk also counts them when there are fewer than asked for.
+
+use std::fmt;
+
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::seq::SliceRandom;
+use rayon::prelude::*;
+
+use crate::model::shape::Shape;
+use crate::text::format::Format;
+use crate::text::shaped::{Layout, record_len, write_record};
+
+/// What to generate.
+#[derive(Clone, Debug)]
+pub struct ShapedGrids {
+    /// The shape of the grids.
+    pub shape: Shape,
+    /// How many, 1..=[`crate::engine::standard::walk::MAX_GRIDS`].
+    pub count: usize,
+    /// Every output is a function of the seed (and the other fields).
+    pub seed: u64,
+    /// Grid (spaced) or line format; jigsaw lines carry their layout (`LAYOUT GRID`).
+    pub format: Format,
+}
+
+/// The number of parts the tree is split into, at most (see the module documentation): enough
+/// to keep a few threads busy, and few, since each part pays for the dead ends before its first
+/// grids.
+const MOST_PARTS: usize = 8;
+
+/// The shape has fewer complete grids than were asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooFewGrids {
+    /// How many were asked for.
+    pub asked: usize,
+    /// How many the shape has.
+    pub exist: usize,
+}
+
+impl fmt::Display for TooFewGrids {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.exist {
+            0 => write!(f, "this shape has no complete grid at all; nothing written"),
+            exist => write!(
+                f,
+                "this shape has only {exist} complete grids ({} asked for); nothing written",
+                self.asked
+            ),
+        }
+    }
+}
+
+/// The layout and record of `format` for `shape`.
+fn layout_of(format: Format) -> Layout {
+    match format {
+        Format::Line => Layout::Line,
+        Format::Grid => Layout::Grid { compact: false },
+    }
+}
+
+/// Writes `request.count` distinct complete grids into one buffer of exactly their size, or says
+/// how many there are when the shape has fewer. The parts of the tree (see the module
+/// documentation) run over the current rayon pool.
+pub fn render_grids(request: &ShapedGrids) -> Result<Vec<u8>, TooFewGrids> {
+    let shape = &request.shape;
+    let layout = layout_of(request.format);
+    let with_layout = shape.layout_text().is_some();
+    let record = record_len(shape.size(), layout, with_layout);
+    let mut out = vec![0; record * request.count];
+    let walk = Walk::new(shape, request.seed, layout, with_layout);
+    let parts = shape.size().min(MOST_PARTS);
+    let mut pieces = Vec::with_capacity(parts);
+    let mut rest = out.as_mut_slice();
+    for part in 0..parts {
+        let grids = request.count / parts + usize::from(part < request.count % parts);
+        let (head, tail) = rest.split_at_mut(grids * record);
+        pieces.push((part, grids, head));
+        rest = tail;
+    }
+    let full = pieces.into_par_iter().all(|(part, grids, records)| {
+        grids == 0 || walk.clone().run(records, grids, Some(part)) == grids
+    });
+    if !full {
+        let written = walk.clone().run(&mut out, request.count, None);
+        if written < request.count {
+            return Err(TooFewGrids {
+                asked: request.count,
+                exist: written,
+            });
+        }
+    }
+    if layout != Layout::Line {
+        out.pop();
+    }
+    Ok(out)
+}
+
+/// Counts the complete grids of `shape`, stopping at `limit`.
+pub fn count_grids(shape: &Shape, limit: usize) -> usize {
+    let mut walk = Walk::new(shape, 0, Layout::Line, false);
+    walk.counting = true;
+    walk.run(&mut [], limit, None)
+}
+
+/// How many of the last values are handed out to their cells in every order, at most (all of
+/// them on a shape of fewer values).
+const MOST_RELABELLED: usize = 8;
+
+/// The orders of `k` values, in lexicographic order: entry `[a, b, ...]` writes the cells of the
+/// first of them as its `a`-th value (from 0), and so on.
+fn relabellings(k: usize) -> Vec<[u8; MOST_RELABELLED]> {
+    let mut labels: [u8; MOST_RELABELLED] = std::array::from_fn(|i| i as u8);
+    let mut table = vec![labels];
+    // The next permutation: the last rise, swapped with the last larger label, the tail reversed.
+    while let Some(rise) = (1..k).rev().find(|&i| labels[i - 1] < labels[i]) {
+        let larger = (rise..k)
+            .rev()
+            .find(|&j| labels[j] > labels[rise - 1])
+            .expect("the rise itself is larger");
+        labels.swap(rise - 1, larger);
+        labels[rise..k].reverse();
+        table.push(labels);
+    }
+    table
+}
+
+/// The depth-first walk.
+#[derive(Clone)]
+struct Walk {
+    size: usize,
+    /// The cells of each region, in reading order.
+    region_cells: Vec<Vec<u16>>,
+    /// For each region and cell index in it: its row, its column, and its diagonal bits (1: main,
+    /// 2: anti).
+    row: Vec<Vec<u8>>,
+    column: Vec<Vec<u8>>,
+    diagonals: Vec<Vec<u8>>,
+    /// For each value and region, the cell indices in the order they are tried.
+    order: Vec<Vec<Vec<u8>>>,
+    /// Empty cells of each region.
+    empty: Vec<u32>,
+    /// Empty cells of each row, a bit per column.
+    empty_in_row: [u32; 25],
+    /// For the value being placed, the cells of each row it may still take: empty, and on no row,
+    /// column or diagonal it took.
+    open_in_row: [u32; 25],
+    /// For each region, the cells of each row that belong to later regions.
+    later_in_row: Vec<[u32; 25]>,
+    /// For each region, its rows and its cells on each of them.
+    region_rows: Vec<Vec<(u8, u32)>>,
+    /// The cells of each row on the main diagonal and on the anti-diagonal.
+    diagonal_in_row: [[u32; 25]; 2],
+    /// The value's rows, columns and diagonals taken so far.
+    rows_taken: u32,
+    columns_taken: u32,
+    diagonals_taken: u8,
+    /// The diagonals every value must take: both on a diagonal shape, none otherwise.
+    diagonals_needed: u8,
+    /// The record of the current grid, and each cell's byte in it.
+    record: Vec<u8>,
+    offset: Vec<usize>,
+    /// The symbol written for each value.
+    glyph: Vec<u8>,
+    /// How many of the last values are relabelled: [`MOST_RELABELLED`], or N when smaller.
+    relabelled_values: usize,
+    /// Every order of the relabelled values (see [`relabellings`]).
+    relabellings: Vec<[u8; MOST_RELABELLED]>,
+    /// For each relabelled value, the record offsets of its cells, by region.
+    relabelled: [[usize; 25]; MOST_RELABELLED],
+    written: usize,
+    counting: bool,
+    /// The part walked: the index, in the order they are tried, of the one cell region 0 may
+    /// give the 1; `None` for the whole tree.
+    part: Option<usize>,
+}
+
+impl Walk {
+    fn new(shape: &Shape, seed: u64, layout: Layout, with_layout: bool) -> Walk {
+        let n = shape.size();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut region_cells = vec![Vec::new(); n];
+        for cell in 0..n * n {
+            region_cells[shape.region_of(cell)].push(cell as u16);
+        }
+        let per_cell = |f: &dyn Fn(usize) -> u8| -> Vec<Vec<u8>> {
+            region_cells
+                .iter()
+                .map(|cells| cells.iter().map(|&c| f(usize::from(c))).collect())
+                .collect()
+        };
+        let diagonal = shape.diagonal();
+        let row = per_cell(&|c| (c / n) as u8);
+        let column = per_cell(&|c| (c % n) as u8);
+        let diagonals = per_cell(&|c| {
+            let (r, k) = (c / n, c % n);
+            if diagonal {
+                u8::from(r == k) | u8::from(r + k == n - 1) << 1
+            } else {
+                0
+            }
+        });
+        let mut glyph: Vec<u8> = shape.symbols().as_bytes().to_vec();
+        glyph.shuffle(&mut rng);
+        glyph.insert(0, 0);
+        let order = (0..n)
+            .map(|_| {
+                (0..n)
+                    .map(|_| {
+                        let mut cells: Vec<u8> = (0..n as u8).collect();
+                        cells.shuffle(&mut rng);
+                        cells
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut later_in_row = vec![[0u32; 25]; n];
+        for (region, later) in later_in_row.iter_mut().enumerate() {
+            for cell in 0..n * n {
+                if shape.region_of(cell) > region {
+                    later[cell / n] |= 1 << (cell % n);
+                }
+            }
+        }
+        let region_rows = region_cells
+            .iter()
+            .map(|cells| {
+                let mut rows: Vec<(u8, u32)> = Vec::new();
+                for &cell in cells {
+                    let (row, column) = (usize::from(cell) / n, usize::from(cell) % n);
+                    match rows.last_mut() {
+                        Some((last, mask)) if usize::from(*last) == row => *mask |= 1 << column,
+                        _ => rows.push((row as u8, 1 << column)),
+                    }
+                }
+                rows
+            })
+            .collect();
+        let diagonal_in_row = [
+            std::array::from_fn(|row| if row < n { 1 << row } else { 0 }),
+            std::array::from_fn(|row| if row < n { 1 << (n - 1 - row) } else { 0 }),
+        ];
+        let mut empty_in_row = [0u32; 25];
+        empty_in_row[..n].fill((1u32 << n) - 1);
+        let mut record = Vec::with_capacity(record_len(n, layout, with_layout));
+        write_record(&vec![0; n * n], shape, layout, with_layout, &mut record);
+        let prefix = if with_layout { n * n + 1 } else { 0 };
+        let offset = (0..n * n)
+            .map(|cell| match layout {
+                Layout::Line => prefix + cell,
+                Layout::Grid { .. } => 2 * cell,
+            })
+            .collect();
+        Walk {
+            size: n,
+            region_cells,
+            row,
+            column,
+            diagonals,
+            order,
+            empty: vec![(1u32 << n) - 1; n],
+            empty_in_row,
+            open_in_row: empty_in_row,
+            later_in_row,
+            region_rows,
+            diagonal_in_row,
+            rows_taken: 0,
+            columns_taken: 0,
+            diagonals_taken: 0,
+            diagonals_needed: if diagonal { 3 } else { 0 },
+            record,
+            offset,
+            glyph,
+            relabelled_values: n.min(MOST_RELABELLED),
+            relabellings: relabellings(n.min(MOST_RELABELLED)),
+            relabelled: [[0; 25]; MOST_RELABELLED],
+            written: 0,
+            counting: false,
+            part: None,
+        }
+    }
+
+    /// Walks `part` (or the whole tree) until `count` grids are written (or counted), or it ends;
+    /// returns how many.
+    fn run(&mut self, out: &mut [u8], count: usize, part: Option<usize>) -> usize {
+        self.part = part;
+        self.place(out, count, 1, 0);
+        self.written
+    }
+
+    /// The cells of region `region` the current value can go to.
+    fn candidates(&self, region: usize) -> u32 {
+        let mut mask = 0;
+        let mut empty = self.empty[region];
+        while empty != 0 {
+            let k = empty.trailing_zeros() as usize;
+            empty &= empty - 1;
+            if self.open_in_row[usize::from(self.row[region][k])] >> self.column[region][k] & 1 == 1
+            {
+                mask |= 1 << k;
+            }
+        }
+        mask
+    }
+
+    /// Forward checking: every region after `region` still has a cell for the value, and every
+    /// row, column and diagonal the value has not taken yet still has such a cell in one of them.
+    fn later_regions_can_take_the_value(&self, region: usize) -> bool {
+        let n = self.size;
+        let later = &self.later_in_row[region];
+        let mut columns = self.columns_taken;
+        let mut diagonals = self.diagonals_taken;
+        let [main, anti] = &self.diagonal_in_row;
+        for (row, (&open, &later)) in self.open_in_row[..n].iter().zip(later).enumerate() {
+            let open = open & later;
+            if open == 0 && self.rows_taken >> row & 1 == 0 {
+                return false;
+            }
+            columns |= open;
+            diagonals |= u8::from(open & main[row] != 0) | u8::from(open & anti[row] != 0) << 1;
+        }
+        if columns != (1u32 << n) - 1 || diagonals & self.diagonals_needed != self.diagonals_needed
+        {
+            return false;
+        }
+        self.region_rows[region + 1..].iter().all(|rows| {
+            rows.iter()
+                .any(|&(row, cells)| self.open_in_row[usize::from(row)] & cells != 0)
+        })
+    }
+
+    /// Places `value` in `region` and every later one, then the later values.
+    fn place(&mut self, out: &mut [u8], count: usize, value: usize, region: usize) {
+        let n = self.size;
+        if value == n - 1 {
+            self.finish_last_two(out, count);
+            return;
+        }
+        let mut options = self.candidates(region);
+        let relabelled = self.relabelled_values;
+        if region == 0 && value > n - relabelled {
+            // Canonical order of the relabelled values: region 0's empty cells take them in
+            // reading order.
+            options &= options.wrapping_neg();
+        }
+        let tried = match self.part {
+            Some(part) if value == 1 && region == 0 => part..part + 1,
+            _ => 0..n,
+        };
+        for i in tried {
+            if self.written == count {
+                return;
+            }
+            let k = usize::from(self.order[value][region][i]);
+            if options >> k & 1 == 0 {
+                continue;
+            }
+            let (row, column, diagonals) = (
+                self.row[region][k],
+                self.column[region][k],
+                self.diagonals[region][k],
+            );
+            let saved = (self.rows_taken, self.columns_taken, self.diagonals_taken);
+            let saved_open = self.open_in_row;
+            self.rows_taken |= 1 << row;
+            self.columns_taken |= 1 << column;
+            self.diagonals_taken |= diagonals;
+            self.empty[region] &= !(1 << k);
+            self.empty_in_row[usize::from(row)] &= !(1 << column);
+            for open in &mut self.open_in_row[..n] {
+                *open &= !(1 << column);
+            }
+            for (kind, cells) in self.diagonal_in_row.iter().enumerate() {
+                if diagonals >> kind & 1 == 1 {
+                    for (open, &cell) in self.open_in_row[..n].iter_mut().zip(cells) {
+                        *open &= !cell;
+                    }
+                }
+            }
+            self.open_in_row[usize::from(row)] = 0;
+            let cell = usize::from(self.region_cells[region][k]);
+            self.record[self.offset[cell]] = self.glyph[value];
+            if value + relabelled > n {
+                self.relabelled[value + relabelled - n - 1][region] = self.offset[cell];
+            }
+            let last_region = region + 1 == n;
+            if last_region {
+                if self.diagonals_taken == self.diagonals_needed {
+                    (self.rows_taken, self.columns_taken, self.diagonals_taken) = (0, 0, 0);
+                    self.open_in_row = self.empty_in_row;
+                    self.place(out, count, value + 1, 0);
+                }
+            } else if self.later_regions_can_take_the_value(region) {
+                self.place(out, count, value, region + 1);
+            }
+            self.empty[region] |= 1 << k;
+            self.empty_in_row[usize::from(row)] |= 1 << column;
+            self.open_in_row = saved_open;
+            (self.rows_taken, self.columns_taken, self.diagonals_taken) = saved;
+        }
+    }
+
+    /// The last two values as a 2-colouring: every house has two empty cells left, one for each
+    /// value. The empty cells and the pairs the houses make form a graph; its colourings are the
+    /// ways to finish the grid: none when a component is not bipartite, else two per component,
+    /// written for every choice of colours in turn.
+    fn finish_last_two(&mut self, out: &mut [u8], count: usize) {
+        let n = self.size;
+        let mut cell_of = [0u16; 50];
+        let mut len = 0;
+        for region in 0..n {
+            let mut empty = self.empty[region];
+            while empty != 0 {
+                cell_of[len] = self.region_cells[region][empty.trailing_zeros() as usize];
+                empty &= empty - 1;
+                len += 1;
+            }
+        }
+        // Partners: in the region (the other of its pair), the row, the column, the diagonals.
+        const NONE: u8 = u8::MAX;
+        let mut partner = [[NONE; 5]; 50];
+        let mut first_on = [[NONE; 25]; 4];
+        for i in 0..len {
+            partner[i][0] = (i ^ 1) as u8;
+            let cell = usize::from(cell_of[i]);
+            let (row, column) = (cell / n, cell % n);
+            let lines = [
+                Some(row),
+                Some(column),
+                (self.diagonals_needed != 0 && row == column).then_some(0),
+                (self.diagonals_needed != 0 && row + column == n - 1).then_some(0),
+            ];
+            for (kind, line) in lines.into_iter().enumerate() {
+                let Some(line) = line else { continue };
+                match first_on[kind][line] {
+                    NONE => first_on[kind][line] = i as u8,
+                    j => {
+                        partner[i][kind + 1] = j;
+                        partner[usize::from(j)][kind + 1] = i as u8;
+                    }
+                }
+            }
+        }
+        let mut colour = [NONE; 50];
+        let mut component = [0u8; 50];
+        let mut components = 0;
+        let mut stack = [0u8; 50];
+        for start in 0..len {
+            if colour[start] != NONE {
+                continue;
+            }
+            colour[start] = 0;
+            component[start] = components;
+            stack[0] = start as u8;
+            let mut top = 1;
+            while top > 0 {
+                top -= 1;
+                let i = usize::from(stack[top]);
+                for &j in partner[i].iter().filter(|&&j| j != NONE) {
+                    let j = usize::from(j);
+                    if colour[j] == NONE {
+                        colour[j] = colour[i] ^ 1;
+                        component[j] = components;
+                        stack[top] = j as u8;
+                        top += 1;
+                    } else if colour[j] == colour[i] {
+                        return;
+                    }
+                }
+            }
+            components += 1;
+        }
+        // Region 0's first empty cell takes value N−1 (canonical order): component 0 keeps its
+        // colours.
+        for choice in (0..1u64 << components).step_by(2) {
+            for i in 0..len {
+                let flip = (choice >> component[i] & 1) as u8;
+                let slot = self.relabelled_values - 2 + usize::from(colour[i] ^ flip);
+                self.relabelled[slot][i / 2] = self.offset[usize::from(cell_of[i])];
+            }
+            self.write_relabellings(out, count);
+        }
+    }
+
+    /// Writes the current grid in every relabelling of its relabelled values.
+    fn write_relabellings(&mut self, out: &mut [u8], count: usize) {
+        if self.counting {
+            self.written = count.min(self.written + self.relabellings.len());
+            return;
+        }
+        let first = self.size - self.relabelled_values + 1;
+        let size = self.record.len();
+        for labels in &self.relabellings {
+            if self.written == count {
+                return;
+            }
+            for (cells, &label) in self
+                .relabelled
+                .iter()
+                .zip(labels)
+                .take(self.relabelled_values)
+            {
+                let glyph = self.glyph[first + usize::from(label)];
+                for &offset in &cells[..self.size] {
+                    self.record[offset] = glyph;
+                }
+            }
+            out[self.written * size..(self.written + 1) * size].copy_from_slice(&self.record);
+            self.written += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::generic::solve::Solver;
+    use crate::model::shape::Symbols;
+
+    fn shape(size: usize, diagonal: bool) -> Shape {
+        Shape::boxed(size, None, diagonal, Symbols::default_for(size)).unwrap()
+    }
+
+    #[test]
+    fn the_walk_counts_what_the_solver_counts() {
+        for shape in [shape(4, false), shape(4, true)] {
+            let all = Solver::new(&shape).count(&[0; 16], usize::MAX, &mut [0; 16]);
+            assert_eq!(count_grids(&shape, usize::MAX), all);
+        }
+        assert_eq!(count_grids(&shape(4, false), usize::MAX), 288);
+    }
+
+    #[test]
+    fn relabellings_are_every_order_once() {
+        let all = relabellings(4);
+        assert_eq!(all.len(), 24);
+        assert_eq!(all[1][..4], [0, 1, 3, 2]);
+        assert_eq!(all[23][..4], [3, 2, 1, 0]);
+        let distinct: std::collections::HashSet<_> = relabellings(6).into_iter().collect();
+        assert_eq!(distinct.len(), 720);
+    }
+
+    #[test]
+    fn too_few_grids_write_nothing_and_say_how_many() {
+        let request = ShapedGrids {
+            shape: shape(4, false),
+            count: 289,
+            seed: 1,
+            format: Format::Line,
+        };
+        assert_eq!(
+            render_grids(&request),
+            Err(TooFewGrids {
+                asked: 289,
+                exist: 288
+            })
+        );
+    }
+
+    #[test]
+    fn the_output_does_not_depend_on_the_thread_count() {
+        for (shape, count) in [(shape(16, false), 3000), (shape(4, false), 100)] {
+            let request = ShapedGrids {
+                shape,
+                count,
+                seed: 4,
+                format: Format::Grid,
+            };
+            let on = |threads| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap()
+                    .install(|| render_grids(&request).unwrap())
+            };
+            assert_eq!(on(1), on(3));
+        }
+    }
+
+    #[test]
+    fn grids_are_valid_and_distinct() {
+        let request = ShapedGrids {
+            shape: shape(6, true),
+            count: 500,
+            seed: 9,
+            format: Format::Line,
+        };
+        let text = render_grids(&request).unwrap();
+        let lines: std::collections::HashSet<&[u8]> = text
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .collect();
+        assert_eq!(lines.len(), 500);
+        for line in lines {
+            let grid: Vec<u8> = line
+                .iter()
+                .map(|&ch| request.shape.symbols().value_of(ch))
+                .collect();
+            assert!(request.shape.first_repeat(&grid).is_none() && !grid.contains(&0));
+        }
+    }
+}

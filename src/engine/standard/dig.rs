@@ -1,0 +1,863 @@
+//! Puzzles with exactly one solution: a random complete grid, dug out cell by cell.
+//!
+//! # Method
+//! 1. **A random complete grid**: boxes 1, 5 and 9 (which share no row or column) get random
+//!    permutations of 1–9, and the solver completes them. For a shard, the fillings of boxes 5 and
+//!    9 are drawn among the shard's pairs, so two shards never dig the same grid.
+//! 2. **Digging**: the cells (or, with `--symmetric`, the pairs of cells opposite through the centre)
+//!    are visited in random order; each is emptied if the puzzle keeps exactly one solution. The test
+//!    asks the solver for a solution in which the cell holds another digit, so the known solution is
+//!    never searched again; two cheap looks come first: a cell that the givens force (a single) keeps
+//!    the solution unique, and a cell whose removal leaves a swap set of the grid without a given
+//!    (see `swap_sets`) does not. A pair of cells is tested the same way, one cell after the other:
+//!    another solution would differ from this one in one of them. Digging stops at a blank count
+//!    drawn from the asked range, or, without a range, after one pass over all cells, which leaves a
+//!    minimal puzzle: a given that could not be removed earlier cannot be removed later, when the
+//!    puzzle has fewer givens.
+//! 3. **Levels**: a dug puzzle at or above the level asked gets givens of its solution back (how many:
+//!    bisected, since more givens never make a puzzle harder) until it is at that level and within the
+//!    range; see the comment of `attempt` for when this path is taken.
+//! 4. **Acceptance**: blanks in range, minimality and level as asked; otherwise the attempt starts again
+//!    from a new grid.
+//!
+//! # Reach
+//! Each kind of puzzle (a level or any, minimal or not, symmetric or not) comes at a useful rate at
+//! some blank counts only: level 2 is rare with fewer than 22 blanks, a minimal puzzle has 54 to 58
+//! of them. [`Reach`] holds those counts. A blank count to dig or give back to is drawn from the part
+//! of the asked range where the kind is common, not from all of it; minimal puzzles land where they
+//! do, so a range must hold enough of their common counts; [`check_reachable`] refuses the rest up
+//! front, naming a range that works.
+//!
+//! Puzzle `k` of a request draws from its own random generator, seeded from the request's seed and
+//! `k`, so the output does not depend on how the puzzles are spread over threads.
+
+use std::collections::HashSet;
+use std::ops::RangeInclusive;
+
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use rayon::prelude::*;
+
+use crate::classes::canon::canonical_form;
+use crate::engine::standard::solve::{Givens, Solver};
+use crate::jobs::rate::{Level, level_within, solves_within};
+use crate::model::grid::{CELLS, Grid, HOUSES, box_cell};
+use crate::model::shard::Shard;
+use crate::text::format::{Format, OutputFormat, push_line};
+
+/// The blank counts the generator reaches at a useful rate (see the README's table).
+pub const BLANKS: RangeInclusive<usize> = 1..=58;
+
+/// The guess counts a range may name; [`check_guesses_reachable`] says which lower ends the
+/// generator reaches.
+pub const GUESSES: RangeInclusive<usize> = 0..=999;
+
+/// What to generate.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PuzzleRequest {
+    /// How many puzzles.
+    pub count: usize,
+    /// Every output is a function of the seed (and the other fields).
+    pub seed: u64,
+    /// The number of blank cells, within [`BLANKS`]; `None` for minimal puzzles of any blank count.
+    pub blanks: Option<RangeInclusive<usize>>,
+    /// The difficulty level, or any.
+    pub level: Option<Level>,
+    /// Rate every puzzle (the csv format shows the level), even without a level asked for.
+    pub with_levels: bool,
+    /// Removing any given must leave more than one solution.
+    pub minimal: bool,
+    /// The givens have 180° rotational symmetry.
+    pub symmetric: bool,
+    /// The number of guesses the search makes to solve the puzzle and prove it unique, within
+    /// [`GUESSES`]; any without.
+    pub guesses: Option<RangeInclusive<usize>>,
+    /// No two puzzles are equivalent (see [`crate::classes::canon`]), not only no two equal. With a shard,
+    /// among the shard's puzzles only: two shards may hold equivalent puzzles.
+    pub classes: bool,
+    /// Only puzzles whose solutions belong to this shard: the shards of one seed share no puzzle.
+    pub shard: Option<Shard>,
+}
+
+/// One generated puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    /// The puzzle, 0 for blanks.
+    pub puzzle: Grid,
+    /// Its one solution.
+    pub solution: Grid,
+    /// Its difficulty level, if the request asked for one or for levels.
+    pub level: Option<Level>,
+}
+
+impl Puzzle {
+    /// How many cells are blank.
+    pub fn blanks(&self) -> usize {
+        CELLS - self.puzzle.given_count()
+    }
+}
+
+/// Where the generator makes puzzles of one kind (a level or any, minimal or not, symmetric or not)
+/// at a useful rate: about 50 a second or more on one core (see the survey script in `scripts/`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// Puzzles are dug (and, for a level, given back) to a blank count drawn from the asked range.
+    /// The counts in `blanks` come fast, so the count is drawn from the part of the range inside
+    /// them: a range needs only to overlap them.
+    Aimed {
+        /// The blank counts reached fast.
+        blanks: RangeInclusive<usize>,
+    },
+    /// Minimal puzzles are dug as far as they go and land where they do: a request is fast when its
+    /// range holds at least `least` of the blank counts in `common`, where most of them land.
+    Landed {
+        /// The blank counts where most puzzles land.
+        common: RangeInclusive<usize>,
+        /// How many of them a range must hold.
+        least: usize,
+    },
+    /// Too rare at every blank count.
+    Never,
+}
+
+impl Reach {
+    /// The reach of puzzles of `level` (any, without), `minimal` or not, `symmetric` or not.
+    pub fn of(level: Option<Level>, minimal: bool, symmetric: bool) -> Reach {
+        // Symmetric puzzles give up cells in pairs, which leaves them fewer ways to be hard or
+        // sparse; a symmetric dig stops at puzzles from which no pair can go, and only a few of
+        // those are minimal too.
+        match (minimal, symmetric, level) {
+            (true, true, Some(Level::Intermediate)) => Reach::Never,
+            (true, true, Some(_)) => Reach::Landed {
+                common: 55..=57,
+                least: 3,
+            },
+            (true, true, None) => Reach::Landed {
+                common: 55..=57,
+                least: 1,
+            },
+            (true, false, Some(Level::Intermediate)) => Reach::Landed {
+                common: 55..=58,
+                least: 1,
+            },
+            (true, false, _) => Reach::Landed {
+                common: 54..=58,
+                least: 1,
+            },
+            (false, false, Some(Level::Intermediate)) => Reach::Aimed { blanks: 22..=58 },
+            (false, false, Some(Level::Harder)) => Reach::Aimed { blanks: 18..=58 },
+            (false, true, Some(Level::Intermediate)) => Reach::Aimed { blanks: 32..=55 },
+            (false, true, Some(Level::Harder)) => Reach::Aimed { blanks: 24..=57 },
+            (false, _, Some(Level::Singles) | None) => Reach::Aimed {
+                blanks: supported_blanks(symmetric),
+            },
+        }
+    }
+
+    /// The part of `range` that the digging aims at: all of it, unless the reach is aimed at
+    /// counts that overlap only part of it.
+    pub(crate) fn aim(&self, range: &RangeInclusive<usize>) -> RangeInclusive<usize> {
+        match self {
+            Reach::Aimed { blanks } if shared_counts(range, blanks) > 0 => {
+                *range.start().max(blanks.start())..=*range.end().min(blanks.end())
+            }
+            _ => range.clone(),
+        }
+    }
+
+    /// Whether a request for blank counts in `range` runs at a useful rate.
+    pub(crate) fn covers(&self, range: &RangeInclusive<usize>) -> bool {
+        match self {
+            Reach::Aimed { blanks } => shared_counts(range, blanks) > 0,
+            Reach::Landed { common, least } => shared_counts(range, common) >= *least,
+            Reach::Never => false,
+        }
+    }
+}
+
+/// How many counts two ranges share.
+fn shared_counts(a: &RangeInclusive<usize>, b: &RangeInclusive<usize>) -> usize {
+    let end = *a.end().min(b.end());
+    (end + 1).saturating_sub(*a.start().max(b.start()))
+}
+
+/// The blank counts supported at all: [`BLANKS`], one fewer with `symmetric` (a symmetric puzzle
+/// with 58 blanks is too rare).
+fn supported_blanks(symmetric: bool) -> RangeInclusive<usize> {
+    *BLANKS.start()..=BLANKS.end() - usize::from(symmetric)
+}
+
+/// Whether the generator makes puzzles of `level` (any, without), `minimal` or not, `symmetric` or
+/// not, with a blank count in `blanks` (any, without), at a useful rate (see [`Reach`]). The error
+/// names a range that works, or, where none does, the options to drop.
+pub fn check_reachable(
+    level: Option<Level>,
+    minimal: bool,
+    symmetric: bool,
+    blanks: Option<&RangeInclusive<usize>>,
+) -> Result<(), String> {
+    let supported = supported_blanks(symmetric);
+    if let Some(range) = blanks
+        && (range.is_empty() || range.start() < supported.start() || range.end() > supported.end())
+    {
+        return Err(format!(
+            "blank counts from {} to {} are supported{}",
+            supported.start(),
+            supported.end(),
+            if symmetric { " with --symmetric" } else { "" }
+        ));
+    }
+    let options: Vec<&str> = [("--minimal", minimal), ("--symmetric", symmetric)]
+        .iter()
+        .filter_map(|&(option, on)| on.then_some(option))
+        .collect();
+    let kind = format!(
+        "{}puzzles{}{}",
+        level.map_or(String::new(), |level| format!("level {} ", level.number())),
+        if options.is_empty() { "" } else { " with " },
+        options.join(" and ")
+    );
+    let reach = Reach::of(level, minimal, symmetric);
+    let asked = blanks.map_or(String::new(), |range| {
+        format!(", not {}~{}", range.start(), range.end())
+    });
+    match reach {
+        Reach::Never => Err(format!(
+            "{kind} come under 50 a second at every blank count; drop -m, --minimal or --symmetric"
+        )),
+        _ if blanks.is_none_or(|range| reach.covers(range)) => Ok(()),
+        Reach::Aimed { blanks: counts }
+        | Reach::Landed {
+            common: counts,
+            least: 1,
+        } => Err(format!(
+            "{kind} need a blank range overlapping {}~{}{asked}",
+            counts.start(),
+            counts.end()
+        )),
+        Reach::Landed { common, least } => Err(format!(
+            "{kind} need a blank range holding at least {least} of the counts {}~{} (such as \
+             {}~{}){asked}",
+            common.start(),
+            common.end(),
+            common.end() + 1 - least,
+            common.end()
+        )),
+    }
+}
+
+/// Whether the generator makes puzzles whose guess count lies in `guesses` at a useful rate, with
+/// the level and blank range asked: the count is only filtered, and high counts are rare (the
+/// README gives their tails), so the lower end is capped by how far the blank range and the level
+/// reach. The error says what is supported.
+pub fn check_guesses_reachable(
+    guesses: &RangeInclusive<usize>,
+    level: Option<Level>,
+    blanks: Option<&RangeInclusive<usize>>,
+) -> Result<(), String> {
+    if level == Some(Level::Singles) && *guesses.start() > 0 {
+        return Err("level 1 puzzles are solved without a guess: --guesses must start at 0".into());
+    }
+    let (most, why) = match blanks.map(|range| *range.end()) {
+        None => (9, String::new()),
+        Some(high) => {
+            let most = match high {
+                ..45 => 1,
+                45..50 => 2,
+                50..55 => 4,
+                _ => 6,
+            };
+            (most, format!(" with at most {high} blanks"))
+        }
+    };
+    // Level 2 puzzles rarely need many guesses.
+    let (most, why) = if level == Some(Level::Intermediate) && most > 3 {
+        (3, format!("{why} at level 2"))
+    } else {
+        (most, why)
+    };
+    if *guesses.start() > most {
+        return Err(format!(
+            "--guesses{why} can start at {most} at most (higher counts are too rare), not {}",
+            guesses.start()
+        ));
+    }
+    Ok(())
+}
+
+/// Generates `request.count` distinct puzzles over the current rayon pool, calling `progress` after
+/// each one.
+pub fn generate_puzzles(request: &PuzzleRequest, progress: &(dyn Fn() + Sync)) -> Vec<Puzzle> {
+    let mut puzzles: Vec<Puzzle> = (0..request.count)
+        .into_par_iter()
+        .map_init(Solver::new, |solver, k| {
+            let puzzle = make_puzzle(request, k as u64, 0, solver);
+            progress();
+            puzzle
+        })
+        .collect();
+    // Two equal (or equivalent) puzzles need two equal (or equivalent) grids dug the same way:
+    // practically never. Should it happen, the later one is made again from its next attempts, so
+    // the result stays a function of the seed.
+    let key = |puzzle: &Puzzle| {
+        if request.classes {
+            canonical_form(&puzzle.puzzle)
+        } else {
+            puzzle.puzzle
+        }
+    };
+    let keys: Vec<Grid> = puzzles.par_iter().map(key).collect();
+    let mut seen = HashSet::with_capacity(puzzles.len());
+    let mut solver = Solver::new();
+    for (k, (puzzle, mut this)) in puzzles.iter_mut().zip(keys).enumerate() {
+        let mut retry = 1;
+        while !seen.insert(this) {
+            *puzzle = make_puzzle(request, k as u64, retry, &mut solver);
+            this = key(puzzle);
+            retry += 1;
+        }
+    }
+    puzzles
+}
+
+/// Puzzle `index` of a request, from attempt series `series` of its random generator.
+fn make_puzzle(request: &PuzzleRequest, index: u64, series: u64, solver: &mut Solver) -> Puzzle {
+    let mut rng =
+        Xoshiro256PlusPlus::seed_from_u64(request.seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    for _ in 0..series {
+        rng.random::<u64>();
+    }
+    loop {
+        if let Some(puzzle) = attempt(request, &mut rng, solver) {
+            return puzzle;
+        }
+    }
+}
+
+/// One try at a puzzle that meets the request, from a new grid.
+///
+/// Without a level, or for level 1 within a range (most puzzles dug to a blank count are level 1),
+/// the grid is dug to a blank count drawn from the range and the result is kept if it fits.
+/// Otherwise puzzles are made hard first and easy enough after: the grid is dug as far as it goes,
+/// and a puzzle at the level asked or above gets givens of its solution back, in random order, each
+/// only if the puzzle stays at that level or above, until it is at that level and within a blank
+/// count drawn from the range. Either count is drawn from the part of the range that the kind of
+/// puzzle reaches (see [`Reach::aim`]).
+fn attempt(
+    request: &PuzzleRequest,
+    rng: &mut Xoshiro256PlusPlus,
+    solver: &mut Solver,
+) -> Option<Puzzle> {
+    let solution = random_grid(rng, solver, request.shard);
+    // Level 1 within a range is common among dug puzzles; otherwise dig deep and give back.
+    let wanted = request
+        .level
+        .filter(|&level| level > Level::Singles || request.blanks.is_none());
+    let aimed = request
+        .blanks
+        .as_ref()
+        .map(|range| Reach::of(request.level, request.minimal, request.symmetric).aim(range));
+    let target = match (&aimed, request.minimal || wanted.is_some()) {
+        (Some(range), false) => rng.random_range(range.clone()),
+        _ => CELLS,
+    };
+    let mut puzzle = dig(&solution, target, request.symmetric, rng, solver);
+    let level = match (wanted, request.level) {
+        (Some(wanted), _) => {
+            // Below the level asked: no giving back helps. Only the techniques up to it are run.
+            if wanted
+                .easier()
+                .is_some_and(|easier| solves_within(&puzzle, easier))
+            {
+                return None;
+            }
+            if request.minimal {
+                // Giving back givens would end minimality: the dug puzzle is at the level or not.
+                if wanted < Level::Harder && !solves_within(&puzzle, wanted) {
+                    return None;
+                }
+            } else {
+                let most_blanks = match &aimed {
+                    Some(range) => rng.random_range(range.clone()),
+                    None => CELLS,
+                };
+                puzzle = fill_back(
+                    &puzzle,
+                    &solution,
+                    wanted,
+                    most_blanks,
+                    request.symmetric,
+                    rng,
+                )?;
+            }
+            Some(wanted)
+        }
+        (None, Some(Level::Singles)) => {
+            solves_within(&puzzle, Level::Singles).then_some(Level::Singles)
+        }
+        _ => request
+            .with_levels
+            .then(|| level_within(&puzzle, Level::Harder)),
+    };
+    if request.level.is_some_and(|wanted| Some(wanted) != level)
+        || request
+            .blanks
+            .as_ref()
+            .is_some_and(|range| !range.contains(&(CELLS - puzzle.given_count())))
+        || request.minimal && request.symmetric && !is_minimal(&puzzle, &solution, solver)
+        || request
+            .guesses
+            .as_ref()
+            .is_some_and(|range| !range.contains(&solver.search(&puzzle, 2).guesses))
+    {
+        return None;
+    }
+    Some(Puzzle {
+        puzzle,
+        solution,
+        level,
+    })
+}
+
+/// Puts givens of `solution` back into `puzzle` (level `level` or above), in random order, each only
+/// if the puzzle stays at `level` or above, until it is at `level` with at most `most_blanks` blanks;
+/// `None` if it cannot get there. More givens never make a puzzle harder, so the level only falls.
+fn fill_back(
+    puzzle: &Grid,
+    solution: &Grid,
+    level: Level,
+    most_blanks: usize,
+    symmetric: bool,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Option<Grid> {
+    // Rated with the techniques up to `level` only: `Harder` then means "above `level`" too.
+    let rated = |p: &Grid| level_within(p, level);
+    let blanks_fit = |p: &Grid| CELLS - p.given_count() <= most_blanks;
+    // Few enough blanks, and no harder than `level`: true of the solution itself.
+    let done = |p: &Grid| blanks_fit(p) && (level == Level::Harder || solves_within(p, level));
+    if blanks_fit(puzzle) && rated(puzzle) == level {
+        return Some(*puzzle);
+    }
+    let mut order: Vec<usize> = (0..CELLS)
+        .filter(|&c| puzzle.get(c) == 0 && (!symmetric || c <= CELLS / 2))
+        .collect();
+    let give_back = |puzzle: &mut Grid, cell: usize| {
+        puzzle.set(cell, solution.get(cell));
+        if symmetric {
+            puzzle.set(CELLS - 1 - cell, solution.get(CELLS - 1 - cell));
+        }
+    };
+    // For a random order of the blanks, "few enough blanks and solved within the level" holds
+    // from some number of cells given back on (all of them give back the solution itself): a
+    // bisection finds the fewest, which usually keep the level. When they do not (the last cell
+    // made the puzzle too easy at once), another order is tried, and after a few orders, cells are
+    // given back one at a time, skipping those that would make the puzzle too easy: slower, but it
+    // finds the rare puzzles at a hard level with few blanks.
+    for _ in 0..FILL_BACK_ORDERS {
+        order.shuffle(rng);
+        let with_first = |count: usize| {
+            let mut puzzle = *puzzle;
+            order[..count]
+                .iter()
+                .for_each(|&cell| give_back(&mut puzzle, cell));
+            puzzle
+        };
+        let (mut not_done, mut is_done) = (0, order.len());
+        while not_done + 1 < is_done {
+            let middle = (not_done + is_done) / 2;
+            if done(&with_first(middle)) {
+                is_done = middle;
+            } else {
+                not_done = middle;
+            }
+        }
+        let bisected = with_first(is_done);
+        if rated(&bisected) == level {
+            return Some(bisected);
+        }
+        // Where the blank count, not the level, set the point, other orders fare no better.
+        if is_done == 0 || !blanks_fit(&with_first(is_done - 1)) {
+            break;
+        }
+    }
+    let easier = level.easier();
+    let mut filled = *puzzle;
+    for &cell in &order {
+        let mut trial = filled;
+        give_back(&mut trial, cell);
+        if easier.is_some_and(|easier| solves_within(&trial, easier)) {
+            continue;
+        }
+        filled = trial;
+        if done(&filled) {
+            return Some(filled);
+        }
+    }
+    None
+}
+
+/// How many random orders of giving back `fill_back` bisects before it gives back one cell at a time.
+const FILL_BACK_ORDERS: usize = 8;
+
+/// The number of ways to fill one box: 9!.
+const BOX_FILLINGS: u64 = 362_880;
+
+/// A random complete grid: random boxes 1, 5 and 9, completed by the solver. With a shard, boxes 5
+/// and 9 are the pair numbered `BOX_FILLINGS * filling of box 5 + filling of box 9` (fillings
+/// numbered in lexicographic order), drawn among the shard's pairs: the grids of two shards differ
+/// in box 5 or box 9.
+pub(crate) fn random_grid(
+    rng: &mut Xoshiro256PlusPlus,
+    solver: &mut Solver,
+    shard: Option<Shard>,
+) -> Grid {
+    let shuffled = |rng: &mut Xoshiro256PlusPlus| {
+        let mut digits: [u8; 9] = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+        digits.shuffle(rng);
+        digits
+    };
+    let first = shuffled(rng);
+    let [fifth, ninth] = match shard {
+        None => [shuffled(rng), shuffled(rng)],
+        Some(shard) => {
+            let pairs = shard.pieces_below(BOX_FILLINGS * BOX_FILLINGS);
+            let pair = shard.piece(rng.random_range(0..pairs));
+            [pair / BOX_FILLINGS, pair % BOX_FILLINGS].map(nth_filling)
+        }
+    };
+    let mut start = Grid::EMPTY;
+    for (b, digits) in [(0, first), (4, fifth), (8, ninth)] {
+        for (i, digit) in digits.into_iter().enumerate() {
+            start.set(box_cell(b, i), digit);
+        }
+    }
+    solver
+        .solve(&start)
+        .expect("any three diagonal boxes complete to a grid")
+}
+
+/// The `n`-th (from 0, below [`BOX_FILLINGS`]) ordering of the digits 1 to 9 in lexicographic
+/// order.
+fn nth_filling(mut n: u64) -> [u8; 9] {
+    let mut left: Vec<u8> = (1..=9).collect();
+    let mut digits = [0; 9];
+    for (i, digit) in digits.iter_mut().enumerate() {
+        let after: u64 = (1..9 - i as u64).product();
+        *digit = left.remove((n / after) as usize);
+        n %= after;
+    }
+    digits
+}
+
+/// Empties cells of `solution` in random order while it keeps one solution, up to `target` blanks.
+fn dig(
+    solution: &Grid,
+    target: usize,
+    symmetric: bool,
+    rng: &mut Xoshiro256PlusPlus,
+    solver: &mut Solver,
+) -> Grid {
+    let mut puzzle = *solution;
+    // The same puzzle by band digit, for the solver.
+    let mut givens = Givens::of(solution).expect("a solution's digits do not clash");
+    let swaps = swap_sets(solution);
+    let mut blanks = 0;
+    let mut order: Vec<usize> = if symmetric {
+        (0..=CELLS / 2).collect()
+    } else {
+        (0..CELLS).collect()
+    };
+    order.shuffle(rng);
+    for cell in order {
+        let mirror = CELLS - 1 - cell;
+        let size = if symmetric && mirror != cell { 2 } else { 1 };
+        if blanks + size > target {
+            continue;
+        }
+        let pair = [cell, mirror];
+        let cells = &pair[..size];
+        for &c in cells {
+            puzzle.set(c, 0);
+            givens.empty(c, solution.get(c));
+        }
+        let given_cells = givens.given_cells();
+        // A swap set left without a given lets its digits swap: no search needed to see that.
+        // Otherwise another solution would differ from this one in an emptied cell (elsewhere it
+        // is a solution of the puzzle before, which had one), and a cell that the givens force
+        // cannot differ: no search needed for it.
+        let unique = !cells
+            .iter()
+            .any(|&c| swaps[c].iter().any(|&set| set & given_cells == 0))
+            && cells.iter().all(|&c| {
+                givens.forces(c, solution.get(c))
+                    || !solver.has_other_solution_from(&givens, c, solution.get(c))
+            });
+        if unique {
+            blanks += size;
+        } else {
+            for &c in cells {
+                puzzle.set(c, solution.get(c));
+                givens.fill(c, solution.get(c));
+            }
+        }
+    }
+    puzzle
+}
+
+/// For each cell, the four swap sets of `solution` that hold it. A swap set is a set of cells of which
+/// every puzzle with that one solution keeps a given: two rows of a band pair up their digits column
+/// by column, and each cycle of that pairing (`1 2 4` over `2 4 1` in three columns: 1 pairs with 2,
+/// 2 with 4, 4 with 1) can change places between the rows and leave another complete grid. The same
+/// holds for two columns of a stack. A cell lies in one cycle with each of the other two rows of its
+/// band and each of the other two columns of its stack.
+fn swap_sets(solution: &Grid) -> [[u128; 4]; CELLS] {
+    let mut sets = [[0; 4]; CELLS];
+    for third in 0..3 {
+        for (a, b) in [(0, 1), (0, 2), (1, 2)] {
+            // Two rows of a band, then two columns of a stack (houses 0..9 are rows, 9..18 columns).
+            let lines =
+                [0, 9].map(|lines| (HOUSES[lines + 3 * third + a], HOUSES[lines + 3 * third + b]));
+            for (kind, (first, second)) in lines.into_iter().enumerate() {
+                // Where each digit sits on the first line.
+                let mut position = [0; 10];
+                for (i, &cell) in first.iter().enumerate() {
+                    position[usize::from(solution.get(cell))] = i;
+                }
+                let mut seen = 0u16;
+                for start in 0..9 {
+                    let (mut set, mut i) = (0u128, start);
+                    while seen >> i & 1 == 0 {
+                        seen |= 1 << i;
+                        set |= 1 << first[i] | 1 << second[i];
+                        i = position[usize::from(solution.get(second[i]))];
+                    }
+                    // Slots: 0 and 1 for the row partners, 2 and 3 for the column partners; a
+                    // line's partner with the smaller index goes first.
+                    for (&on_first, &on_second) in first.iter().zip(&second) {
+                        if set >> on_first & 1 == 1 {
+                            sets[on_first][2 * kind + usize::from(b == 2)] = set;
+                            sets[on_second][2 * kind + usize::from(a == 1)] = set;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    sets
+}
+
+/// Whether removing any single given of `puzzle` (whose one solution is `solution`) leaves more than
+/// one solution.
+fn is_minimal(puzzle: &Grid, solution: &Grid, solver: &mut Solver) -> bool {
+    (0..CELLS).filter(|&c| puzzle.get(c) != 0).all(|cell| {
+        let mut fewer = *puzzle;
+        fewer.set(cell, 0);
+        solver.has_other_solution(&fewer, cell, solution.get(cell))
+    })
+}
+
+/// Renders puzzles: `grid` (the `-c` layout, `0` for blanks), `line` (81 characters, `.` for blanks),
+/// or `csv`: the header `puzzle,solution,blanks,level` and one row per puzzle (the level empty if
+/// the puzzles were not rated).
+pub fn render_puzzles(puzzles: &[Puzzle], format: OutputFormat) -> Vec<u8> {
+    let grids = |format: Format| {
+        let blank = if format == Format::Grid { b'0' } else { b'.' };
+        let grids: Vec<Grid> = puzzles.iter().map(|p| p.puzzle).collect();
+        crate::text::format::render(&grids, format, blank)
+    };
+    match format {
+        OutputFormat::Grid => grids(Format::Grid),
+        OutputFormat::Line => grids(Format::Line),
+        OutputFormat::Csv => {
+            let mut out = Vec::with_capacity(32 + 170 * puzzles.len());
+            out.extend_from_slice(b"puzzle,solution,blanks,level\n");
+            for p in puzzles {
+                push_line(&mut out, &p.puzzle);
+                out.push(b',');
+                push_line(&mut out, &p.solution);
+                out.push(b',');
+                out.extend_from_slice(itoa::Buffer::new().format(p.blanks()).as_bytes());
+                out.push(b',');
+                if let Some(level) = p.level {
+                    out.extend_from_slice(itoa::Buffer::new().format(level.number()).as_bytes());
+                }
+                out.push(b'\n');
+            }
+            out
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `grid` with the digits of `set` swapped in pairs: along rows when the set lies in two rows,
+    /// else along columns.
+    fn swapped(grid: &Grid, set: u128) -> Grid {
+        let cells: Vec<usize> = (0..CELLS).filter(|&c| set >> c & 1 == 1).collect();
+        let rows: Vec<usize> = cells.iter().map(|&c| c / 9).collect();
+        let in_two_rows = rows
+            .iter()
+            .all(|&r| r == rows[0] || r == *rows.iter().max().unwrap());
+        let mut result = *grid;
+        for &a in &cells {
+            for &b in &cells {
+                let pair = if in_two_rows {
+                    a % 9 == b % 9 && a < b
+                } else {
+                    a / 9 == b / 9 && a < b
+                };
+                if pair {
+                    result.set(a, grid.get(b));
+                    result.set(b, grid.get(a));
+                }
+            }
+        }
+        result
+    }
+
+    const LEVELS: [Option<Level>; 4] = [
+        None,
+        Some(Level::Singles),
+        Some(Level::Intermediate),
+        Some(Level::Harder),
+    ];
+
+    /// The blank range that a refusal names as one that works (the last `A~B` before ", not").
+    fn named_range(message: &str) -> Option<RangeInclusive<usize>> {
+        let named = message.split(", not ").next()?;
+        let (low, high) = named
+            .rsplit(' ')
+            .next()?
+            .trim_end_matches(')')
+            .split_once('~')?;
+        Some(low.parse().ok()?..=high.parse().ok()?)
+    }
+
+    #[test]
+    fn aim_keeps_ranges_inside_the_reach_and_cuts_wider_ones() {
+        let level_2 = Reach::of(Some(Level::Intermediate), false, false);
+        assert_eq!(level_2.aim(&(30..=45)), 30..=45);
+        assert_eq!(level_2.aim(&(1..=22)), 22..=22);
+        assert_eq!(level_2.aim(&(10..=30)), 22..=30);
+        // Outside the reach (refused by the command line), the range is left as asked.
+        assert_eq!(level_2.aim(&(1..=10)), 1..=10);
+        let symmetric_3 = Reach::of(Some(Level::Harder), false, true);
+        assert_eq!(symmetric_3.aim(&(1..=24)), 24..=24);
+        // Minimal puzzles are not aimed: they land where they do.
+        assert_eq!(Reach::of(None, true, false).aim(&(1..=56)), 1..=56);
+    }
+
+    #[test]
+    fn covers_asks_overlap_of_aimed_and_enough_common_counts_of_landed() {
+        let aimed = Reach::Aimed { blanks: 22..=58 };
+        assert!(aimed.covers(&(1..=22)) && aimed.covers(&(58..=58)));
+        assert!(!aimed.covers(&(1..=21)));
+        let landed = Reach::Landed {
+            common: 55..=57,
+            least: 3,
+        };
+        assert!(landed.covers(&(1..=57)) && landed.covers(&(55..=57)));
+        assert!(!landed.covers(&(56..=57)) && !landed.covers(&(1..=56)));
+        assert!(!Reach::Never.covers(&(1..=58)));
+    }
+
+    #[test]
+    fn requests_that_crawled_are_aimed_or_refused() {
+        let level_2 = Some(Level::Intermediate);
+        let level_3 = Some(Level::Harder);
+        assert_eq!(
+            check_reachable(level_2, false, false, Some(&(1..=22))),
+            Ok(())
+        );
+        assert_eq!(
+            check_reachable(level_3, false, true, Some(&(1..=24))),
+            Ok(())
+        );
+        let refusal = check_reachable(level_2, true, true, Some(&(56..=56))).unwrap_err();
+        assert!(
+            refusal.contains("drop -m, --minimal or --symmetric"),
+            "{refusal}"
+        );
+        assert!(check_reachable(level_2, true, true, None).is_err());
+        assert_eq!(
+            check_reachable(level_2, false, false, Some(&(10..=20))),
+            Err("level 2 puzzles need a blank range overlapping 22~58, not 10~20".to_string())
+        );
+    }
+
+    /// Calls `visit` with every kind of request (level, minimal, symmetric), its reach, and every
+    /// blank range within the supported counts.
+    fn every_request(
+        mut visit: impl FnMut(Option<Level>, bool, bool, &Reach, RangeInclusive<usize>),
+    ) {
+        for level in LEVELS {
+            for minimal in [false, true] {
+                for symmetric in [false, true] {
+                    let reach = Reach::of(level, minimal, symmetric);
+                    for low in BLANKS {
+                        for high in low..=*BLANKS.end() {
+                            visit(level, minimal, symmetric, &reach, low..=high);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_refusal_names_a_range_that_works() {
+        every_request(|level, minimal, symmetric, reach, range| {
+            let Err(message) = check_reachable(level, minimal, symmetric, Some(&range)) else {
+                return;
+            };
+            if *reach == Reach::Never || range.end() > supported_blanks(symmetric).end() {
+                return;
+            }
+            let named = named_range(&message).expect(&message);
+            assert_eq!(
+                check_reachable(level, minimal, symmetric, Some(&named)),
+                Ok(()),
+                "{message}"
+            );
+        });
+    }
+
+    #[test]
+    fn accepted_ranges_are_aimed_at_a_part_of_themselves_inside_the_reach() {
+        every_request(|level, minimal, symmetric, reach, range| {
+            if check_reachable(level, minimal, symmetric, Some(&range)).is_err() {
+                return;
+            }
+            let aimed = reach.aim(&range);
+            assert!(!aimed.is_empty() && aimed.start() >= range.start());
+            assert!(aimed.end() <= range.end(), "{range:?} -> {aimed:?}");
+            if let Reach::Aimed { blanks } = reach {
+                assert!(blanks.contains(aimed.start()) && blanks.contains(aimed.end()));
+            } else {
+                assert_eq!(aimed, range);
+            }
+        });
+    }
+
+    #[test]
+    fn swap_sets_give_other_grids() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        let mut solver = Solver::new();
+        for _ in 0..20 {
+            let solution = random_grid(&mut rng, &mut solver, None);
+            let sets = swap_sets(&solution);
+            for (cell, cell_sets) in sets.iter().enumerate() {
+                for &set in cell_sets {
+                    assert!(set >> cell & 1 == 1, "cell {cell} in its set");
+                    let other = swapped(&solution, set);
+                    assert!(other.is_filled() && other.first_repeat().is_none());
+                    let changed = (0..CELLS).filter(|&c| other.get(c) != solution.get(c));
+                    assert_eq!(changed.fold(0u128, |acc, c| acc | 1 << c), set);
+                }
+            }
+        }
+    }
+}

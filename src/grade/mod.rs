@@ -1,0 +1,761 @@
+//! The course grader: homework submissions run through a [`Plan`], with this crate as the oracle.
+//!
+//! # Representation
+//! A [`Grading`] holds one [`ProgramReport`] per submission, each with one [`CaseResult`] per case
+//! of the plan, in the plan's order: the terminal report and the score sheet are two renderings of
+//! that one table. The checks are this crate's own: [`check::check_grids`] for grids (the
+//! `--check` rules and messages), [`check::check_solutions`] for solutions, the solver and
+//! [`rate`] for puzzles; the inputs are puzzles made by [`dig::generate_puzzles`] from the
+//! plan's seeds, the same on every run.
+//!
+//! # Order of work
+//! Every case runs in a fresh temporary folder holding a copy of the program and the case's input
+//! (see `limited_run.rs` for the limits). A program's cases run one after another; the
+//! submissions' ordinary cases run on the current rayon pool (`-j`), several programs at once; then
+//! the speed cases run one at a time, alone, each run of the program taken in turn with a run of
+//! this tool's own binary (`current_exe`, as a child, on the same arguments plus `-o OUTPUT`), so
+//! that both meet the machine in the same state.
+
+mod limited_run;
+pub mod plan;
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::io::Read;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rayon::prelude::*;
+
+use crate::check::{self, GridRules};
+use crate::engine::standard::dig::{self, PuzzleRequest};
+use crate::engine::standard::solve::count_solutions;
+use crate::error::{Error, system_message};
+use crate::grade::limited_run::{Ending, Limits, Run, run_limited};
+use crate::grade::plan::{Case, Expect, Plan, PlanError};
+use crate::jobs::rate::{self, Level};
+use crate::model::grid::CELLS;
+use crate::text::format::OutputFormat;
+use crate::text::parse::parse_puzzles;
+
+/// The smallest output cap, so that a usage message on standard output is never cut off.
+const LEAST_OUTPUT_CAP: u64 = 64 << 10;
+
+/// What to grade, and how.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GradeRequest {
+    /// Programs, or folders standing for every executable file in them.
+    pub programs: Vec<PathBuf>,
+    /// `basic`, `pair` or a plan file.
+    pub plan: String,
+    /// The digit every grid must start with.
+    pub first: Option<u8>,
+    /// A wall-clock limit for every case, in place of the plan's.
+    pub timeout: Option<Duration>,
+}
+
+/// Why grading cannot start: the command line names something that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum GradeError {
+    /// The plan cannot be used.
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+    /// A program named on the command line cannot be graded.
+    #[error("{0}")]
+    Program(String),
+}
+
+/// The result of one case for one program.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaseResult {
+    /// The case's name.
+    pub case: String,
+    /// Whether it passed.
+    pub passed: bool,
+    /// The points earned (0 when failed).
+    pub points: f64,
+    /// The wall time of the program's run (the median of a speed case's runs).
+    pub elapsed: Duration,
+    /// For a speed case that ran to the end: the ratio to this tool's time, and that time.
+    pub speed: Option<(f64, Duration)>,
+    /// The first problem found, when it failed.
+    pub problem: Option<String>,
+}
+
+/// The results of one program.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProgramReport {
+    /// The program as named (a folder's entries with the folder).
+    pub program: String,
+    /// One result per case, in the plan's order.
+    pub cases: Vec<CaseResult>,
+}
+
+impl ProgramReport {
+    /// The points of all its cases.
+    pub fn total(&self) -> f64 {
+        self.cases.iter().map(|c| c.points).sum()
+    }
+
+    /// Whether every case passed.
+    pub fn passed(&self) -> bool {
+        self.cases.iter().all(|c| c.passed)
+    }
+}
+
+/// The grading of every program by one plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Grading {
+    /// The plan's name.
+    pub plan: String,
+    /// The case names, in order, with the most points each can earn.
+    pub cases: Vec<(String, f64)>,
+    /// One report per program, in the order given (a folder's entries by name).
+    pub programs: Vec<ProgramReport>,
+}
+
+impl Grading {
+    /// Whether every program passed every case.
+    pub fn passed(&self) -> bool {
+        self.programs.iter().all(ProgramReport::passed)
+    }
+
+    /// The terminal report: a block per program, one line per case (pass or FAIL, its time, then
+    /// its points or first problem), then the points.
+    pub fn render_text(&self) -> String {
+        let width = self.cases.iter().map(|(name, _)| name.len()).max();
+        let width = width.unwrap_or(0);
+        let most: f64 = self.cases.iter().map(|(_, points)| points).sum();
+        let mut out = String::new();
+        for report in &self.programs {
+            let _ = writeln!(out, "{} (plan {})", report.program, self.plan);
+            for result in &report.cases {
+                let verdict = if result.passed { "pass" } else { "FAIL" };
+                let time = format!("{:.3} s", result.elapsed.as_secs_f64());
+                let mut detail = match result.speed {
+                    Some((ratio, reference)) => {
+                        format!("{ratio:.2}x this tool's {:.3} s; ", reference.as_secs_f64())
+                    }
+                    None => String::new(),
+                };
+                match &result.problem {
+                    Some(problem) => detail += problem,
+                    None => {
+                        let unit = if result.points == 1.0 {
+                            "point"
+                        } else {
+                            "points"
+                        };
+                        let _ = write!(detail, "{} {unit}", result.points);
+                    }
+                }
+                let _ = writeln!(
+                    out,
+                    "  {verdict}  {:width$}  {time:>9}  {detail}",
+                    result.case
+                );
+            }
+            let passed = report.cases.iter().filter(|c| c.passed).count();
+            let _ = writeln!(
+                out,
+                "  total {} of {most} points, {passed} of {} cases passed\n",
+                report.total(),
+                report.cases.len()
+            );
+        }
+        out
+    }
+
+    /// The score sheet: a header `program,CASE...,total`, then a row per program with the points of
+    /// each case (empty when failed) and the total.
+    pub fn render_csv(&self) -> Vec<u8> {
+        let mut sheet = csv::Writer::from_writer(Vec::new());
+        let header = std::iter::once("program")
+            .chain(self.cases.iter().map(|(name, _)| name.as_str()))
+            .chain(std::iter::once("total"));
+        // Writing to memory cannot fail.
+        sheet.write_record(header).expect("a record in memory");
+        for report in &self.programs {
+            let row = std::iter::once(report.program.clone())
+                .chain(report.cases.iter().map(|c| match c.passed {
+                    true => c.points.to_string(),
+                    false => String::new(),
+                }))
+                .chain(std::iter::once(report.total().to_string()));
+            sheet.write_record(row).expect("a record in memory");
+        }
+        sheet.into_inner().expect("a buffer in memory")
+    }
+}
+
+/// A grading whose plan is read and whose programs are found: nothing left that the command line
+/// could be at fault for.
+#[derive(Debug)]
+pub struct GradeJob {
+    plan: Plan,
+    programs: Vec<PathBuf>,
+    first: Option<u8>,
+    timeout: Option<Duration>,
+}
+
+impl GradeRequest {
+    /// Reads the plan and finds the programs; an error here is a usage error.
+    pub fn prepare(&self) -> Result<GradeJob, GradeError> {
+        let (plan, _) = Plan::load(&self.plan)?;
+        Ok(GradeJob {
+            plan,
+            programs: list_programs(&self.programs)?,
+            first: self.first,
+            timeout: self.timeout,
+        })
+    }
+}
+
+/// Grades every program of `job` by its plan.
+pub fn grade(job: &GradeJob) -> Result<Grading, Error> {
+    let GradeJob {
+        plan,
+        programs,
+        first,
+        timeout,
+    } = job;
+    let cases: Vec<&Case> = plan.cases().collect();
+    let inputs: Vec<Option<Vec<u8>>> = cases.iter().map(|case| make_input(case)).collect();
+    let reference =
+        std::env::current_exe().map_err(|e| Error::io("the path of this program", e))?;
+    let grader = Grader {
+        plan,
+        first: *first,
+        timeout: *timeout,
+        reference,
+    };
+    let ordinary = |program: &Path| -> Result<Vec<Option<CaseResult>>, Error> {
+        cases
+            .iter()
+            .zip(&inputs)
+            .map(|(case, input)| {
+                let input = input.as_deref();
+                (!case.is_speed())
+                    .then(|| grader.run_case(program, case, input))
+                    .transpose()
+            })
+            .collect()
+    };
+    let mut results = programs
+        .par_iter()
+        .map(|program| ordinary(program))
+        .collect::<Result<Vec<_>, Error>>()?;
+    for (program, results) in programs.iter().zip(&mut results) {
+        for ((case, input), result) in cases.iter().zip(&inputs).zip(results.iter_mut()) {
+            if case.is_speed() {
+                *result = Some(grader.run_speed_case(program, case, input.as_deref())?);
+            }
+        }
+    }
+    Ok(Grading {
+        plan: plan.name.clone(),
+        cases: cases
+            .iter()
+            .map(|c| (c.name.clone(), c.max_points()))
+            .collect(),
+        programs: programs
+            .iter()
+            .zip(results)
+            .map(|(program, results)| ProgramReport {
+                program: program.display().to_string(),
+                cases: results.into_iter().flatten().collect(),
+            })
+            .collect(),
+    })
+}
+
+/// The programs named: each file as it is, each folder as the executable files in it, by name.
+fn list_programs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, GradeError> {
+    let mut programs = Vec::new();
+    for path in paths {
+        let unusable = |what: &str| GradeError::Program(format!("{}: {what}", path.display()));
+        let metadata = std::fs::metadata(path).map_err(|e| unusable(&system_message(&e)))?;
+        if metadata.is_dir() {
+            let entries = std::fs::read_dir(path).map_err(|e| unusable(&system_message(&e)))?;
+            let mut found: Vec<PathBuf> = entries
+                .flatten()
+                .map(|entry| entry.path())
+                .filter(|p| is_executable(p))
+                .collect();
+            if found.is_empty() {
+                return Err(unusable("a folder without an executable file"));
+            }
+            found.sort();
+            programs.extend(found);
+        } else if is_executable(path) {
+            programs.push(path.clone());
+        } else {
+            return Err(unusable("not an executable file"));
+        }
+    }
+    Ok(programs)
+}
+
+fn is_executable(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// The text of a case's input file: as written in the plan, or puzzles made from its seed in the
+/// homework's format (`0` for blanks, an empty line between puzzles).
+fn make_input(case: &Case) -> Option<Vec<u8>> {
+    let input = case.input.as_ref()?;
+    if let Some(text) = &input.text {
+        return Some(text.clone().into_bytes());
+    }
+    let request = PuzzleRequest {
+        count: input
+            .puzzles
+            .expect("a checked plan's input has text or puzzles"),
+        seed: input.seed,
+        blanks: input.blank_range(),
+        level: input.level.and_then(Level::from_number),
+        ..PuzzleRequest::default()
+    };
+    let puzzles = dig::generate_puzzles(&request, &|| {});
+    Some(dig::render_puzzles(&puzzles, OutputFormat::Grid))
+}
+
+/// The settings every case of one grading shares.
+struct Grader<'a> {
+    plan: &'a Plan,
+    first: Option<u8>,
+    timeout: Option<Duration>,
+    reference: PathBuf,
+}
+
+/// A failed check: what the report says.
+type Problem = String;
+
+impl Grader<'_> {
+    fn output_name<'c>(&'c self, case: &'c Case) -> &'c str {
+        case.output.as_deref().unwrap_or(&self.plan.output)
+    }
+
+    fn limits(&self, case: &Case, input: Option<&[u8]>) -> Limits {
+        let wall = self
+            .timeout
+            .unwrap_or_else(|| Duration::from_secs_f64(case.timeout.unwrap_or(self.plan.timeout)));
+        let expected = match case.expect {
+            Expect::Grids | Expect::Puzzles => 163 * case.count.unwrap_or(0) as u64,
+            Expect::Solutions => input.map_or(0, |i| i.len() as u64),
+            Expect::Rejection => 0,
+        };
+        let output_cap = case
+            .output_cap
+            .unwrap_or((4 * expected).max(LEAST_OUTPUT_CAP));
+        Limits { wall, output_cap }
+    }
+
+    /// Runs `program` (copied into a fresh folder with the input, as a submission is) or, without
+    /// one, this tool, and returns the run with the text of its output or the problem found.
+    fn run_once(
+        &self,
+        program: Option<&Path>,
+        case: &Case,
+        input: Option<&[u8]>,
+    ) -> Result<(Run, Result<Vec<u8>, Problem>), Error> {
+        let folder = tempfile::Builder::new()
+            .prefix("sudoku-gen-grade.")
+            .tempdir()
+            .map_err(|e| Error::io("a temporary folder", e))?;
+        let in_folder = |name: &str| folder.path().join(name);
+        let (command, args) = match program {
+            Some(program) => {
+                let name = program.file_name().unwrap_or_default().to_string_lossy();
+                let copy = in_folder(&name);
+                std::fs::copy(program, &copy)
+                    .map_err(|e| Error::io(&program.display().to_string(), e))?;
+                (copy, case.args.clone())
+            }
+            None => {
+                let mut args = case.args.clone();
+                args.extend(["-o".to_owned(), self.output_name(case).to_owned()]);
+                (self.reference.clone(), args)
+            }
+        };
+        if let (Some(file), Some(text)) = (&case.input, input) {
+            let path = in_folder(&file.file);
+            std::fs::write(&path, text).map_err(|e| Error::io(&path.display().to_string(), e))?;
+        }
+        let limits = self.limits(case, input);
+        let run = match run_limited(&command, &args, folder.path(), limits) {
+            Ok(run) => run,
+            Err(e) => {
+                let failed = Run {
+                    ending: Ending::Exited(-1),
+                    elapsed: Duration::ZERO,
+                    stdout: Vec::new(),
+                };
+                let problem = format!("could not be started: {}", system_message(&e));
+                return Ok((failed, Err(problem)));
+            }
+        };
+        let written = read_regular_file(&in_folder(self.output_name(case)), limits.output_cap);
+        let output = self.collect_output(case, &run, written);
+        Ok((run, output))
+    }
+
+    /// The output of a run: its file, or what it printed where the plan accepts that; a run that
+    /// did not end well, or wrote nowhere, is a problem.
+    fn collect_output(
+        &self,
+        case: &Case,
+        run: &Run,
+        written: Option<Vec<u8>>,
+    ) -> Result<Vec<u8>, Problem> {
+        let name = self.output_name(case);
+        if case.expect == Expect::Rejection {
+            return match run.ending {
+                Ending::Exited(_) => Ok(written.unwrap_or_default()),
+                ending => Err(ending.to_string()),
+            };
+        }
+        if run.ending != Ending::Exited(0) {
+            return Err(run.ending.to_string());
+        }
+        match written {
+            Some(text) => Ok(text),
+            None if run.stdout.is_empty() => Err(format!("wrote no {name} (as a regular file)")),
+            None if self.plan.stdout => Ok(run.stdout.clone()),
+            None => Err(format!(
+                "wrote its output to standard output, not to {name} (this plan does not accept \
+                 standard output)"
+            )),
+        }
+    }
+
+    fn run_case(
+        &self,
+        program: &Path,
+        case: &Case,
+        input: Option<&[u8]>,
+    ) -> Result<CaseResult, Error> {
+        let (run, output) = self.run_once(Some(program), case, input)?;
+        let problem = output.and_then(|text| self.judge(case, &text, input)).err();
+        Ok(CaseResult {
+            case: case.name.clone(),
+            passed: problem.is_none(),
+            points: if problem.is_none() { case.points } else { 0.0 },
+            elapsed: run.elapsed,
+            speed: None,
+            problem,
+        })
+    }
+
+    /// Runs a speed case: the program and this tool in turn, `runs` times each; the program's
+    /// first output is checked, and the ratio of the median times earns a tier.
+    fn run_speed_case(
+        &self,
+        program: &Path,
+        case: &Case,
+        input: Option<&[u8]>,
+    ) -> Result<CaseResult, Error> {
+        let mut ours = Vec::new();
+        let mut theirs = Vec::new();
+        let mut problem = None;
+        for _ in 0..case.runs {
+            let (run, output) = self.run_once(None, case, input)?;
+            if let Err(what) = output {
+                problem = Some(format!("this tool's own run failed: {what}"));
+                break;
+            }
+            ours.push(run.elapsed);
+            let (run, output) = self.run_once(Some(program), case, input)?;
+            theirs.push(run.elapsed);
+            let checked = match theirs.len() {
+                1 => output.and_then(|text| self.judge(case, &text, input)),
+                _ => output.map(drop),
+            };
+            if let Err(what) = checked {
+                problem = Some(what);
+                break;
+            }
+        }
+        let elapsed = median(&mut theirs);
+        let mut result = CaseResult {
+            case: case.name.clone(),
+            passed: false,
+            points: 0.0,
+            elapsed,
+            speed: None,
+            problem,
+        };
+        if result.problem.is_none() {
+            let reference = median(&mut ours);
+            let ratio = elapsed.as_secs_f64() / reference.as_secs_f64().max(1e-6);
+            result.speed = Some((ratio, reference));
+            match case.tiers.iter().find(|tier| ratio <= tier.ratio) {
+                Some(tier) => {
+                    result.passed = true;
+                    result.points = tier.points;
+                }
+                None => {
+                    let slowest = case.tiers.last().expect("a speed case has tiers");
+                    result.problem = Some(format!(
+                        "slower than the last tier ({}x this tool's time)",
+                        slowest.ratio
+                    ));
+                }
+            }
+        }
+        Ok(result)
+    }
+
+    /// The first problem of an output, checked against what the case expects.
+    fn judge(&self, case: &Case, text: &[u8], input: Option<&[u8]>) -> Result<(), Problem> {
+        let name = self.output_name(case);
+        match case.expect {
+            Expect::Grids => {
+                let rules = GridRules {
+                    count: case.count,
+                    first: self.first,
+                };
+                first_problem(name, &check::check_grids(text, rules))?;
+                let first_line = text.split(|&b| b == b'\n').next().unwrap_or_default();
+                if first_line.strip_suffix(b"\r").unwrap_or(first_line).len() != 17 {
+                    return Err(format!(
+                        "{name}:1: not the homework's format (9 lines of 9 digits separated by \
+                         spaces)"
+                    ));
+                }
+                Ok(())
+            }
+            Expect::Solutions => {
+                let puzzles = input.expect("a checked plan gives `solutions` an input");
+                match check::check_solutions(text, puzzles, GridRules::default()) {
+                    Ok(report) => first_problem(name, &report),
+                    Err(errors) => Err(format!(
+                        "the case's own input is unreadable ({} problems)",
+                        errors.count()
+                    )),
+                }
+            }
+            Expect::Puzzles => check_puzzles(case, name, text),
+            Expect::Rejection => {
+                // A usage message written to the file is no fault; complete grids are.
+                let grids = parse_puzzles(text).map_or(0, |read| {
+                    read.grids
+                        .iter()
+                        .filter(|g| g.given_count() == CELLS)
+                        .count()
+                });
+                match grids {
+                    0 => Ok(()),
+                    1 => Err(format!("left a {name} holding a complete grid")),
+                    n => Err(format!("left a {name} of {n} complete grids")),
+                }
+            }
+        }
+    }
+}
+
+/// The file a run left, up to `cap` bytes; `None` unless it is a regular file (a FIFO would block
+/// the read, and a link could lead anywhere, `/dev/zero` included).
+fn read_regular_file(path: &Path, cap: u64) -> Option<Vec<u8>> {
+    if !std::fs::symlink_metadata(path).ok()?.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(cap)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    Some(bytes)
+}
+
+/// The first problem of a check's report, and how many more there are.
+fn first_problem(name: &str, report: &check::Report) -> Result<(), Problem> {
+    match report.problem_lines(name).into_iter().next() {
+        None => Ok(()),
+        Some(first) if report.problems.count() == 1 => Err(first),
+        Some(first) => Err(format!(
+            "{first} (and {} more problems)",
+            report.problems.count() - 1
+        )),
+    }
+}
+
+/// Checks made puzzles: readable, the right count, each with one solution, blanks and level as
+/// asked, none repeated.
+fn check_puzzles(case: &Case, name: &str, text: &[u8]) -> Result<(), Problem> {
+    let puzzles = parse_puzzles(text).map_err(|errors| match errors.listed().first() {
+        Some(e) => e.line_in(name),
+        None => format!("{name}: unreadable"),
+    })?;
+    let count = case.count.expect("a checked plan gives `puzzles` a count");
+    if puzzles.grids.len() != count {
+        return Err(format!(
+            "{name}: {} puzzles, not {count}",
+            puzzles.grids.len()
+        ));
+    }
+    let level = case.level.and_then(Level::from_number);
+    let blanks = case.blanks.map(|[low, high]| low..=high);
+    let problem = puzzles
+        .grids
+        .par_iter()
+        .enumerate()
+        .find_map_first(|(k, grid)| {
+            let at = format!("{name}: puzzle {} (line {})", k + 1, puzzles.lines[k]);
+            let blank_count = CELLS - grid.given_count();
+            match count_solutions(grid, 2) {
+                0 => return Some(format!("{at}: no solution")),
+                1 => {}
+                _ => return Some(format!("{at}: more than one solution")),
+            }
+            if let Some(range) = blanks.as_ref().filter(|r| !r.contains(&blank_count)) {
+                return Some(format!(
+                    "{at}: {blank_count} blanks, not within {}~{}",
+                    range.start(),
+                    range.end()
+                ));
+            }
+            let rated = level.and_then(|_| rate::rate(grid)).map(|r| r.level);
+            match (level, rated) {
+                (Some(asked), Some(found)) if asked != found => Some(format!(
+                    "{at}: level {}, not {}",
+                    found.number(),
+                    asked.number()
+                )),
+                _ => None,
+            }
+        });
+    if let Some(problem) = problem {
+        return Err(problem);
+    }
+    let mut seen = HashMap::new();
+    for (k, grid) in puzzles.grids.iter().enumerate() {
+        if let Some(earlier) = seen.insert(grid, k) {
+            return Err(format!(
+                "{name}: puzzle {} (line {}): the same as puzzle {}",
+                k + 1,
+                puzzles.lines[k],
+                earlier + 1
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn median(times: &mut [Duration]) -> Duration {
+    times.sort();
+    times.get(times.len() / 2).copied().unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn case(text: &str) -> Case {
+        let plan = Plan::parse(
+            "t",
+            &format!("name = \"t\"\n[[case]]\nname = \"a\"\n{text}\n"),
+        );
+        plan.unwrap().cases().next().unwrap().clone()
+    }
+
+    fn made(count: usize, level: Option<Level>, blanks: Option<(usize, usize)>) -> Vec<u8> {
+        let request = PuzzleRequest {
+            count,
+            seed: 11,
+            blanks: blanks.map(|(low, high)| low..=high),
+            level,
+            ..PuzzleRequest::default()
+        };
+        dig::render_puzzles(&dig::generate_puzzles(&request, &|| {}), OutputFormat::Grid)
+    }
+
+    #[test]
+    fn made_puzzles_pass_their_checks() {
+        let text = made(5, Some(Level::Harder), Some((30, 55)));
+        let checked = case("expect = \"puzzles\"\ncount = 5\nlevel = 3\nblanks = [30, 55]");
+        assert_eq!(check_puzzles(&checked, "p.txt", &text), Ok(()));
+    }
+
+    #[test]
+    fn puzzle_problems_are_located() {
+        let text = made(3, Some(Level::Singles), Some((40, 40)));
+        let check = |rules: &str, text: &[u8]| {
+            check_puzzles(
+                &case(&format!("expect = \"puzzles\"\n{rules}")),
+                "p.txt",
+                text,
+            )
+            .unwrap_err()
+        };
+        assert_eq!(check("count = 4", &text), "p.txt: 3 puzzles, not 4");
+        assert_eq!(
+            check("count = 3\nlevel = 2", &text),
+            "p.txt: puzzle 1 (line 1): level 1, not 2"
+        );
+        assert_eq!(
+            check("count = 3\nblanks = [20, 39]", &text),
+            "p.txt: puzzle 1 (line 1): 40 blanks, not within 20~39"
+        );
+        let mut repeated = text[..163].to_vec();
+        repeated.extend_from_slice(&text[..162]);
+        assert_eq!(
+            check("count = 2", &repeated),
+            "p.txt: puzzle 2 (line 11): the same as puzzle 1"
+        );
+        let mut empty = text[..162].to_vec();
+        for digit in empty.iter_mut().filter(|b| b.is_ascii_digit()) {
+            *digit = b'0';
+        }
+        assert_eq!(
+            check("count = 1", &empty),
+            "p.txt: puzzle 1 (line 1): more than one solution"
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_output_is_judged_without_a_panic(text in proptest::collection::vec(
+            proptest::sample::select(b"0123456789 \n.x".to_vec()), 0..400)) {
+            let checked = case("expect = \"puzzles\"\ncount = 2\nlevel = 2\nblanks = [20, 50]");
+            let _ = check_puzzles(&checked, "p.txt", &text);
+        }
+    }
+
+    #[test]
+    fn the_score_sheet_has_a_column_per_case() {
+        let result = |case: &str, passed: bool, points: f64| CaseResult {
+            case: case.to_owned(),
+            passed,
+            points,
+            elapsed: Duration::from_millis(5),
+            speed: None,
+            problem: (!passed).then(|| "wrote no sudoku.txt".to_owned()),
+        };
+        let grading = Grading {
+            plan: "t".to_owned(),
+            cases: vec![("a".to_owned(), 2.0), ("b".to_owned(), 0.5)],
+            programs: vec![ProgramReport {
+                program: "subs/x,y".to_owned(),
+                cases: vec![result("a", true, 2.0), result("b", false, 0.0)],
+            }],
+        };
+        assert_eq!(
+            String::from_utf8(grading.render_csv()).unwrap(),
+            "program,a,b,total\n\"subs/x,y\",2,,2\n"
+        );
+        let text = grading.render_text();
+        assert!(text.contains("  pass  a    0.005 s  2 points\n"), "{text}");
+        assert!(
+            text.contains("  FAIL  b    0.005 s  wrote no sudoku.txt\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("total 2 of 2.5 points, 1 of 2 cases passed"),
+            "{text}"
+        );
+        assert!(!grading.passed());
+    }
+}

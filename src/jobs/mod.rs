@@ -1,0 +1,4 @@
+//! The jobs, each written once over the engine.
+
+pub mod rate;
+pub mod solve;

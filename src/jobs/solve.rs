@@ -1,0 +1,273 @@
+//! Jobs over a whole file of puzzles, a piece at a time ([`run_batch`]): solving, where every
+//! puzzle is solved over the thread pool and written straight into its record of the output text,
+//! in input order; and rating (see [`crate::jobs::rate::rate_file`]).
+//!
+//! Records have a fixed length in both formats (see [`Format`]), so the output is one buffer cut
+//! into equal slices, one per puzzle, that threads fill independently; pieces of 256 puzzles keep
+//! the threads evenly loaded, since one hard puzzle can cost as much as thousands of easy ones.
+
+use std::fmt;
+
+use rayon::prelude::*;
+
+use crate::engine::standard::solve::Solver;
+use crate::error::Error;
+use crate::io::input::{Boundary, Pieces};
+use crate::model::grid::House;
+use crate::problems::Problems;
+use crate::text::corpus::{self, Header, RowResult};
+use crate::text::format::Format;
+use crate::text::parse::{ParseErrors, ParsedText, Puzzles, detect_format, parse_piece};
+
+/// Why a puzzle of a batch was not simply solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The puzzle has no solution; `repeat` is a digit its givens already repeat in a house.
+    NoSolution {
+        /// The first digit given twice in one house, if any.
+        repeat: Option<(u8, House)>,
+    },
+    /// The puzzle has more than one solution (reported only when uniqueness was asked for).
+    MoreThanOneSolution,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::NoSolution {
+                repeat: Some((digit, house)),
+            } => write!(f, "no solution: digit {digit} repeats in {house}"),
+            Failure::NoSolution { repeat: None } => f.write_str("no solution"),
+            Failure::MoreThanOneSolution => f.write_str("more than one solution"),
+        }
+    }
+}
+
+/// A problem with one puzzle of a file: which puzzle, on which line, and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PuzzleProblem {
+    /// The puzzle's number in the file, counted from 1.
+    pub puzzle: usize,
+    /// The line where the puzzle starts, counted from 1.
+    pub line: usize,
+    /// What is wrong.
+    pub what: String,
+}
+
+impl PuzzleProblem {
+    /// The problem of puzzle `index` (counted from 0) of `puzzles`.
+    pub fn new(puzzles: &Puzzles, index: usize, what: impl fmt::Display) -> PuzzleProblem {
+        PuzzleProblem {
+            puzzle: index + 1,
+            line: puzzles.lines[index],
+            what: what.to_string(),
+        }
+    }
+
+    /// The report's line for the file named `name`: `NAME: puzzle K (line L): what`.
+    pub fn line_in(&self, name: &str) -> String {
+        format!(
+            "{name}: puzzle {} (line {}): {}",
+            self.puzzle, self.line, self.what
+        )
+    }
+}
+
+/// What a job over a file of puzzles made: its output text, and the puzzles it could not do as
+/// asked (the text still has a record for each).
+pub struct BatchOutput {
+    /// One record per puzzle, in input order.
+    pub text: Vec<u8>,
+    /// The puzzles that failed, in input order.
+    pub problems: Problems<PuzzleProblem>,
+}
+
+/// Solves `puzzles` over the current rayon pool and writes, in input order, one record of `format`
+/// per puzzle: its first solution, or the puzzle itself (blanks as `0` in the grid format, `.` in the
+/// line format) when it has none. With `unique`, each puzzle must have exactly one solution.
+pub fn solve_batch(puzzles: &Puzzles, unique: bool, format: Format) -> BatchOutput {
+    let grids = &puzzles.grids;
+    let record_len = format.record_len();
+    let blank = if format == Format::Grid { b'0' } else { b'.' };
+    let mut text = vec![0; record_len * grids.len()];
+    let limit = if unique { 2 } else { 1 };
+    let failures: Vec<(usize, Failure)> = text
+        .par_chunks_mut(record_len)
+        .zip(grids.par_iter())
+        .enumerate()
+        .with_min_len(256)
+        .with_max_len(256)
+        .map_init(Solver::new, |solver, (index, (record, puzzle))| {
+            let outcome = solver.search(puzzle, limit);
+            let written = outcome.first_solution.as_ref().unwrap_or(puzzle);
+            format.write_record(written, blank, record);
+            match (outcome.first_solution, outcome.solutions) {
+                (None, _) => Some((
+                    index,
+                    Failure::NoSolution {
+                        repeat: puzzle.first_repeat(),
+                    },
+                )),
+                (Some(_), 2..) => Some((index, Failure::MoreThanOneSolution)),
+                _ => None,
+            }
+        })
+        .flatten()
+        .collect();
+    text.truncate(format.output_len(grids.len()));
+    let mut problems = Problems::new();
+    for (index, failure) in failures {
+        problems.push_with(|| PuzzleProblem::new(puzzles, index, failure));
+    }
+    BatchOutput { text, problems }
+}
+
+/// How a job over a file of puzzles ended, when no I/O failed.
+pub enum BatchEnd {
+    /// Every piece was done; these puzzles had problems (no solution, not rated, ...).
+    Done(Problems<PuzzleProblem>),
+    /// Some records were malformed: their problems, in the whole input. Nothing from the piece of
+    /// the first one on was done or written; the pieces before it were.
+    Malformed(ParseErrors),
+}
+
+/// What the job is told of the piece it is given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceInfo {
+    /// Whether it is the first piece (the one that writes a header, if any).
+    pub first: bool,
+    /// The input's format (the line format for a CSV corpus).
+    pub format: Format,
+    /// Whether the input is a CSV corpus: the job writes one result line per puzzle and no header,
+    /// and the results go into the rows as [`BatchRules::row_result`] says.
+    pub csv: bool,
+}
+
+/// How a job's output is put together from its pieces.
+pub struct BatchRules {
+    /// Whether the output of an input in this format separates records by an empty line (the grid
+    /// format, whose last record has none after it): a piece after the first is then written after
+    /// one.
+    pub separated: Box<dyn Fn(Format) -> bool>,
+    /// The puzzle column of a CSV corpus, when not one of the usual names.
+    pub column: Option<String>,
+    /// How the job's results go into the rows of a CSV corpus.
+    pub row_result: RowResult,
+    /// The header line of the job's results (for [`RowResult::Appended`]).
+    pub result_header: &'static [u8],
+}
+
+/// Runs `job` on every piece of `pieces` in turn, passing its text to `write` (which answers
+/// whether its reader still reads: the run stops when it does not), and `done` the number of
+/// puzzles and input bytes of each piece. Problems are numbered as in the whole input. Once a
+/// record is malformed, the rest of a file is only read for its problems, and a stream is not read
+/// further.
+pub fn run_batch(
+    pieces: &mut Pieces,
+    rules: &BatchRules,
+    mut job: impl FnMut(&Puzzles, PieceInfo) -> BatchOutput,
+    mut write: impl FnMut(&[u8]) -> Result<bool, Error>,
+    mut done: impl FnMut(usize, usize),
+) -> Result<BatchEnd, Error> {
+    let mut format = None;
+    let mut corpus: Option<Header> = None;
+    let mut problems = Problems::new();
+    let mut malformed: Option<ParseErrors> = None;
+    let mut puzzles_before = 0;
+    loop {
+        let boundary = |text: &[u8]| {
+            let csv = corpus.is_some()
+                || (format.is_none()
+                    && corpus::detect_header(text, rules.column.as_deref()).is_some());
+            if csv {
+                return Boundary::CsvRecord;
+            }
+            match format.unwrap_or_else(|| detect_format(text)) {
+                Format::Line => Boundary::Line,
+                Format::Grid => Boundary::EmptyLine,
+            }
+        };
+        let Some(piece) = pieces.next_piece(boundary)? else {
+            break;
+        };
+        let first = format.is_none();
+        let mut header_line = Vec::new();
+        if first {
+            match corpus::detect_header(&piece, rules.column.as_deref()) {
+                Some(Ok(header)) => {
+                    header_line =
+                        corpus::write_header(&header, rules.row_result, rules.result_header);
+                    corpus = Some(header);
+                }
+                Some(Err(error)) => {
+                    let mut errors = ParseErrors::new();
+                    errors.push(error);
+                    return Ok(BatchEnd::Malformed(errors));
+                }
+                None => {}
+            }
+        }
+        let (parsed, records) = match &corpus {
+            Some(header) => {
+                let (text, first_line) = if first {
+                    let body = memchr::memchr(b'\n', &piece).map_or(piece.len(), |at| at + 1);
+                    (&piece[body..], 2)
+                } else {
+                    (&piece[..], piece.first_line)
+                };
+                let rows = corpus::read_rows(text, header, first_line);
+                let parsed = ParsedText {
+                    puzzles: rows.puzzles,
+                    malformed: rows.errors.count(),
+                    errors: rows.errors,
+                    ended: false,
+                };
+                (parsed, Some(rows.records))
+            }
+            None => (parse_piece(&piece, format, piece.first_line), None),
+        };
+        let info = PieceInfo {
+            first,
+            format: parsed.puzzles.format,
+            csv: corpus.is_some(),
+        };
+        format = Some(parsed.puzzles.format);
+        if let Some(errors) = &mut malformed {
+            errors.append(parsed.errors);
+        } else if !parsed.errors.is_empty() {
+            malformed = Some(parsed.errors);
+            if pieces.file_len().is_none() {
+                // A stream may never end: the problems of its first malformed piece are reported
+                // alone.
+                break;
+            }
+        } else if !parsed.puzzles.grids.is_empty() || first {
+            let puzzles = &parsed.puzzles;
+            let mut output = job(puzzles, info);
+            if let (Some(header), Some(records)) = (&corpus, &records) {
+                let rows = corpus::write_rows(header, records, &output.text, rules.row_result);
+                header_line.extend_from_slice(&rows);
+                output.text = header_line;
+            } else if (rules.separated)(info.format) && !first && !output.text.is_empty() {
+                write(b"\n")?;
+            }
+            if !write(&output.text)? {
+                break;
+            }
+            for mut problem in output.problems.listed().iter().cloned() {
+                problem.puzzle += puzzles_before;
+                problems.push(problem);
+            }
+            problems.count_unlisted(output.problems.count() - output.problems.listed().len());
+        }
+        puzzles_before += parsed.puzzles.grids.len();
+        done(parsed.puzzles.grids.len(), piece.len());
+        if parsed.ended {
+            break;
+        }
+    }
+    Ok(match malformed {
+        Some(errors) => BatchEnd::Malformed(errors),
+        None => BatchEnd::Done(problems),
+    })
+}

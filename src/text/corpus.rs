@@ -1,0 +1,417 @@
+//! CSV corpora: puzzle files with a header row, as the public corpora come (`quizzes,solutions`
+//! with `0` for blanks; `puzzle,solution,...` elsewhere).
+//!
+//! The header names the columns: the puzzle column is the one named `puzzle`, `quizzes` or `quiz`
+//! (or the one `--column` names), and a column named `solution` or `solutions` is read too. Rows
+//! are split by the `csv` crate, so quoted fields and CRLF line ends are read as any CSV reader
+//! would; each row keeps its fields as bytes ([`csv::ByteRecord`]), so that a job's results are
+//! written back into the row it came from (`write_rows`): the solution column filled in by `-s`,
+//! the rating columns appended by `--rate`.
+
+use crate::model::grid::{CELLS, Grid};
+use crate::problems::shown_character;
+use crate::text::format::Format;
+use crate::text::parse::{ParseError, ParseErrors, Puzzles};
+
+/// Names the puzzle column goes by, in any case.
+const PUZZLE_NAMES: [&str; 3] = ["puzzle", "quizzes", "quiz"];
+/// Names the solution column goes by, in any case.
+const SOLUTION_NAMES: [&str; 2] = ["solution", "solutions"];
+
+/// The header of a CSV corpus: its fields, and which hold the puzzles and the solutions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    fields: csv::ByteRecord,
+    /// The index of the puzzle column.
+    pub puzzle: usize,
+    /// The index of the solution column, if there is one.
+    pub solution: Option<usize>,
+}
+
+/// The first line of `text` when it is a CSV header (it holds a comma), with the columns found in
+/// it; `column` names the puzzle column instead of the usual names. `None` when the first line
+/// holds no comma (the text is in the line or grid format); an error when it is a header without
+/// a puzzle column.
+pub fn detect_header(text: &[u8], column: Option<&str>) -> Option<Result<Header, ParseError>> {
+    let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
+    let first = text.split(|&b| b == b'\n').next().unwrap_or_default();
+    if !first.contains(&b',') {
+        return None;
+    }
+    // Rows are split at LF (CRLF too): a CR alone would leave every row inside the header line.
+    if let Some(at) = memchr::memchr(b'\r', first).filter(|&at| at + 1 < first.len()) {
+        return Some(Err(ParseError {
+            line: 1,
+            column: at + 1,
+            message: "a line end of CR alone; expected LF or CRLF line ends".to_owned(),
+        }));
+    }
+    let fields = read_records(first)
+        .next()
+        .map(|(record, ..)| record)
+        .unwrap_or_default();
+    let named = |names: &[&str]| {
+        fields.iter().position(|field| {
+            let field = String::from_utf8_lossy(field);
+            let field = field.trim();
+            names.iter().any(|name| field.eq_ignore_ascii_case(name))
+        })
+    };
+    let puzzle = match column {
+        Some(column) => named(&[column]),
+        None => named(&PUZZLE_NAMES),
+    };
+    let Some(puzzle) = puzzle else {
+        let wanted = match column {
+            Some(column) => format!("a column named `{column}` (--column)"),
+            None => "a column named puzzle, quizzes or quiz (or choose one with --column)".into(),
+        };
+        return Some(Err(ParseError {
+            line: 1,
+            column: 1,
+            message: format!("a CSV header without {wanted}"),
+        }));
+    };
+    let solution = named(&SOLUTION_NAMES).filter(|&s| s != puzzle);
+    Some(Ok(Header {
+        fields,
+        puzzle,
+        solution,
+    }))
+}
+
+/// The rows of one piece of a CSV corpus (whole lines, the header excepted).
+#[derive(Debug)]
+pub struct Rows {
+    /// The puzzles, in the line format.
+    pub puzzles: Puzzles,
+    /// Each row's solution, where the corpus has a solution column (`None` for an empty field).
+    pub solutions: Vec<Option<Grid>>,
+    /// The rows as read.
+    pub records: Vec<csv::ByteRecord>,
+    /// The problems of malformed rows.
+    pub errors: ParseErrors,
+}
+
+/// Reads the rows of `text`, whose first line is line `first_line` of the corpus.
+pub(crate) fn read_rows(text: &[u8], header: &Header, first_line: usize) -> Rows {
+    let mut rows = Rows {
+        puzzles: Puzzles::empty(Format::Line),
+        solutions: Vec::new(),
+        records: Vec::new(),
+        errors: ParseErrors::new(),
+    };
+    for (record, start, record_line) in read_records(text) {
+        let line = first_line + record_line - 1;
+        if record.iter().all(<[u8]>::is_empty) {
+            continue;
+        }
+        let raw = &text[start..];
+        let raw = &raw[..memchr::memchr(b'\n', raw).unwrap_or(raw.len())];
+        let field = |index: usize, what: &str| -> Result<Option<Grid>, ParseError> {
+            let column = field_column(raw, index);
+            let Some(bytes) = record.get(index) else {
+                return Err(ParseError {
+                    line,
+                    column: raw.len() + 1,
+                    message: format!("the row has no {what} field"),
+                });
+            };
+            if bytes.is_empty() && what == "solution" {
+                return Ok(None);
+            }
+            read_cells(bytes)
+                .map(Some)
+                .map_err(|(offset, message)| ParseError {
+                    line,
+                    column: column + offset,
+                    message,
+                })
+        };
+        let puzzle = field(header.puzzle, "puzzle");
+        let solution = header.solution.map(|s| field(s, "solution"));
+        match (puzzle, solution.transpose()) {
+            (Ok(puzzle), Ok(solution)) => {
+                rows.puzzles
+                    .grids
+                    .push(puzzle.expect("a puzzle field is never read as empty"));
+                rows.puzzles.lines.push(line);
+                rows.solutions.push(solution.flatten());
+                rows.records.push(record);
+            }
+            (Err(error), _) | (_, Err(error)) => rows.errors.push(error),
+        }
+    }
+    rows
+}
+
+/// The records of `text` with the byte offset and the line (counted from 1) where each starts.
+fn read_records(text: &[u8]) -> impl Iterator<Item = (csv::ByteRecord, usize, usize)> + '_ {
+    let mut reader = csv_reader(text);
+    let mut record = csv::ByteRecord::new();
+    // Lines are counted here, by LF: the reader counts a CRLF's CR as a line end of its own.
+    let (mut counted_to, mut line) = (0, 1);
+    std::iter::from_fn(move || match reader.read_byte_record(&mut record) {
+        Ok(true) => {
+            let start = record_start(text, record.position()?);
+            line += bytecount::count(&text[counted_to..start], b'\n');
+            counted_to = start;
+            Some((record.clone(), start, line))
+        }
+        _ => None,
+    })
+}
+
+/// The reader of every CSV text: any number of fields a row, no header of its own.
+fn csv_reader(text: &[u8]) -> csv::Reader<&[u8]> {
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text)
+}
+
+/// Where CSV text that starts at a record's start may be cut so that both sides hold whole
+/// records: after its last line end outside a quoted field; `None` if there is none.
+pub(crate) fn record_cut(text: &[u8]) -> Option<usize> {
+    if memchr::memchr(b'"', text).is_none() {
+        return memchr::memrchr(b'\n', text).map(|at| at + 1);
+    }
+    // Read from a record's start, every record read starts at one; the last may be cut short.
+    let mut reader = csv_reader(text);
+    let mut record = csv::ByteRecord::new();
+    let mut last_start = 0;
+    while let Ok(true) = reader.read_byte_record(&mut record) {
+        last_start = record.position().map_or(0, |at| record_start(text, at));
+    }
+    Some(last_start).filter(|&at| at > 0)
+}
+
+/// Where in `text` the record the reader places at `position` starts: after a CRLF, the reader
+/// places the next record at the LF (it ends a record at the CR), and the record starts after it.
+fn record_start(text: &[u8], position: &csv::Position) -> usize {
+    let at = usize::try_from(position.byte()).map_or(text.len(), |at| at.min(text.len()));
+    at + usize::from(text.get(at) == Some(&b'\n'))
+}
+
+/// The column (counted from 1) where field `index` of the raw line `raw` starts, past an opening
+/// quote.
+fn field_column(raw: &[u8], index: usize) -> usize {
+    let mut field = 0;
+    let mut quoted = false;
+    let mut start = 0;
+    for (i, &byte) in raw.iter().enumerate() {
+        if field == index {
+            break;
+        }
+        match byte {
+            b'"' => quoted = !quoted,
+            b',' if !quoted => {
+                field += 1;
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    start + 1 + usize::from(raw.get(start) == Some(&b'"'))
+}
+
+/// Reads an 81-cell field: `1`-`9`, and `0` or `.` for blanks. The error is an offset from the
+/// field's first byte and a message.
+fn read_cells(field: &[u8]) -> Result<Grid, (usize, String)> {
+    let mut cells = [0; CELLS];
+    for (i, &byte) in field.iter().enumerate().take(CELLS) {
+        cells[i] = match byte {
+            b'1'..=b'9' => byte - b'0',
+            b'0' | b'.' => 0,
+            _ => {
+                return Err((
+                    i,
+                    format!("unexpected character {}", shown_character(field, i)),
+                ));
+            }
+        };
+    }
+    if field.len() != CELLS {
+        return Err((
+            field.len().min(CELLS),
+            format!("expected 81 cells, found {}", field.len()),
+        ));
+    }
+    Ok(Grid::from_cells(cells).expect("cells are digits"))
+}
+
+/// How a job's results go into the rows of a corpus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowResult {
+    /// Each result line is an 81-cell solution, written into the solution column (added at the end
+    /// when the corpus has none).
+    Solution,
+    /// Each result line is `PUZZLE,FIELDS...`: the fields after the puzzle are appended to the row,
+    /// and the result's header fields after its first to the header.
+    Appended,
+    /// Each result line is one field, appended to the row in a column of this name.
+    Column(&'static str),
+}
+
+/// The header of the output: the corpus's, with the solution column added or the result header's
+/// fields appended.
+pub(crate) fn write_header(header: &Header, result: RowResult, result_header: &[u8]) -> Vec<u8> {
+    let mut fields = header.fields.clone();
+    match result {
+        RowResult::Solution if header.solution.is_none() => fields.push_field(b"solution"),
+        RowResult::Solution => {}
+        RowResult::Column(name) => fields.push_field(name.as_bytes()),
+        RowResult::Appended => {
+            let line = result_header.strip_suffix(b"\n").unwrap_or(result_header);
+            for field in line.split(|&b| b == b',').skip(1) {
+                fields.push_field(field);
+            }
+        }
+    }
+    write_records(std::iter::once(&fields))
+}
+
+/// The rows of `records` with the job's result lines (`results`, one line per row) written into
+/// them as `result` says.
+pub(crate) fn write_rows(
+    header: &Header,
+    records: &[csv::ByteRecord],
+    results: &[u8],
+    result: RowResult,
+) -> Vec<u8> {
+    let lines = results.split(|&b| b == b'\n');
+    let rows: Vec<csv::ByteRecord> = records
+        .iter()
+        .zip(lines)
+        .map(|(record, line)| {
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            let mut row = csv::ByteRecord::new();
+            match result {
+                RowResult::Solution => {
+                    let solution = &line[..line.len().min(CELLS)];
+                    for (i, field) in record.iter().enumerate() {
+                        row.push_field(if Some(i) == header.solution {
+                            solution
+                        } else {
+                            field
+                        });
+                    }
+                    for i in record.len()..header.fields.len() {
+                        row.push_field(if Some(i) == header.solution {
+                            solution
+                        } else {
+                            b""
+                        });
+                    }
+                    if header.solution.is_none() {
+                        row.push_field(solution);
+                    }
+                }
+                RowResult::Column(_) => {
+                    row.extend(record.iter());
+                    row.push_field(line);
+                }
+                RowResult::Appended => {
+                    row.extend(record.iter());
+                    for field in line.split(|&b| b == b',').skip(1) {
+                        row.push_field(field);
+                    }
+                }
+            }
+            row
+        })
+        .collect();
+    write_records(rows.iter())
+}
+
+fn write_records<'r>(records: impl Iterator<Item = &'r csv::ByteRecord>) -> Vec<u8> {
+    let mut writer = csv::WriterBuilder::new()
+        .flexible(true)
+        .from_writer(Vec::new());
+    for record in records {
+        writer
+            .write_byte_record(record)
+            .expect("writing to memory cannot fail");
+    }
+    writer.into_inner().expect("writing to memory cannot fail")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PUZZLE: &str =
+        "004300209005009001070060043006002087190007400050083000600000105003508690042910300";
+    const SOLUTION: &str =
+        "864371259325849761971265843436192587198657432257483916689734125713528694542916378";
+
+    #[test]
+    fn kaggle_header_and_rows() {
+        let text = format!("quizzes,solutions\n{PUZZLE},{SOLUTION}\n\"{PUZZLE}\",\r\n");
+        let header = detect_header(text.as_bytes(), None).unwrap().unwrap();
+        assert_eq!((header.puzzle, header.solution), (0, Some(1)));
+        let body = &text.as_bytes()[18..];
+        let rows = read_rows(body, &header, 2);
+        assert!(rows.errors.is_empty(), "{:?}", rows.errors);
+        assert_eq!(rows.puzzles.lines, [2, 3]);
+        assert_eq!(rows.solutions[0], Some(SOLUTION.parse().unwrap()));
+        assert_eq!(rows.solutions[1], None);
+    }
+
+    #[test]
+    fn text_is_cut_after_a_record_not_inside_a_quoted_field() {
+        assert_eq!(record_cut(b"a,b\n1,2\n3,"), Some(8));
+        let text = b"a,b\n1,\"x\ny\"\n2,\"p\nq";
+        assert_eq!(record_cut(text), Some(12));
+        assert_eq!(&text[12..], b"2,\"p\nq");
+        assert_eq!(record_cut(b"a,\"x\ny"), None);
+        assert_eq!(record_cut(b"a,\"x,\"\"y\"\"\nz\"\n"), None);
+        assert_eq!(record_cut(b"a,\"b\r\n\"\r\nc,d"), Some(9));
+    }
+
+    #[test]
+    fn a_header_needs_a_puzzle_column() {
+        assert!(detect_header(b"a,b\n", None).unwrap().is_err());
+        assert!(detect_header(b"puzzle,b\r1,2\r", None).unwrap().is_err());
+        assert!(detect_header(b"puzzle,b\r\n1,2\r\n", None).unwrap().is_ok());
+        assert!(detect_header(b"id,board\n", Some("board")).unwrap().is_ok());
+        assert!(detect_header(PUZZLE.as_bytes(), None).is_none());
+    }
+
+    #[test]
+    fn problems_are_located_in_the_row() {
+        let header = detect_header(b"id,puzzle\n", None).unwrap().unwrap();
+        let rows = read_rows(b"7,12x\n\"8\",\"1234\"\n", &header, 2);
+        let listed: Vec<(usize, usize)> = rows
+            .errors
+            .listed()
+            .iter()
+            .map(|e| (e.line, e.column))
+            .collect();
+        assert_eq!(listed, [(2, 5), (3, 10)]);
+    }
+
+    #[test]
+    fn results_go_into_their_rows() {
+        let header = detect_header(b"puzzle,id\n", None).unwrap().unwrap();
+        let rows = read_rows(format!("{PUZZLE},a\n").as_bytes(), &header, 2);
+        let solved = write_rows(
+            &header,
+            &rows.records,
+            SOLUTION.as_bytes(),
+            RowResult::Solution,
+        );
+        assert_eq!(solved, format!("{PUZZLE},a,{SOLUTION}\n").into_bytes());
+        assert_eq!(
+            write_header(&header, RowResult::Solution, b""),
+            b"puzzle,id,solution\n"
+        );
+        let rated = write_rows(
+            &header,
+            &rows.records,
+            format!("{PUZZLE},1,2\n").as_bytes(),
+            RowResult::Appended,
+        );
+        assert_eq!(rated, format!("{PUZZLE},a,1,2\n").into_bytes());
+    }
+}

@@ -1,0 +1,542 @@
+//! Puzzles of any shape as text, read and written in three layouts:
+//!
+//! - **line**: one puzzle a line, N·N symbols row by row; a jigsaw puzzle may carry its own regions
+//!   as `LAYOUT PUZZLE` (N·N region characters, one space, the N·N cells).
+//! - **grid**: N lines of N symbols separated by single spaces, one empty line between grids.
+//! - **compact grid**: the same without the spaces (as AcWing's "Sudoku 2" prints 16×16 puzzles).
+//!
+//! Blanks are `.`, `-`, and `0` unless `0` is a symbol. The puzzles of a text are one flat vector
+//! of N·N values each, so that a file is one allocation and its records are fixed-size slices.
+
+use std::collections::HashMap;
+
+use crate::model::shape::{SIZES, Shape, ShapeRequest, Symbols};
+use crate::problems::shown_character;
+use crate::text::parse::{ParseError, ParseErrors, numbered_lines, utf16_encoding};
+
+/// The layout of a text of puzzles or grids.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// One puzzle a line.
+    Line,
+    /// N lines a puzzle; `compact` when the symbols of a row are not separated.
+    Grid {
+        /// Rows written without spaces.
+        compact: bool,
+    },
+}
+
+/// Puzzles of one size read from text.
+#[derive(Clone, Debug)]
+pub struct ShapedPuzzles {
+    /// The layout of the text.
+    pub layout: Layout,
+    /// The shapes the puzzles are of: the requested one first, then one per layout that `LAYOUT
+    /// PUZZLE` lines carry.
+    pub shapes: Vec<Shape>,
+    /// The values of every puzzle, N·N each, 0 for blank.
+    pub cells: Vec<u8>,
+    /// For each puzzle, the line where it starts (counted from 1).
+    pub lines: Vec<usize>,
+    /// For each puzzle, its shape in `shapes`.
+    pub shape_of: Vec<u32>,
+    /// Whether the lines carried their layout.
+    pub prefixed: bool,
+}
+
+impl ShapedPuzzles {
+    /// N·N.
+    pub fn cells_per_puzzle(&self) -> usize {
+        self.shapes[0].cells()
+    }
+
+    /// How many puzzles there are.
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// Puzzle `index`'s values.
+    pub fn puzzle(&self, index: usize) -> &[u8] {
+        let n = self.cells_per_puzzle();
+        &self.cells[index * n..(index + 1) * n]
+    }
+
+    /// Puzzle `index`'s shape.
+    pub fn shape(&self, index: usize) -> &Shape {
+        &self.shapes[self.shape_of[index] as usize]
+    }
+}
+
+/// How the first record of a text looks.
+struct Detected {
+    size: usize,
+    layout: Layout,
+    prefixed: bool,
+}
+
+/// N as the first record of `text` shows it, where it can: `None` when the text holds no record
+/// or its first line fits no shape. With `size`, a line that fits both a line of that size and a
+/// row of it is read as that size says.
+pub fn detect_size(text: &[u8], size: Option<usize>) -> Option<(usize, bool)> {
+    let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
+    detect(text, size).map(|d| (d.size, d.prefixed))
+}
+
+fn square_root(len: usize) -> Option<usize> {
+    SIZES.clone().find(|s| s * s == len)
+}
+
+fn detect(text: &[u8], size: Option<usize>) -> Option<Detected> {
+    let mut lines = numbered_lines(text, 1).filter(|(_, line)| !line.starts_with(b"#"));
+    let (_, first) = lines.by_ref().find(|(_, line)| !line.is_empty())?;
+    let tokens: Vec<&[u8]> = first.split(|&b| b == b' ').collect();
+    if let [layout, puzzle] = tokens[..]
+        && layout.len() == puzzle.len()
+        && let Some(side) = square_root(layout.len())
+    {
+        return Some(Detected {
+            size: side,
+            layout: Layout::Line,
+            prefixed: true,
+        });
+    }
+    if tokens.len() > 1 {
+        return Some(Detected {
+            size: tokens.len(),
+            layout: Layout::Grid { compact: false },
+            prefixed: false,
+        });
+    }
+    let len = first.len();
+    let as_line = square_root(len);
+    let as_row = Some(len).filter(|l| SIZES.contains(l));
+    let (size, layout) = match (as_line, as_row) {
+        (Some(side), Some(_)) => {
+            // A block of exactly `len` rows of `len` characters, then an empty line or the end.
+            let rows_follow = || {
+                let mut next = lines.map(|(_, line)| line.len());
+                next.by_ref().take(len - 1).filter(|&l| l == len).count() == len - 1
+                    && next.next().is_none_or(|l| l == 0)
+            };
+            if size == Some(len) || (size != Some(side) && rows_follow()) {
+                (len, Layout::Grid { compact: true })
+            } else {
+                (side, Layout::Line)
+            }
+        }
+        (Some(side), None) => (side, Layout::Line),
+        (None, Some(len)) => (len, Layout::Grid { compact: true }),
+        (None, None) => return None,
+    };
+    Some(Detected {
+        size,
+        layout,
+        prefixed: false,
+    })
+}
+
+/// Reads the puzzles of `text` for the shape `request` asks for; N comes from the request when it
+/// gives one, else from the text. Every problem is returned, located, instead of any puzzle.
+pub fn parse_shaped(text: &[u8], request: &ShapeRequest) -> Result<ShapedPuzzles, ParseErrors> {
+    let (puzzles, errors) = read_shaped(text, request)?;
+    if errors.is_empty() {
+        Ok(puzzles)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Reads `text` as [`parse_shaped`] does, keeping the puzzles that could be read beside the
+/// problems of the others; `Err` when no puzzle can be read at all (its size is unknown, or the
+/// flags give no valid shape for it).
+pub fn read_shaped(
+    text: &[u8],
+    request: &ShapeRequest,
+) -> Result<(ShapedPuzzles, ParseErrors), ParseErrors> {
+    let fail = |line: usize, message: String| {
+        let mut errors = ParseErrors::new();
+        errors.push(ParseError {
+            line,
+            column: 1,
+            message,
+        });
+        Err(errors)
+    };
+    if let Some(encoding) = utf16_encoding(text) {
+        return fail(
+            1,
+            format!(
+                "the text is {encoding} (it starts with its byte-order mark); expected ASCII or UTF-8"
+            ),
+        );
+    }
+    let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
+    let known = request.known_size();
+    let detected = detect(text, known);
+    let size = match known.or(detected.as_ref().map(|d| d.size)) {
+        Some(size) => size,
+        None => {
+            return fail(
+                1,
+                "cannot tell the size: expected N·N cells a line, or rows of N cells, N from 4 to 25"
+                    .into(),
+            );
+        }
+    };
+    // The seed of a random layout does not matter here: -s and --check take no random layout.
+    let mut rng = <rand::rngs::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(0);
+    let shape = match request.shape(size, &mut rng) {
+        Ok(shape) => shape,
+        Err(error) => return fail(1, error.to_string()),
+    };
+    let Some(detected) = detected else {
+        // The size was given, and the first record fits no shape of it: a malformed record, not
+        // an empty input.
+        let mut records =
+            numbered_lines(text, 1).filter(|(_, line)| !line.starts_with(b"#") && !line.is_empty());
+        if let Some((line, record)) = records.next() {
+            return fail(
+                line,
+                format!(
+                    "expected a line of {} cells or a row of {size} cells (a {size}×{size} grid), \
+                     found {} characters",
+                    size * size,
+                    record.len()
+                ),
+            );
+        }
+        let empty = ShapedPuzzles {
+            layout: Layout::Line,
+            shapes: vec![shape],
+            cells: Vec::new(),
+            lines: Vec::new(),
+            shape_of: Vec::new(),
+            prefixed: false,
+        };
+        return Ok((empty, ParseErrors::new()));
+    };
+    let mut reader = Reader {
+        shape_of_layout: HashMap::new(),
+        puzzles: ShapedPuzzles {
+            layout: detected.layout,
+            shapes: vec![shape],
+            cells: Vec::new(),
+            lines: Vec::new(),
+            shape_of: Vec::new(),
+            prefixed: detected.prefixed,
+        },
+        errors: ParseErrors::new(),
+        request,
+    };
+    match detected.layout {
+        Layout::Line => reader.lines(text),
+        Layout::Grid { .. } => reader.blocks(text),
+    }
+    Ok((reader.puzzles, reader.errors))
+}
+
+struct Reader<'a> {
+    shape_of_layout: HashMap<Vec<u8>, u32>,
+    puzzles: ShapedPuzzles,
+    errors: ParseErrors,
+    request: &'a ShapeRequest,
+}
+
+impl Reader<'_> {
+    fn size(&self) -> usize {
+        self.puzzles.shapes[0].size()
+    }
+
+    fn symbols(&self) -> Symbols {
+        *self.puzzles.shapes[0].symbols()
+    }
+
+    fn error(&mut self, line: usize, column: usize, message: String) {
+        self.errors.push(ParseError {
+            line,
+            column,
+            message,
+        });
+    }
+
+    /// Reads the `count` symbols at bytes `first`, `first + step`, ... of `line` into `out`;
+    /// false after reporting the first unknown character.
+    fn read_cells(
+        &mut self,
+        number: usize,
+        line: &[u8],
+        (first, step, count): (usize, usize, usize),
+        out: &mut Vec<u8>,
+    ) -> bool {
+        let symbols = self.symbols();
+        for at in (first..).step_by(step).take(count) {
+            let value = symbols.value_of(line[at]);
+            if value == crate::model::shape::NOT_A_CELL {
+                let message = format!(
+                    "unexpected {} (expected a symbol of {} or a blank: '.', '-'{})",
+                    shown_character(line, at),
+                    String::from_utf8_lossy(symbols.as_bytes()),
+                    if symbols.value_of(b'0') == 0 {
+                        ", '0'"
+                    } else {
+                        ""
+                    }
+                );
+                self.error(number, at + 1, message);
+                return false;
+            }
+            out.push(value);
+        }
+        true
+    }
+
+    fn lines(&mut self, text: &[u8]) {
+        let n = self.size();
+        for (number, line) in numbered_lines(text, 1) {
+            if line.is_empty() || line.starts_with(b"#") {
+                continue;
+            }
+            if line == b"end" {
+                break;
+            }
+            let (layout, column) = match line.iter().position(|&b| b == b' ') {
+                Some(at) => (Some(&line[..at]), at + 1),
+                None => (None, 0),
+            };
+            let cells = &line[column..];
+            if cells.len() != n * n {
+                self.error(
+                    number,
+                    column + 1,
+                    format!(
+                        "expected {} cells for a {n}×{n} puzzle, found {}",
+                        n * n,
+                        cells.len()
+                    ),
+                );
+                continue;
+            }
+            let shape = match layout {
+                Some(layout) => match self.shape_of(layout) {
+                    Ok(index) => index,
+                    Err(problem) => {
+                        self.error(number, 1, format!("malformed layout: {problem}"));
+                        continue;
+                    }
+                },
+                None => 0,
+            };
+            let mut values = Vec::with_capacity(n * n);
+            if self.read_cells(number, line, (column, 1, n * n), &mut values) {
+                self.push(&values, number, shape);
+            }
+        }
+    }
+
+    /// The shape of a `LAYOUT PUZZLE` line's layout, made once per layout.
+    fn shape_of(&mut self, layout: &[u8]) -> Result<u32, String> {
+        if let Some(&index) = self.shape_of_layout.get(layout) {
+            return Ok(index);
+        }
+        let shape = Shape::jigsaw(
+            layout,
+            Some(self.size()),
+            self.request.diagonal,
+            Some(self.symbols()),
+        )?;
+        let index = self.puzzles.shapes.len() as u32;
+        self.puzzles.shapes.push(shape);
+        self.shape_of_layout.insert(layout.to_vec(), index);
+        Ok(index)
+    }
+
+    fn blocks(&mut self, text: &[u8]) {
+        let n = self.size();
+        let mut block: Vec<(usize, &[u8])> = Vec::new();
+        let lines = numbered_lines(text, 1).chain(std::iter::once((0, &b""[..])));
+        for (number, line) in lines {
+            if line.starts_with(b"#") {
+                continue;
+            }
+            if !line.is_empty() {
+                block.push((number, line));
+                continue;
+            }
+            if block.is_empty() {
+                continue;
+            }
+            let start = block[0].0;
+            if block.len() != n {
+                let at = block.get(n).map_or(block[block.len() - 1].0, |&(l, _)| l);
+                self.error(
+                    at,
+                    1,
+                    format!(
+                        "the grid starting on line {start} has {} lines; expected {n} (a {n}×{n} grid)",
+                        block.len()
+                    ),
+                );
+                block.clear();
+                continue;
+            }
+            let mut values = Vec::with_capacity(n * n);
+            let mut clean = true;
+            for &(number, row) in &block {
+                clean &= self.read_row(number, row, &mut values);
+            }
+            if clean {
+                self.push(&values, start, 0);
+            }
+            block.clear();
+        }
+    }
+
+    /// Reads one row of a grid, spaced or compact.
+    fn read_row(&mut self, number: usize, row: &[u8], out: &mut Vec<u8>) -> bool {
+        let n = self.size();
+        if row.len() == n {
+            return self.read_cells(number, row, (0, 1, n), out);
+        }
+        let spaced = row.len() == 2 * n - 1 && row.iter().skip(1).step_by(2).all(|&b| b == b' ');
+        if spaced {
+            return self.read_cells(number, row, (0, 2, n), out);
+        }
+        self.error(
+            number,
+            1,
+            format!(
+                "expected a row of {n} cells ({n} symbols, separated by single spaces or not at all), found {} characters",
+                row.len()
+            ),
+        );
+        false
+    }
+
+    fn push(&mut self, values: &[u8], line: usize, shape: u32) {
+        self.puzzles.cells.extend_from_slice(values);
+        self.puzzles.lines.push(line);
+        self.puzzles.shape_of.push(shape);
+    }
+}
+
+/// Writes grids (N·N values each, 0 for blank) in `layout`, one record after another; grid-layout
+/// records are separated by one empty line. `prefixes` gives each line-layout record's `LAYOUT `.
+pub fn render(grids: &[u8], shapes: &[&Shape], layout: Layout, with_layouts: bool) -> Vec<u8> {
+    let Some(first) = shapes.first() else {
+        return Vec::new();
+    };
+    let n = first.size();
+    let record_len = record_len(n, layout, with_layouts);
+    let mut out = Vec::with_capacity(record_len * shapes.len());
+    for (grid, shape) in grids.chunks_exact(n * n).zip(shapes) {
+        write_record(grid, shape, layout, with_layouts, &mut out);
+    }
+    if matches!(layout, Layout::Grid { .. }) {
+        out.pop();
+    }
+    out
+}
+
+/// The bytes of one record, its separator included (the last grid of a file has none).
+pub fn record_len(n: usize, layout: Layout, with_layout: bool) -> usize {
+    match layout {
+        Layout::Line => n * n + 1 + if with_layout { n * n + 1 } else { 0 },
+        Layout::Grid { compact: true } => n * (n + 1) + 1,
+        Layout::Grid { compact: false } => n * 2 * n + 1,
+    }
+}
+
+/// Appends one record of `grid` to `out`.
+pub fn write_record(
+    grid: &[u8],
+    shape: &Shape,
+    layout: Layout,
+    with_layout: bool,
+    out: &mut Vec<u8>,
+) {
+    let n = shape.size();
+    let symbols = shape.symbols();
+    let blank = symbols.blank(layout == Layout::Line);
+    let glyph = |v: u8| if v == 0 { blank } else { symbols.glyph(v) };
+    match layout {
+        Layout::Line => {
+            if with_layout && let Some(text) = shape.layout_text() {
+                out.extend_from_slice(&text);
+                out.push(b' ');
+            }
+            out.extend(grid.iter().map(|&v| glyph(v)));
+            out.push(b'\n');
+        }
+        Layout::Grid { compact } => {
+            for row in grid.chunks_exact(n) {
+                for (i, &v) in row.iter().enumerate() {
+                    if i > 0 && !compact {
+                        out.push(b' ');
+                    }
+                    out.push(glyph(v));
+                }
+                out.push(b'\n');
+            }
+            out.push(b'\n');
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(size: Option<usize>) -> ShapeRequest {
+        ShapeRequest {
+            size,
+            ..ShapeRequest::default()
+        }
+    }
+
+    #[test]
+    fn the_size_comes_from_the_text() {
+        assert_eq!(detect_size(&[b'.'; 256], None), Some((16, false)));
+        let rows = "ABCD\n".repeat(16).replace("ABCD", "ABCDEFGHIJKLMNOP");
+        assert_eq!(detect_size(rows.as_bytes(), None), Some((16, false)));
+        assert_eq!(detect_size(b"1 2 . 4\n", None), Some((4, false)));
+        assert_eq!(detect_size(b"1234\n", None), Some((4, false)));
+        assert_eq!(detect_size(b"xx\n", None), None);
+        let jigsaw = format!("{} {}\n", "a".repeat(81), ".".repeat(81));
+        assert_eq!(detect_size(jigsaw.as_bytes(), None), Some((9, true)));
+    }
+
+    #[test]
+    fn every_layout_reads_back_what_it_writes() {
+        let shape = Shape::boxed(4, None, false, Symbols::default_for(4)).unwrap();
+        let grid = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 0];
+        for layout in [
+            Layout::Line,
+            Layout::Grid { compact: true },
+            Layout::Grid { compact: false },
+        ] {
+            let text = render(&[grid, grid].concat(), &[&shape, &shape], layout, false);
+            let read = parse_shaped(&text, &request(Some(4))).unwrap();
+            assert_eq!(read.layout, layout);
+            assert_eq!(read.cells, [grid, grid].concat());
+        }
+    }
+
+    #[test]
+    fn problems_are_located() {
+        let errors =
+            parse_shaped(b"1234123412341234\n12x4123412341234\n123\n", &request(None)).unwrap_err();
+        let lines: Vec<String> = errors.lines(|e| e.line_in("f"));
+        assert!(lines[0].starts_with("f:2:3: unexpected 'x'"), "{lines:?}");
+        assert!(
+            lines[1].starts_with("f:3:1: expected 16 cells"),
+            "{lines:?}"
+        );
+        let wrong = parse_shaped(&[b'.'; 81], &request(Some(16))).unwrap_err();
+        assert!(wrong.lines(|e| e.line_in("f"))[0].contains("expected 256 cells for a 16×16"));
+    }
+}
