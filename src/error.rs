@@ -1,14 +1,21 @@
-//! The errors of the library, each naming what it is about. The command line prints them as
-//! `sudoku-gen: error: ...` and exits with code 1.
+//! The errors of the library, each naming what it is about. The command line reports a request
+//! that cannot be run as a usage error (exit code 2), and prints the others as
+//! `sudoku-gen: error: ...` (exit code 1).
 
 use std::fmt;
 use std::io;
 
 use crate::model::shard::Shard;
 
-/// A data or I/O problem.
+/// A problem that ends a run: a request that cannot be run, or a data or I/O problem.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// A request that cannot be run as given, reported with the usage.
+    #[error("{0}")]
+    Usage(String),
+    /// A file the request names that cannot serve, reported alone: its message locates it.
+    #[error("{0}")]
+    Unusable(String),
     /// Reading or writing `what` (a file name, or "standard output") failed.
     #[error("{what}: {}", OsMessage(source))]
     Io {

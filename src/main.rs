@@ -1,13 +1,15 @@
 //! `sudoku-gen`: parses the arguments, runs the library, and maps the outcome to an exit code:
-//! 0 done, 1 a data or I/O problem (reported on stderr), 2 a usage error (reported by clap).
+//! 0 done, 1 a data or I/O problem, 2 a usage error, each reported on stderr here alone.
 
 mod cli;
 
 use std::process::ExitCode;
 
-use cli::Finished;
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use signal_hook::iterator::Signals;
+use sudoku_gen::Error;
 
 #[cfg(target_os = "linux")]
 #[global_allocator]
@@ -17,19 +19,41 @@ static ALLOCATOR: sudoku_gen::io::memory::HugePageAllocator =
 /// The signals that end a run from outside: Ctrl-C, `kill`, a closed terminal, Ctrl-\.
 const ENDING_SIGNALS: [i32; 4] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT];
 
+/// The exit code of a usage error.
+const USAGE: u8 = 2;
+
 fn main() -> ExitCode {
-    let invocation = cli::Cli::parse_invocation();
+    let request = cli::Cli::parse().request();
     // Only runs that write a file leave something behind when they are stopped; the others keep
     // the system's handling, and the start-up time of a thread.
-    if invocation.output.is_some()
+    if let Ok(request) = &request
+        && request.output.is_some()
         && let Err(error) = clean_up_before_ending_on_signals()
     {
         eprintln!("sudoku-gen: error: signal handling: {error}");
         return ExitCode::FAILURE;
     }
-    match cli::run(invocation) {
-        Ok(Finished::Clean) => ExitCode::SUCCESS,
-        Ok(Finished::WithProblems) => ExitCode::FAILURE,
+    match request.and_then(sudoku_gen::jobs::run) {
+        Ok(finished) => {
+            for message in &finished.messages {
+                eprintln!("{message}");
+            }
+            if finished.with_problems {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(Error::Usage(message)) => {
+            let _ = cli::Cli::command()
+                .error(ErrorKind::ArgumentConflict, message)
+                .print();
+            ExitCode::from(USAGE)
+        }
+        Err(Error::Unusable(message)) => {
+            eprintln!("{message}");
+            ExitCode::from(USAGE)
+        }
         Err(error) => {
             eprintln!("sudoku-gen: error: {error}");
             ExitCode::FAILURE

@@ -75,6 +75,8 @@ pub struct Solver {
     found: usize,
     /// Guesses the current search may still make.
     guesses_left: usize,
+    /// Guesses the current search was allowed.
+    guess_budget: usize,
 }
 
 impl Solver {
@@ -140,6 +142,7 @@ impl Solver {
             hidden: Vec::with_capacity(words - cells),
             found: 0,
             guesses_left: usize::MAX,
+            guess_budget: usize::MAX,
         }
     }
 
@@ -160,6 +163,7 @@ impl Solver {
     ) -> Option<usize> {
         debug_assert_eq!(puzzle.len(), self.cells);
         self.guesses_left = guesses;
+        self.guess_budget = guesses;
         self.found = 0;
         self.pending.clear();
         self.hidden.clear();
@@ -231,6 +235,11 @@ impl Solver {
         self.trail.clear();
         self.search(limit, solution);
         (self.guesses_left > 0 || self.found >= limit).then_some(self.found)
+    }
+
+    /// The branches the last search took past its first: its guesses.
+    pub fn guesses_made(&self) -> usize {
+        self.guess_budget - self.guesses_left
     }
 
     /// Sets word `index`, keeping its old value on the trail.

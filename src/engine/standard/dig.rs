@@ -184,6 +184,15 @@ fn shared_counts(a: &RangeInclusive<usize>, b: &RangeInclusive<usize>) -> usize 
 
 /// The blank counts supported at all: [`BLANKS`], one fewer with `symmetric` (a symmetric puzzle
 /// with 58 blanks is too rare).
+/// The blank counts supported, as a usage message says it.
+pub fn blanks_message() -> String {
+    format!(
+        "expected LOW~HIGH with {} <= LOW <= HIGH <= {} (the blank counts supported)",
+        BLANKS.start(),
+        BLANKS.end()
+    )
+}
+
 fn supported_blanks(symmetric: bool) -> RangeInclusive<usize> {
     *BLANKS.start()..=BLANKS.end() - usize::from(symmetric)
 }

@@ -1,0 +1,94 @@
+//! The values of the options: counts, ranges and seconds, each refused with a message that says
+//! what is expected.
+
+use std::time::Duration;
+
+use sudoku_gen::engine::standard::dig;
+use sudoku_gen::engine::standard::walk::MAX_GRIDS;
+use sudoku_gen::model::shape;
+
+/// A positive number of seconds.
+pub fn parse_seconds(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 => {
+            Duration::try_from_secs_f64(seconds).map_err(|e| e.to_string())
+        }
+        _ => Err("expected a positive number of seconds".to_owned()),
+    }
+}
+
+/// A blank range `LOW~HIGH` or `LOW-HIGH`, 1 <= LOW <= HIGH <= the cells of the largest shape;
+/// each shape then checks it against its own supported range.
+pub fn parse_blanks(text: &str) -> Result<(usize, usize), String> {
+    parse_range(text, &(1..=shape::MAX_CELLS), "blank counts").map_err(|_| dig::blanks_message())
+}
+
+/// A guess range `LOW~HIGH` or `LOW-HIGH` inside the supported one.
+pub fn parse_guesses(text: &str) -> Result<(usize, usize), String> {
+    parse_range(text, &dig::GUESSES, "guess counts")
+}
+
+/// A range `LOW~HIGH` or `LOW-HIGH` inside `range`, the `what` supported.
+fn parse_range(
+    text: &str,
+    range: &std::ops::RangeInclusive<usize>,
+    what: &str,
+) -> Result<(usize, usize), String> {
+    let supported = format!(
+        "expected LOW~HIGH with {} <= LOW <= HIGH <= {} (the {what} supported)",
+        range.start(),
+        range.end()
+    );
+    let (low, high) = text.split_once(['~', '-']).ok_or(supported.clone())?;
+    let number = |s: &str| {
+        (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse::<usize>().ok())
+            .flatten()
+    };
+    match (number(low), number(high)) {
+        (Some(low), Some(high)) if low <= high && range.contains(&low) && range.contains(&high) => {
+            Ok((low, high))
+        }
+        _ => Err(supported),
+    }
+}
+
+/// A count of 1 to 1,000,000 written in decimal digits (leading zeros allowed).
+pub fn parse_count(text: &str) -> Result<usize, String> {
+    let range = format!("expected a whole number from 1 to {}", MAX_GRIDS);
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(range);
+    }
+    let digits = text.trim_start_matches('0');
+    match digits.parse::<usize>() {
+        Ok(n) if digits.len() <= 7 && (1..=MAX_GRIDS).contains(&n) => Ok(n),
+        _ => Err(range),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn count_accepts_only_plain_decimal_in_range() {
+        assert_eq!(parse_count("1"), Ok(1));
+        assert_eq!(parse_count("0001000000"), Ok(1_000_000));
+        for bad in [
+            "",
+            "0",
+            "000",
+            "1000001",
+            "+5",
+            "-5",
+            "abc",
+            "1.5",
+            "1e3",
+            " 5",
+            "5 ",
+            "99999999999999999999999",
+        ] {
+            assert!(parse_count(bad).is_err(), "{bad:?}");
+        }
+    }
+}

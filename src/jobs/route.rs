@@ -1,0 +1,389 @@
+//! Which kernel serves a request, and every check of the request that comes before the work: the
+//! shape its flags name, the features that shape's kernel has (the table of
+//! [`crate::engine::Kernel::supports`]), and the reach of the job.
+
+use std::path::{Path, PathBuf};
+
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+
+use super::shaped;
+use super::{Job, Mode};
+use crate::engine::generic::dig::{self as generic_dig, ShapedPuzzleRequest};
+use crate::engine::generic::walk::ShapedGrids;
+use crate::engine::standard::dig;
+use crate::engine::{Feature, Kernel};
+use crate::error::Error;
+use crate::grade::GradeJob;
+use crate::grade::plan::Plan;
+use crate::io::input::{read_source, source_name};
+use crate::model::shape::{self, LayoutSource, Shape, ShapeRequest};
+use crate::text::format::{Format, OutputFormat};
+
+/// The shape flags of a request, as given.
+#[derive(Clone, Debug, Default)]
+pub struct ShapeFlags {
+    /// `--size N`.
+    pub size: Option<usize>,
+    /// `--box RxC`.
+    pub split: Option<String>,
+    /// `--jigsaw LAYOUT`: a file (`-` for standard input), or `random`.
+    pub jigsaw: Option<PathBuf>,
+    /// `--diagonal`.
+    pub diagonal: bool,
+    /// `--symbols STR`.
+    pub symbols: Option<String>,
+}
+
+/// A request whose checks have all passed, with the kernel that will serve it.
+pub(super) enum Planned {
+    /// A job of the standard kernel. With `standard_shape`, the shape flags named the standard 9×9
+    /// shape, so that an input of another shape is malformed rather than sent to the generic
+    /// kernel; without, an input without shape flags is served by the kernel its text asks for.
+    Standard {
+        job: Job,
+        seed: u64,
+        standard_shape: bool,
+    },
+    /// A job of the generic kernel.
+    Generic(Box<shaped::Job>),
+    /// The grader, its plan and programs found.
+    Grade { job: GradeJob, sheet: bool },
+    /// The text of a plan.
+    Print(String),
+}
+
+/// A usage error, reported with the usage.
+fn usage(message: impl Into<String>) -> Error {
+    Error::Usage(message.into())
+}
+
+/// Checks `job` for the shape `flags` name, and says which kernel serves it.
+pub(super) fn plan(job: Job, flags: &ShapeFlags, seed: u64) -> Result<Planned, Error> {
+    let mode = job.mode();
+    if mode == Mode::Grids
+        && let Job::Grids {
+            shard: Some(_),
+            classes: true,
+            ..
+        } = job
+    {
+        return Err(usage(
+            "the argument '--shard' cannot be used with '-c --classes'",
+        ));
+    }
+    let request = shape_request(flags, &job)?;
+    let mut standard_shape = false;
+    if !request.is_unspecified() {
+        if let Some(LayoutSource::Text { text, name }) = &request.layout
+            && let Err(problem) = shape::read_layout(text, request.size)
+        {
+            return Err(usage(format!("jigsaw layout {name}: {problem}")));
+        }
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let shape = match request.known_size() {
+            Some(size) => Some(
+                request
+                    .shape(size, &mut rng)
+                    .map_err(|e| usage(e.to_string()))?,
+            ),
+            None => None,
+        };
+        match shape {
+            Some(shape) if Kernel::for_shape(&shape) == Kernel::Standard => standard_shape = true,
+            shape => return generic(job, request, shape, seed).map(Planned::Generic),
+        }
+    }
+    standard(job, seed, standard_shape)
+}
+
+/// The checks of a job of the standard kernel.
+fn standard(job: Job, seed: u64, standard_shape: bool) -> Result<Planned, Error> {
+    let job = match job {
+        Job::Puzzles {
+            blanks,
+            level,
+            minimal,
+            symmetric,
+            guesses,
+            count,
+            classes,
+            shard,
+            format,
+        } => {
+            if let Some(range) = &blanks
+                && !(dig::BLANKS.contains(range.start()) && dig::BLANKS.contains(range.end()))
+            {
+                return Err(usage(format!(
+                    "-r {}~{}: {}",
+                    range.start(),
+                    range.end(),
+                    dig::blanks_message()
+                )));
+            }
+            if let Some(guesses) = &guesses {
+                dig::check_guesses_reachable(guesses, level, blanks.as_ref()).map_err(usage)?;
+            }
+            dig::check_reachable(level, minimal, symmetric, blanks.as_ref()).map_err(usage)?;
+            Job::Puzzles {
+                blanks,
+                level,
+                minimal,
+                symmetric,
+                guesses,
+                count,
+                classes,
+                shard,
+                format,
+            }
+        }
+        Job::Grade { request, sheet } => {
+            let job = request
+                .prepare()
+                .map_err(|e| Error::Unusable(e.to_string()))?;
+            return Ok(Planned::Grade { job, sheet });
+        }
+        Job::Print { plan } => {
+            let (_, text) = Plan::load(&plan).map_err(|e| Error::Unusable(e.to_string()))?;
+            return Ok(Planned::Print(text));
+        }
+        Job::Check {
+            paths,
+            puzzles,
+            rules,
+            corpus,
+            classes,
+        } => {
+            let stdin = Path::new("-");
+            if paths.iter().filter(|p| *p == stdin).count() > 1 {
+                return Err(usage("standard input ('-') can be checked once"));
+            }
+            if paths.len() > 1 && (puzzles.is_some() || classes) {
+                return Err(usage("--puzzles and --classes check one file at a time"));
+            }
+            if puzzles.as_deref() == Some(stdin) && paths[0] == stdin {
+                return Err(usage(
+                    "'--check -' and '--puzzles -' cannot both read standard input",
+                ));
+            }
+            Job::Check {
+                paths,
+                puzzles,
+                rules,
+                corpus,
+                classes,
+            }
+        }
+        job => job,
+    };
+    Ok(Planned::Standard {
+        job,
+        seed,
+        standard_shape,
+    })
+}
+
+/// The features of a job that only some kernels have.
+fn features(job: &Job) -> Vec<Feature> {
+    let mut features = Vec::new();
+    let mut add = |feature, given: bool| {
+        if given {
+            features.push(feature);
+        }
+    };
+    match job {
+        Job::Grids {
+            first,
+            shard,
+            classes,
+            ..
+        } => {
+            add(Feature::First, first.is_some());
+            add(Feature::Classes, *classes);
+            add(Feature::Shard, shard.is_some());
+        }
+        Job::Solve { column, .. } => add(Feature::Column, column.is_some()),
+        Job::Puzzles {
+            level,
+            guesses,
+            classes,
+            shard,
+            format,
+            ..
+        } => {
+            add(Feature::Level, level.is_some());
+            add(Feature::Csv, *format == OutputFormat::Csv);
+            add(Feature::Classes, *classes);
+            add(Feature::Guesses, guesses.is_some());
+            add(Feature::Shard, shard.is_some());
+        }
+        Job::Rate { .. } => add(Feature::Rate, true),
+        Job::Canon { .. } => add(Feature::Canon, true),
+        Job::Shuffle { .. } => add(Feature::Shuffle, true),
+        Job::Check {
+            rules,
+            corpus,
+            classes,
+            ..
+        } => {
+            add(Feature::First, rules.first.is_some());
+            add(Feature::Classes, *classes);
+            add(Feature::Column, corpus.column.is_some());
+        }
+        Job::Grade { request, .. } => {
+            add(Feature::First, request.first.is_some());
+            add(Feature::Grade, true);
+        }
+        Job::Print { .. } => add(Feature::Print, true),
+    }
+    features
+}
+
+/// The job of the generic kernel for a shape other than the standard one (`None`: its size is
+/// not known until the input is read).
+fn generic(
+    job: Job,
+    request: ShapeRequest,
+    shape: Option<Shape>,
+    seed: u64,
+) -> Result<Box<shaped::Job>, Error> {
+    let other = match &shape {
+        Some(shape) => describe(shape),
+        None => "shapes other than 9×9".to_owned(),
+    };
+    let mode = job.mode();
+    if let Some(feature) = features(&job)
+        .into_iter()
+        .find(|&feature| !Kernel::Generic.supports(feature))
+    {
+        return Err(usage(format!(
+            "'{}' is a feature of the standard 9×9 shape only, not of {other}",
+            feature.option()
+        )));
+    }
+    if request.layout == Some(LayoutSource::Random) && !matches!(mode, Mode::Grids | Mode::Puzzles)
+    {
+        return Err(usage("'--jigsaw random' draws a layout for -c and -n only"));
+    }
+    let needs_size = || {
+        shape.clone().ok_or_else(|| {
+            usage(format!(
+                "{} needs the size of its grids: give --size N (or --symbols, or a --jigsaw layout)",
+                mode.flag()
+            ))
+        })
+    };
+    Ok(Box::new(match job {
+        Job::Grids { count, format, .. } => shaped::Job::Generate(ShapedGrids {
+            shape: needs_size()?,
+            count,
+            seed,
+            format: format.unwrap_or(Format::Grid),
+        }),
+        Job::Puzzles {
+            count,
+            blanks,
+            minimal,
+            symmetric,
+            format,
+            ..
+        } => {
+            let shape = needs_size()?;
+            generic_dig::check_reachable(&shape, blanks.as_ref(), minimal).map_err(usage)?;
+            let request = ShapedPuzzleRequest {
+                shape,
+                count,
+                seed,
+                blanks,
+                minimal,
+                symmetric,
+            };
+            shaped::Job::Puzzles(request, format.text().unwrap_or(Format::Grid))
+        }
+        Job::Solve {
+            path,
+            format,
+            unique,
+            ..
+        } => shaped::Job::Solve {
+            path,
+            request,
+            format,
+            unique,
+        },
+        Job::Check {
+            paths,
+            puzzles,
+            rules,
+            ..
+        } => {
+            if paths.len() > 1 {
+                return Err(usage(format!(
+                    "--check takes one file at a time for {other}"
+                )));
+            }
+            shaped::Job::Check {
+                path: paths.into_iter().next().unwrap_or_default(),
+                puzzles,
+                request,
+                count: rules.count,
+            }
+        }
+        // Every other job needs a feature of the standard kernel only, refused above.
+        job => unreachable!("{:?} passed the feature table", job.mode()),
+    }))
+}
+
+/// The shape flags of a request, with a layout file read.
+fn shape_request(flags: &ShapeFlags, job: &Job) -> Result<ShapeRequest, Error> {
+    let split = match &flags.split {
+        Some(text) => Some(shape::parse_box(text).map_err(|e| usage(e.to_string()))?),
+        None => None,
+    };
+    let layout = match &flags.jigsaw {
+        None => None,
+        Some(path) if path == Path::new("random") => Some(LayoutSource::Random),
+        Some(path) => {
+            let stdin = Path::new("-");
+            let reads_stdin = match job {
+                Job::Solve { path, .. } => path == stdin,
+                Job::Check { paths, puzzles, .. } => {
+                    puzzles.as_deref() == Some(stdin) || paths.iter().any(|p| p == stdin)
+                }
+                _ => false,
+            };
+            if path == stdin && reads_stdin {
+                return Err(usage(
+                    "'--jigsaw -' and the input cannot both read standard input",
+                ));
+            }
+            Some(LayoutSource::Text {
+                text: read_source(path)?,
+                name: source_name(path),
+            })
+        }
+    };
+    Ok(ShapeRequest {
+        size: flags.size,
+        split,
+        layout,
+        diagonal: flags.diagonal,
+        symbols: flags.symbols.as_ref().map(|s| s.as_bytes().to_vec()),
+    })
+}
+
+/// The shape as the messages name it: `the 16×16 (boxes 4x4)`, `the 9×9 (jigsaw regions)`.
+fn describe(shape: &Shape) -> String {
+    let n = shape.size();
+    let kind = match shape.regions() {
+        shape::Regions::Boxes { rows, columns } => format!("{n}×{n} (boxes {rows}x{columns}"),
+        shape::Regions::Jigsaw(_) => format!("{n}×{n} (jigsaw regions"),
+    };
+    let diagonal = if shape.diagonal() { ", diagonals" } else { "" };
+    let symbols = if shape.symbols().is_default() {
+        ""
+    } else {
+        ", other symbols"
+    };
+    format!("the {kind}{diagonal}{symbols})")
+}

@@ -1,0 +1,300 @@
+//! Running a planned job: the output prepared before the work, the thread pool, and for an input
+//! without shape flags, the kernel its text asks for.
+
+use std::path::Path;
+
+use super::route::Planned;
+use super::shaped;
+use super::solve::{BatchOutput, BatchRules, solve_batch};
+use super::stream::{parse_error_lines, run_on_puzzles};
+use super::{Finished, Job, rate};
+use crate::check::{self, Report};
+use crate::classes::{distinct, shuffle};
+use crate::engine::standard::{dig, walk};
+use crate::error::Error;
+use crate::grade;
+use crate::io::input::{open_pieces, read_source, source_name};
+use crate::io::output::Destination;
+use crate::io::progress::{InputProgress, Progress};
+use crate::problems::Problems;
+use crate::text::corpus::{RowResult, detect_header};
+use crate::text::format::Format;
+
+/// How much of an input tells its shape (the first block of a 25×25 grid is about 1.3 KB).
+const PEEK: usize = 64 << 10;
+
+/// Runs `planned` on a pool of `threads`, writing its output where `output` names.
+pub(super) fn run(
+    planned: Planned,
+    threads: Option<usize>,
+    output: Option<&Path>,
+) -> Result<Finished, Error> {
+    // Before the work, so that an output that cannot be written costs no time.
+    let destination = Destination::prepare(output)?;
+    // This thread is one of the pool's: `-j 1` starts no other.
+    let mut pool = rayon::ThreadPoolBuilder::new().use_current_thread();
+    if let Some(threads) = threads {
+        pool = pool.num_threads(threads);
+    }
+    let pool = pool
+        .build()
+        .map_err(|e| Error::io("thread pool", std::io::Error::other(e)))?;
+    pool.install(|| match planned {
+        Planned::Standard {
+            job,
+            seed,
+            standard_shape,
+        } => run_standard(job, seed, standard_shape, destination),
+        Planned::Generic(job) => shaped::run(*job, None, destination),
+        Planned::Grade { job, sheet } => {
+            let grading = grade::grade(&job)?;
+            Destination::Stdout.write(grading.render_text().as_bytes())?;
+            if sheet {
+                destination.write(&grading.render_csv())?;
+            }
+            Ok(Finished::with(usize::from(!grading.passed()), Vec::new()))
+        }
+        Planned::Print(text) => {
+            destination.write(text.as_bytes())?;
+            Ok(Finished::clean())
+        }
+    })
+}
+
+/// Whether an input that starts with `start` holds grids of another shape than 9×9 (a CSV corpus
+/// is 9×9).
+fn is_other_shape(start: &[u8]) -> bool {
+    detect_header(start, None).is_none() && shaped::is_other_shape(start)
+}
+
+/// A job of the standard kernel. Without `standard_shape`, an input of another shape goes to the
+/// generic kernel instead.
+fn run_standard(
+    job: Job,
+    seed: u64,
+    standard_shape: bool,
+    destination: Destination,
+) -> Result<Finished, Error> {
+    match job {
+        Job::Grids {
+            count,
+            first,
+            shard,
+            format,
+            classes,
+        } => {
+            let request = walk::GridRequest {
+                count,
+                seed,
+                first,
+                shard,
+            };
+            let format = format.unwrap_or(Format::Grid);
+            let text = if classes {
+                distinct::render_classes(&request, format)
+            } else {
+                walk::render_grids(&request, format)?
+            };
+            destination.write(&text)?;
+            Ok(Finished::clean())
+        }
+        Job::Solve {
+            path,
+            format,
+            unique,
+            column,
+        } => {
+            let mut pieces = open_pieces(&path)?;
+            if !standard_shape && is_other_shape(&pieces.peek(PEEK)?) {
+                let job = shaped::Job::Solve {
+                    path,
+                    request: Default::default(),
+                    format,
+                    unique,
+                };
+                return shaped::run(job, Some(&pieces.read_whole()?), destination);
+            }
+            let rules = BatchRules {
+                separated: Box::new(move |input| format.unwrap_or(input) == Format::Grid),
+                column,
+                row_result: RowResult::Solution,
+                result_header: b"",
+            };
+            run_on_puzzles(pieces, destination, &rules, |puzzles, piece| {
+                let format = match format {
+                    _ if piece.csv => Format::Line,
+                    Some(format) => format,
+                    None => piece.format,
+                };
+                solve_batch(puzzles, unique, format)
+            })
+        }
+        Job::Puzzles {
+            count,
+            blanks,
+            level,
+            minimal,
+            symmetric,
+            guesses,
+            classes,
+            shard,
+            format,
+        } => {
+            let request = dig::PuzzleRequest {
+                count,
+                seed,
+                blanks,
+                level,
+                with_levels: format == crate::text::format::OutputFormat::Csv,
+                minimal,
+                symmetric,
+                guesses,
+                classes,
+                shard,
+            };
+            let progress = Progress::new(request.count, "puzzles");
+            let puzzles = dig::generate_puzzles(&request, &|| progress.advance());
+            progress.finish();
+            destination.write(&dig::render_puzzles(&puzzles, format))?;
+            Ok(Finished::clean())
+        }
+        Job::Rate { path, column } => {
+            let rules = BatchRules {
+                separated: Box::new(|_| false),
+                column,
+                row_result: RowResult::Appended,
+                result_header: rate::HEADER,
+            };
+            run_on_puzzles(
+                open_pieces(&path)?,
+                destination,
+                &rules,
+                |puzzles, piece| rate::rate_file(puzzles, piece.first && !piece.csv),
+            )
+        }
+        Job::Canon { path, column } => {
+            let rules = BatchRules {
+                separated: Box::new(|_| false),
+                column,
+                row_result: RowResult::Column("canon"),
+                result_header: b"",
+            };
+            run_on_puzzles(open_pieces(&path)?, destination, &rules, |puzzles, _| {
+                BatchOutput {
+                    text: distinct::render_canonical_forms(&puzzles.grids),
+                    problems: Problems::new(),
+                }
+            })
+        }
+        Job::Shuffle { path, format } => {
+            match shuffle::shuffle_text(&read_source(&path)?, seed, format) {
+                Ok(text) => {
+                    destination.write(&text)?;
+                    Ok(Finished::clean())
+                }
+                Err(errors) => Ok(Finished::with(
+                    1,
+                    parse_error_lines(&source_name(&path), &errors),
+                )),
+            }
+        }
+        Job::Check {
+            paths,
+            puzzles: None,
+            rules,
+            corpus,
+            classes,
+        } => {
+            if classes {
+                let text = read_source(&paths[0])?;
+                let mut report = check::check_grids(&text, rules);
+                distinct::check_classes(&mut report, &text, None);
+                return finish_check(&report, &paths[0]);
+            }
+            let mut inputs = paths
+                .iter()
+                .map(|path| open_pieces(path))
+                .collect::<Result<Vec<_>, Error>>()?;
+            if let [input] = &mut inputs[..]
+                && !standard_shape
+                && is_other_shape(&input.peek(PEEK)?)
+            {
+                let text = inputs.remove(0).read_whole()?;
+                let job = shaped::Job::Check {
+                    path: paths[0].clone(),
+                    puzzles: None,
+                    request: Default::default(),
+                    count: rules.count,
+                };
+                return shaped::run(job, Some(&text), destination);
+            }
+            let bytes = inputs.iter().map(|input| input.file_len()).sum();
+            let mut progress = InputProgress::new(bytes, "grids");
+            let reports = check::check_grid_files(inputs, rules, &corpus, |items, bytes| {
+                progress.advance(items, bytes)
+            })?;
+            progress.finish();
+            Destination::Stdout.write(check::files_text(&reports).as_bytes())?;
+            let problems = reports.iter().map(|(_, r)| r.problems.count()).sum();
+            Ok(Finished::with(problems, Vec::new()))
+        }
+        Job::Check {
+            paths,
+            puzzles: Some(puzzles),
+            rules,
+            classes,
+            ..
+        } => {
+            let path = &paths[0];
+            let mut solutions = open_pieces(path)?;
+            if !standard_shape && is_other_shape(&solutions.peek(PEEK)?) {
+                let text = solutions.read_whole()?;
+                // `--first` is a 9×9 rule, and stays one: it is refused with the shape flags,
+                // and not asked of other shapes here.
+                let job = shaped::Job::Check {
+                    path: path.clone(),
+                    puzzles: Some(puzzles),
+                    request: Default::default(),
+                    count: rules.count,
+                };
+                return shaped::run(job, Some(&text), destination);
+            }
+            let checked = if classes {
+                // Classes compare puzzles with every other: both files are read whole.
+                let text = read_source(path)?;
+                let puzzle_text = read_source(&puzzles)?;
+                check::check_solutions(&text, &puzzle_text, rules).map(|mut report| {
+                    let name = source_name(&puzzles);
+                    distinct::check_classes(&mut report, &text, Some((&puzzle_text, &name)));
+                    report
+                })
+            } else {
+                let mut progress = InputProgress::new(solutions.file_len(), "solutions");
+                let checked = check::check_solution_files(
+                    solutions,
+                    open_pieces(&puzzles)?,
+                    rules,
+                    |items, bytes| progress.advance(items, bytes),
+                )?;
+                progress.finish();
+                checked
+            };
+            match checked {
+                Ok(report) => finish_check(&report, path),
+                Err(errors) => Ok(Finished::with(
+                    1,
+                    parse_error_lines(&source_name(&puzzles), &errors),
+                )),
+            }
+        }
+        Job::Grade { .. } | Job::Print { .. } => {
+            unreachable!("the grader's jobs are planned apart")
+        }
+    }
+}
+
+/// Writes the report of a check of `path` on standard output.
+pub(super) fn finish_check(report: &Report, path: &Path) -> Result<Finished, Error> {
+    Destination::Stdout.write(report.text(&source_name(path)).as_bytes())?;
+    Ok(Finished::with(report.problems.count(), Vec::new()))
+}
