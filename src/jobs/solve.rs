@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use crate::engine::standard::solve::Solver;
 use crate::error::Error;
 use crate::io::input::{Boundary, Pieces};
-use crate::model::grid::House;
+use crate::model::house::House;
 use crate::problems::Problems;
 use crate::text::corpus::{self, Header, RowResult};
 use crate::text::format::Format;

@@ -21,6 +21,8 @@
 
 use std::fmt;
 
+use super::house::House;
+
 /// The number of cells in a grid.
 pub(crate) const CELLS: usize = 81;
 
@@ -155,27 +157,6 @@ impl Grid {
             .iter()
             .zip(puzzle.0.iter())
             .all(|(&s, &p)| p == 0 || s == p)
-    }
-}
-
-/// A house, numbered from 1 as people count them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum House {
-    /// Row 1 to 9, from the top.
-    Row(usize),
-    /// Column 1 to 9, from the left.
-    Column(usize),
-    /// Box 1 to 9, row by row.
-    Box(usize),
-}
-
-impl fmt::Display for House {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            House::Row(n) => write!(f, "row {n}"),
-            House::Column(n) => write!(f, "column {n}"),
-            House::Box(n) => write!(f, "box {n}"),
-        }
     }
 }
 

@@ -2,5 +2,6 @@
 //! the crate uses, the [`shape::Shape`] of any grid, and the [`shard::Shard`] of a corpus.
 
 pub mod grid;
+pub mod house;
 pub mod shape;
 pub mod shard;

@@ -10,10 +10,10 @@
 //! The standard shape (9×9, 3×3 boxes, digits) keeps its own fast kernels
 //! ([`crate::engine::standard`]); every other shape is served by [`crate::engine::generic`].
 
-use std::fmt;
-
 use rand::Rng;
 use rand::RngExt;
+
+use super::house::House;
 
 /// The smallest and largest N.
 pub const SIZES: std::ops::RangeInclusive<usize> = 4..=25;
@@ -160,33 +160,6 @@ pub enum Regions {
     /// Irregular regions: the region index (0..N) of each cell, numbered in order of first
     /// appearance.
     Jigsaw(Vec<u8>),
-}
-
-/// A house of a shape, numbered from 1 as people count them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum House {
-    /// Row 1..=N, from the top.
-    Row(usize),
-    /// Column 1..=N, from the left.
-    Column(usize),
-    /// Box (or jigsaw region) 1..=N, in reading order of its first cell.
-    Region(usize),
-    /// The diagonal from the top-left corner.
-    Diagonal,
-    /// The diagonal from the top-right corner.
-    AntiDiagonal,
-}
-
-impl fmt::Display for House {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            House::Row(n) => write!(f, "row {n}"),
-            House::Column(n) => write!(f, "column {n}"),
-            House::Region(n) => write!(f, "region {n}"),
-            House::Diagonal => f.write_str("the main diagonal"),
-            House::AntiDiagonal => f.write_str("the anti-diagonal"),
-        }
-    }
 }
 
 /// A Sudoku shape with its house tables (see the module documentation).
