@@ -24,6 +24,24 @@ pub enum Error {
         /// The operating system's error.
         source: io::Error,
     },
+    /// A shape with fewer complete grids than asked for.
+    #[error("{}", too_few_grids(*asked, *exist))]
+    TooFewGrids {
+        /// How many were asked for.
+        asked: usize,
+        /// How many the shape has.
+        exist: usize,
+    },
+    /// Fewer distinct puzzles than asked for could be made.
+    #[error(
+        "only {made} distinct puzzles of {asked} could be made in the blank range asked; nothing written"
+    )]
+    TooFewPuzzles {
+        /// How many were asked for.
+        asked: usize,
+        /// How many distinct puzzles were made.
+        made: usize,
+    },
     /// A subtree of `shard`'s search holds fewer grids than its part of `count` needs.
     #[error("shard {shard} cannot hold {count} grids")]
     ShardTooSmall {
@@ -41,6 +59,15 @@ impl Error {
             what: what.to_owned(),
             source,
         }
+    }
+}
+
+fn too_few_grids(asked: usize, exist: usize) -> String {
+    match exist {
+        0 => "this shape has no complete grid at all; nothing written".to_owned(),
+        exist => format!(
+            "this shape has only {exist} complete grids ({asked} asked for); nothing written"
+        ),
     }
 }
 

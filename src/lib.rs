@@ -45,7 +45,8 @@
 //! [`shape`], one engine generic over the shape: here a complete 16×16 grid found from an empty one.
 //! ```
 //! use sudoku_gen::engine::generic::solve::Solver;
-//! use sudoku_gen::model::shape::{Shape, Symbols};
+//! use sudoku_gen::model::shape::Shape;
+//! use sudoku_gen::model::symbols::Symbols;
 //!
 //! let shape = Shape::boxed(16, None, false, Symbols::default_for(16)).unwrap();
 //! let mut grid = vec![0; 256];

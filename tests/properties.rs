@@ -133,7 +133,8 @@ proptest! {
         order in any::<u64>(),
     ) {
         use sudoku_gen::engine::generic::solve::Solver;
-        use sudoku_gen::model::shape::{Shape, Symbols};
+        use sudoku_gen::model::shape::Shape;
+        use sudoku_gen::model::symbols::Symbols;
         use sudoku_gen::{Grid, count_solutions, solve};
         let grid = sudoku_gen::generate_grids(&GridRequest { count: 1, seed, first: None, shard: None }).unwrap()[0];
         let mut cells = *grid.cells();

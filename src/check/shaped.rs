@@ -8,7 +8,8 @@
 use std::collections::HashMap;
 
 use crate::check::{Problem, Report, Subject};
-use crate::model::shape::{Shape, ShapeRequest};
+use crate::model::request::ShapeRequest;
+use crate::model::shape::Shape;
 use crate::text::parse::{ParseError, ParseErrors};
 use crate::text::shaped::{Layout, ShapedPuzzles, read_shaped};
 

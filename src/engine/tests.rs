@@ -9,7 +9,7 @@ use rand::seq::SliceRandom;
 use super::*;
 use crate::engine::standard::dig::{PuzzleRequest, generate_puzzles};
 use crate::engine::standard::walk::{GridRequest, generate_grids};
-use crate::model::shape::Symbols;
+use crate::model::symbols::Symbols;
 
 #[test]
 fn every_feature_is_in_the_table_once() {

@@ -9,16 +9,17 @@ use rand::rngs::Xoshiro256PlusPlus;
 
 use super::shaped;
 use super::{Job, Mode};
-use crate::engine::generic::dig::{self as generic_dig, ShapedPuzzleRequest};
-use crate::engine::generic::walk::ShapedGrids;
+use crate::engine::generic::dig as generic_dig;
 use crate::engine::standard::dig;
 use crate::engine::{Feature, Kernel};
 use crate::error::Error;
 use crate::grade::GradeJob;
 use crate::grade::plan::Plan;
 use crate::io::input::{read_source, source_name};
-use crate::model::shape::{self, LayoutSource, Shape, ShapeRequest};
-use crate::text::format::{Format, OutputFormat};
+use crate::model::layout::read_layout;
+use crate::model::request::{LayoutSource, ShapeRequest, parse_box};
+use crate::model::shape::{self, Shape};
+use crate::text::format::OutputFormat;
 
 /// The shape flags of a request, as given.
 #[derive(Clone, Debug, Default)]
@@ -44,6 +45,12 @@ pub(super) enum Planned {
         job: Job,
         seed: u64,
         standard_shape: bool,
+    },
+    /// A job that makes grids or puzzles, for the kernel of `shape`.
+    Make {
+        shape: Box<Shape>,
+        job: Job,
+        seed: u64,
     },
     /// A job of the generic kernel.
     Generic(Box<shaped::Job>),
@@ -76,7 +83,7 @@ pub(super) fn plan(job: Job, flags: &ShapeFlags, seed: u64) -> Result<Planned, E
     let mut standard_shape = false;
     if !request.is_unspecified() {
         if let Some(LayoutSource::Text { text, name }) = &request.layout
-            && let Err(problem) = shape::read_layout(text, request.size)
+            && let Err(problem) = read_layout(text, request.size)
         {
             return Err(usage(format!("jigsaw layout {name}: {problem}")));
         }
@@ -91,7 +98,7 @@ pub(super) fn plan(job: Job, flags: &ShapeFlags, seed: u64) -> Result<Planned, E
         };
         match shape {
             Some(shape) if Kernel::for_shape(&shape) == Kernel::Standard => standard_shape = true,
-            shape => return generic(job, request, shape, seed).map(Planned::Generic),
+            shape => return generic(job, request, shape, seed),
         }
     }
     standard(job, seed, standard_shape)
@@ -125,7 +132,7 @@ fn standard(job: Job, seed: u64, standard_shape: bool) -> Result<Planned, Error>
                 dig::check_guesses_reachable(guesses, level, blanks.as_ref()).map_err(usage)?;
             }
             dig::check_reachable(level, minimal, symmetric, blanks.as_ref()).map_err(usage)?;
-            Job::Puzzles {
+            let job = Job::Puzzles {
                 blanks,
                 level,
                 minimal,
@@ -135,7 +142,19 @@ fn standard(job: Job, seed: u64, standard_shape: bool) -> Result<Planned, Error>
                 classes,
                 shard,
                 format,
-            }
+            };
+            return Ok(Planned::Make {
+                shape: Box::new(Shape::standard()),
+                job,
+                seed,
+            });
+        }
+        job @ Job::Grids { .. } => {
+            return Ok(Planned::Make {
+                shape: Box::new(Shape::standard()),
+                job,
+                seed,
+            });
         }
         Job::Grade { request, sheet } => {
             let job = request
@@ -246,7 +265,7 @@ fn generic(
     request: ShapeRequest,
     shape: Option<Shape>,
     seed: u64,
-) -> Result<Box<shaped::Job>, Error> {
+) -> Result<Planned, Error> {
     let other = match &shape {
         Some(shape) => describe(shape),
         None => "shapes other than 9×9".to_owned(),
@@ -273,32 +292,26 @@ fn generic(
             ))
         })
     };
-    Ok(Box::new(match job {
-        Job::Grids { count, format, .. } => shaped::Job::Generate(ShapedGrids {
-            shape: needs_size()?,
-            count,
-            seed,
-            format: format.unwrap_or(Format::Grid),
-        }),
+    Ok(Planned::Generic(Box::new(match job {
+        job @ Job::Grids { .. } => {
+            return Ok(Planned::Make {
+                shape: Box::new(needs_size()?),
+                job,
+                seed,
+            });
+        }
         Job::Puzzles {
-            count,
-            blanks,
+            ref blanks,
             minimal,
-            symmetric,
-            format,
             ..
         } => {
             let shape = needs_size()?;
             generic_dig::check_reachable(&shape, blanks.as_ref(), minimal).map_err(usage)?;
-            let request = ShapedPuzzleRequest {
-                shape,
-                count,
+            return Ok(Planned::Make {
+                shape: Box::new(shape),
+                job,
                 seed,
-                blanks,
-                minimal,
-                symmetric,
-            };
-            shaped::Job::Puzzles(request, format.text().unwrap_or(Format::Grid))
+            });
         }
         Job::Solve {
             path,
@@ -331,13 +344,13 @@ fn generic(
         }
         // Every other job needs a feature of the standard kernel only, refused above.
         job => unreachable!("{:?} passed the feature table", job.mode()),
-    }))
+    })))
 }
 
 /// The shape flags of a request, with a layout file read.
 fn shape_request(flags: &ShapeFlags, job: &Job) -> Result<ShapeRequest, Error> {
     let split = match &flags.split {
-        Some(text) => Some(shape::parse_box(text).map_err(|e| usage(e.to_string()))?),
+        Some(text) => Some(parse_box(text).map_err(|e| usage(e.to_string()))?),
         None => None,
     };
     let layout = match &flags.jigsaw {

@@ -4,18 +4,17 @@
 use std::path::Path;
 
 use super::route::Planned;
-use super::shaped;
 use super::solve::{BatchOutput, BatchRules, solve_batch};
 use super::stream::{parse_error_lines, run_on_puzzles};
 use super::{Finished, Job, rate};
+use super::{make, shaped};
 use crate::check::{self, Report};
 use crate::classes::{distinct, shuffle};
-use crate::engine::standard::{dig, walk};
 use crate::error::Error;
 use crate::grade;
 use crate::io::input::{open_pieces, read_source, source_name};
 use crate::io::output::Destination;
-use crate::io::progress::{InputProgress, Progress};
+use crate::io::progress::InputProgress;
 use crate::problems::Problems;
 use crate::text::corpus::{RowResult, detect_header};
 use crate::text::format::Format;
@@ -45,6 +44,7 @@ pub(super) fn run(
             seed,
             standard_shape,
         } => run_standard(job, seed, standard_shape, destination),
+        Planned::Make { shape, job, seed } => make::run(*shape, job, seed, destination),
         Planned::Generic(job) => shaped::run(*job, None, destination),
         Planned::Grade { job, sheet } => {
             let grading = grade::grade(&job)?;
@@ -76,28 +76,6 @@ fn run_standard(
     destination: Destination,
 ) -> Result<Finished, Error> {
     match job {
-        Job::Grids {
-            count,
-            first,
-            shard,
-            format,
-            classes,
-        } => {
-            let request = walk::GridRequest {
-                count,
-                seed,
-                first,
-                shard,
-            };
-            let format = format.unwrap_or(Format::Grid);
-            let text = if classes {
-                distinct::render_classes(&request, format)
-            } else {
-                walk::render_grids(&request, format)?
-            };
-            destination.write(&text)?;
-            Ok(Finished::clean())
-        }
         Job::Solve {
             path,
             format,
@@ -128,35 +106,6 @@ fn run_standard(
                 };
                 solve_batch(puzzles, unique, format)
             })
-        }
-        Job::Puzzles {
-            count,
-            blanks,
-            level,
-            minimal,
-            symmetric,
-            guesses,
-            classes,
-            shard,
-            format,
-        } => {
-            let request = dig::PuzzleRequest {
-                count,
-                seed,
-                blanks,
-                level,
-                with_levels: format == crate::text::format::OutputFormat::Csv,
-                minimal,
-                symmetric,
-                guesses,
-                classes,
-                shard,
-            };
-            let progress = Progress::new(request.count, "puzzles");
-            let puzzles = dig::generate_puzzles(&request, &|| progress.advance());
-            progress.finish();
-            destination.write(&dig::render_puzzles(&puzzles, format))?;
-            Ok(Finished::clean())
         }
         Job::Rate { path, column } => {
             let rules = BatchRules {
@@ -287,9 +236,7 @@ fn run_standard(
                 )),
             }
         }
-        Job::Grade { .. } | Job::Print { .. } => {
-            unreachable!("the grader's jobs are planned apart")
-        }
+        job => unreachable!("{:?} is planned apart", job.mode()),
     }
 }
 

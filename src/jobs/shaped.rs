@@ -1,5 +1,5 @@
-//! The jobs of the generic kernel: `-c`, `-s`, `-n` and `--check` for every shape other than the
-//! standard 9×9 one.
+//! The jobs of the generic kernel that read an input: `-s` and `--check` for every shape other
+//! than the standard 9×9 one.
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -7,13 +7,11 @@ use std::path::{Path, PathBuf};
 use super::Finished;
 use super::stream::parse_error_lines;
 use crate::check::shaped as check;
-use crate::engine::generic::dig::{self, ShapedPuzzleRequest};
 use crate::engine::generic::solve::solve_all;
-use crate::engine::generic::walk::{self, ShapedGrids};
 use crate::error::Error;
 use crate::io::input::{read_source, source_name};
 use crate::io::output::Destination;
-use crate::model::shape::ShapeRequest;
+use crate::model::request::ShapeRequest;
 use crate::text::format::Format;
 use crate::text::shaped::{Layout, detect_size, parse_shaped};
 
@@ -27,10 +25,6 @@ pub enum Job {
         format: Option<Format>,
         unique: bool,
     },
-    /// `-c N`.
-    Generate(ShapedGrids),
-    /// `-n N`.
-    Puzzles(ShapedPuzzleRequest, Format),
     /// `--check FILE`, with `--puzzles PFILE` when `puzzles` is given.
     Check {
         path: PathBuf,
@@ -75,26 +69,6 @@ pub(super) fn run(
             let lines = output.problems.lines(|problem| problem.line_in(&name));
             Ok(Finished::with(output.problems.count(), lines))
         }
-        Job::Generate(request) => match walk::render_grids(&request) {
-            Ok(text) => {
-                destination.write(&text)?;
-                Ok(Finished::clean())
-            }
-            Err(short) => Ok(Finished::with(
-                1,
-                vec![format!("sudoku-gen: error: {short}")],
-            )),
-        },
-        Job::Puzzles(request, format) => match dig::generate_puzzles(&request) {
-            Ok(puzzles) => {
-                destination.write(&dig::render_puzzles(&request.shape, &puzzles, format))?;
-                Ok(Finished::clean())
-            }
-            Err(short) => Ok(Finished::with(
-                1,
-                vec![format!("sudoku-gen: error: {short}")],
-            )),
-        },
         Job::Check {
             path,
             puzzles,

@@ -3,5 +3,8 @@
 
 pub mod grid;
 pub mod house;
+pub mod layout;
+pub mod request;
 pub mod shape;
 pub mod shard;
+pub mod symbols;

@@ -14,15 +14,17 @@ use rand::Rng;
 use rand::RngExt;
 
 use super::house::House;
+use super::layout::{
+    LAYOUT_NAMES, is_connected, neighbours, neighbours_of_region, read_layout, region_count,
+    renumbered,
+};
+use super::symbols::Symbols;
 
 /// The smallest and largest N.
 pub const SIZES: std::ops::RangeInclusive<usize> = 4..=25;
 
 /// The most cells a grid can have (25×25).
 pub const MAX_CELLS: usize = 625;
-
-/// The default alphabet: `1`–`9`, then `A`–`P`; a shape of size N uses its first N characters.
-pub const DEFAULT_SYMBOLS: &[u8; 25] = b"123456789ABCDEFGHIJKLMNOP";
 
 /// What went wrong building a shape from the command line; each is a usage error.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -66,85 +68,13 @@ pub enum ShapeError {
     },
 }
 
-/// The symbols of a shape: N distinct ASCII characters, value `v` written as the `v-1`-th.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Symbols {
-    glyphs: [u8; 25],
-    size: usize,
-    /// For each byte, its value (1..=N), 0 for a blank, [`NOT_A_CELL`] otherwise.
-    value_of: [u8; 256],
-}
-
-/// What [`Symbols::value_of`] gives for a byte that is neither a symbol nor a blank.
-pub const NOT_A_CELL: u8 = u8::MAX;
-
-impl Symbols {
-    /// The default alphabet of size `size`.
-    pub fn default_for(size: usize) -> Symbols {
-        Symbols::new(&DEFAULT_SYMBOLS[..size]).expect("the default alphabet is valid")
-    }
-
-    /// An alphabet from its characters, which must be distinct printable ASCII, and none of `.`,
-    /// `-` or `#` (blanks and comments).
-    pub fn new(text: &[u8]) -> Result<Symbols, String> {
-        let mut glyphs = [0; 25];
-        let mut value_of = [NOT_A_CELL; 256];
-        for (i, &ch) in text.iter().enumerate() {
-            if !ch.is_ascii_graphic() || matches!(ch, b'.' | b'-' | b'#') {
-                return Err(format!(
-                    "character {} cannot be a symbol (expected printable ASCII other than '.', '-' and '#')",
-                    i + 1
-                ));
-            }
-            if value_of[usize::from(ch)] != NOT_A_CELL {
-                return Err(format!("'{}' repeats", ch as char));
-            }
-            if i < glyphs.len() {
-                glyphs[i] = ch;
-            }
-            value_of[usize::from(ch)] = i as u8 + 1;
-        }
-        for blank in [b'.', b'-', b'0'] {
-            if value_of[usize::from(blank)] == NOT_A_CELL {
-                value_of[usize::from(blank)] = 0;
-            }
-        }
-        Ok(Symbols {
-            glyphs,
-            size: text.len(),
-            value_of,
-        })
-    }
-
-    /// The character of value `value` (1..=N).
-    pub fn glyph(&self, value: u8) -> u8 {
-        self.glyphs[usize::from(value) - 1]
-    }
-
-    /// The value of a character: 1..=N for a symbol, 0 for a blank, [`NOT_A_CELL`] otherwise.
-    pub fn value_of(&self, ch: u8) -> u8 {
-        self.value_of[usize::from(ch)]
-    }
-
-    /// The character written for a blank cell in `format`: `.` in the line format; `0` in the
-    /// grid format, unless `0` is a symbol.
-    pub fn blank(&self, line_format: bool) -> u8 {
-        if line_format || self.value_of(b'0') != 0 {
-            b'.'
-        } else {
-            b'0'
-        }
-    }
-
-    /// The alphabet, in value order.
-    pub fn as_bytes(&self) -> &[u8] {
-        &self.glyphs[..self.size]
-    }
-
-    /// Whether this is the default alphabet for its size.
-    pub fn is_default(&self) -> bool {
-        self.as_bytes() == &DEFAULT_SYMBOLS[..self.size]
-    }
+/// The default box split of `size`: R the largest divisor not above √N, or `None` for a prime.
+pub fn default_box(size: usize) -> Option<(usize, usize)> {
+    let rows = (2..=size)
+        .take_while(|r| r * r <= size)
+        .filter(|&r| size.is_multiple_of(r))
+        .last()?;
+    Some((rows, size / rows))
 }
 
 /// How the regions of a shape are made.
@@ -408,6 +338,11 @@ impl Shape {
         }
     }
 
+    /// The standard shape: 9×9, boxes of 3×3, digits.
+    pub fn standard() -> Shape {
+        Shape::boxed(9, None, false, Symbols::default_for(9)).expect("9×9 has 3×3 boxes")
+    }
+
     /// Whether this is the 9×9 shape of 3×3 boxes and digits, which the crate's fast paths serve.
     pub fn is_standard(&self) -> bool {
         self.size == 9
@@ -452,270 +387,10 @@ impl Shape {
     }
 }
 
-/// The guesses spent looking for a complete grid of a random layout before another is drawn.
-const LAYOUT_GUESSES: usize = 2000;
-
-/// How many random layouts are drawn at most.
-const RANDOM_LAYOUTS: usize = 200;
-
-/// Where a jigsaw layout comes from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LayoutSource {
-    /// The text of a layout file, and the name it was given by.
-    Text {
-        /// The file's contents.
-        text: Vec<u8>,
-        /// The file's name as given (`<stdin>` for `-`).
-        name: String,
-    },
-    /// A layout drawn from the seed.
-    Random,
-}
-
-/// The shape the command line asks for, before N is known (`-s` and `--check` may take it from
-/// their input).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ShapeRequest {
-    /// `--size N`.
-    pub size: Option<usize>,
-    /// `--box RxC`.
-    pub split: Option<(usize, usize)>,
-    /// `--jigsaw LAYOUT`.
-    pub layout: Option<LayoutSource>,
-    /// `--diagonal`.
-    pub diagonal: bool,
-    /// `--symbols STR`.
-    pub symbols: Option<Vec<u8>>,
-}
-
-impl ShapeRequest {
-    /// Whether no shape flag was given at all.
-    pub fn is_unspecified(&self) -> bool {
-        *self == ShapeRequest::default()
-    }
-
-    /// N, when the flags decide it: `--size`, else the length of `--symbols`, else the side of a
-    /// jigsaw layout.
-    pub fn known_size(&self) -> Option<usize> {
-        self.size
-            .or(self.symbols.as_ref().map(Vec::len))
-            .or_else(|| match &self.layout {
-                Some(LayoutSource::Text { text, .. }) => {
-                    read_layout(text, None).ok().map(|r| region_count(&r))
-                }
-                _ => None,
-            })
-    }
-
-    /// The shape of size `size`; a random layout is drawn from `rng` until the solver finds a
-    /// complete grid for one within a few thousand guesses (a few hundred layouts at most).
-    pub fn shape<R: Rng + ?Sized>(&self, size: usize, rng: &mut R) -> Result<Shape, ShapeError> {
-        if !SIZES.contains(&size) {
-            return Err(ShapeError::Size(size));
-        }
-        let symbols = match &self.symbols {
-            Some(text) if text.len() != size => {
-                return Err(ShapeError::Symbols {
-                    text: String::from_utf8_lossy(text).into_owned(),
-                    problem: format!("{} symbols; expected {size}", text.len()),
-                });
-            }
-            Some(text) => Symbols::new(text).map_err(|problem| ShapeError::Symbols {
-                text: String::from_utf8_lossy(text).into_owned(),
-                problem,
-            })?,
-            None => Symbols::default_for(size),
-        };
-        match &self.layout {
-            None => Shape::boxed(size, self.split, self.diagonal, symbols),
-            Some(_) if self.split.is_some() => Err(ShapeError::Layout {
-                source_name: None,
-                problem: "--box and --jigsaw cannot both give the regions".into(),
-            }),
-            Some(LayoutSource::Text { text, name }) => {
-                Shape::jigsaw(text, Some(size), self.diagonal, Some(symbols)).map_err(|problem| {
-                    ShapeError::Layout {
-                        source_name: Some(name.clone()),
-                        problem,
-                    }
-                })
-            }
-            Some(LayoutSource::Random) => {
-                let empty = vec![0; size * size];
-                let mut grid = empty.clone();
-                for _ in 0..RANDOM_LAYOUTS {
-                    let shape = Shape::random_jigsaw(size, self.diagonal, symbols, rng);
-                    let mut solver = crate::engine::generic::solve::Solver::new(&shape);
-                    if solver.count_within(&empty, 1, &mut grid, LAYOUT_GUESSES) == Some(1) {
-                        return Ok(shape);
-                    }
-                }
-                Err(ShapeError::Layout {
-                    source_name: None,
-                    problem: format!(
-                        "none of {RANDOM_LAYOUTS} random layouts of this size had a complete grid the solver found quickly"
-                    ),
-                })
-            }
-        }
-    }
-}
-
-/// The region characters of the layouts this program writes.
-const LAYOUT_NAMES: &[u8; 25] = b"abcdefghijklmnopqrstuvwxy";
-
-/// The default box split of `size`: R the largest divisor not above √N, or `None` for a prime.
-pub fn default_box(size: usize) -> Option<(usize, usize)> {
-    let rows = (2..=size)
-        .take_while(|r| r * r <= size)
-        .filter(|&r| size.is_multiple_of(r))
-        .last()?;
-    Some((rows, size / rows))
-}
-
-/// The cells next to `cell` through an edge.
-fn neighbours(cell: usize, size: usize) -> Vec<usize> {
-    let (row, column) = (cell / size, cell % size);
-    let mut next = Vec::with_capacity(4);
-    if row > 0 {
-        next.push(cell - size);
-    }
-    if row + 1 < size {
-        next.push(cell + size);
-    }
-    if column > 0 {
-        next.push(cell - 1);
-    }
-    if column + 1 < size {
-        next.push(cell + 1);
-    }
-    next
-}
-
-/// Whether `cell` touches region `region` through a cell other than `except`.
-fn neighbours_of_region(
-    cell: usize,
-    size: usize,
-    region_of: &[u8],
-    region: u8,
-    except: usize,
-) -> bool {
-    neighbours(cell, size)
-        .into_iter()
-        .any(|n| n != except && region_of[n] == region)
-}
-
-/// Whether the cells of `region` are connected through shared edges.
-fn is_connected(region_of: &[u8], size: usize, region: u8) -> bool {
-    let Some(start) = region_of.iter().position(|&r| r == region) else {
-        return true;
-    };
-    let mut seen = vec![false; region_of.len()];
-    let mut stack = vec![start];
-    seen[start] = true;
-    let mut reached = 0;
-    while let Some(cell) = stack.pop() {
-        reached += 1;
-        for next in neighbours(cell, size) {
-            if !seen[next] && region_of[next] == region {
-                seen[next] = true;
-                stack.push(next);
-            }
-        }
-    }
-    reached == region_of.iter().filter(|&&r| r == region).count()
-}
-
-/// Regions renumbered in order of first appearance.
-fn renumbered(region_of: &[u8]) -> Vec<u8> {
-    let mut names = [u8::MAX; 256];
-    let mut next = 0;
-    region_of
-        .iter()
-        .map(|&r| {
-            if names[usize::from(r)] == u8::MAX {
-                names[usize::from(r)] = next;
-                next += 1;
-            }
-            names[usize::from(r)]
-        })
-        .collect()
-}
-
-fn region_count(region_of: &[u8]) -> usize {
-    usize::from(region_of.iter().copied().max().unwrap_or(0)) + 1
-}
-
-/// Reads a layout (see [`Shape::jigsaw`]) into region indices, numbered in order of first
-/// appearance, checking that it has N regions of N connected cells.
-pub fn read_layout(text: &[u8], size: Option<usize>) -> Result<Vec<u8>, String> {
-    let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
-    let lines: Vec<&[u8]> = text
-        .split(|&b| b == b'\n')
-        .map(|line| line.strip_suffix(b"\r").unwrap_or(line).trim_ascii_end())
-        .filter(|line| !line.is_empty())
-        .collect();
-    let chars: Vec<u8> = lines.concat();
-    let side = match lines.as_slice() {
-        [one] => (4..=25).find(|s| s * s == one.len()),
-        many => Some(many.len()).filter(|&n| many.iter().all(|line| line.len() == n)),
-    };
-    let Some(side) = side.filter(|s| SIZES.contains(s)) else {
-        return Err(
-            "expected N lines of N region characters, or one line of N·N, with N from 4 to 25"
-                .into(),
-        );
-    };
-    if let Some(size) = size.filter(|&size| size != side) {
-        return Err(format!("the layout is {side}×{side} but --size is {size}"));
-    }
-    if let Some(&bad) = chars.iter().find(|ch| !ch.is_ascii_graphic()) {
-        return Err(format!("byte 0x{bad:02x} cannot name a region"));
-    }
-    let region_of = renumbered(&chars);
-    let regions = region_count(&region_of);
-    if regions != side {
-        return Err(format!("it has {regions} regions; expected {side}"));
-    }
-    for region in 0..side as u8 {
-        let first = region_of
-            .iter()
-            .position(|&r| r == region)
-            .expect("a region");
-        let name = chars[first] as char;
-        let cells = region_of.iter().filter(|&&r| r == region).count();
-        if cells != side {
-            return Err(format!(
-                "region '{name}' has {cells} cells; expected {side}"
-            ));
-        }
-        if !is_connected(&region_of, side, region) {
-            return Err(format!(
-                "region '{name}' is not connected (its cells must join through shared edges)"
-            ));
-        }
-    }
-    Ok(region_of)
-}
-
-/// A `--box` argument `RxC`.
-pub fn parse_box(text: &str) -> Result<(usize, usize), ShapeError> {
-    let syntax = || ShapeError::BoxSyntax(text.to_owned());
-    let (rows, columns) = text.split_once(['x', 'X']).ok_or_else(syntax)?;
-    let number = |s: &str| {
-        (!s.is_empty() && s.len() <= 3 && s.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| s.parse::<usize>().ok())
-            .flatten()
-    };
-    Ok((
-        number(rows).ok_or_else(syntax)?,
-        number(columns).ok_or_else(syntax)?,
-    ))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::request::parse_box;
     use rand::SeedableRng;
     use rand::rngs::Xoshiro256PlusPlus;
 

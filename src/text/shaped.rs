@@ -10,7 +10,9 @@
 
 use std::collections::HashMap;
 
-use crate::model::shape::{SIZES, Shape, ShapeRequest, Symbols};
+use crate::model::request::ShapeRequest;
+use crate::model::shape::{SIZES, Shape};
+use crate::model::symbols::Symbols;
 use crate::problems::shown_character;
 use crate::text::parse::{ParseError, ParseErrors, numbered_lines, utf16_encoding};
 
@@ -276,7 +278,7 @@ impl Reader<'_> {
         let symbols = self.symbols();
         for at in (first..).step_by(step).take(count) {
             let value = symbols.value_of(line[at]);
-            if value == crate::model::shape::NOT_A_CELL {
+            if value == crate::model::symbols::NOT_A_CELL {
                 let message = format!(
                     "unexpected {} (expected a symbol of {} or a blank: '.', '-'{})",
                     shown_character(line, at),

@@ -10,7 +10,7 @@
 //! depend on the thread count; a puzzle equal to an earlier one is replaced by the next index's.
 
 use std::collections::HashSet;
-use std::fmt;
+
 use std::ops::RangeInclusive;
 
 use rand::rngs::Xoshiro256PlusPlus;
@@ -19,6 +19,7 @@ use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
 use super::solve::Solver;
+use crate::error::Error;
 use crate::model::shape::Shape;
 use crate::text::format::Format;
 use crate::text::shaped::{Layout, render};
@@ -121,25 +122,6 @@ pub fn check_reachable(
     Ok(())
 }
 
-/// A request could not be met.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TooFewPuzzles {
-    /// How many were asked for.
-    pub asked: usize,
-    /// How many distinct puzzles were made.
-    pub made: usize,
-}
-
-impl fmt::Display for TooFewPuzzles {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "only {} distinct puzzles of {} could be made in the blank range asked; nothing written",
-            self.made, self.asked
-        )
-    }
-}
-
 /// A puzzle and its solution, N·N values each.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShapedPuzzle {
@@ -150,7 +132,7 @@ pub struct ShapedPuzzle {
 }
 
 /// Makes `request.count` distinct puzzles over the current rayon pool.
-pub fn generate_puzzles(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzle>, TooFewPuzzles> {
+pub fn generate_puzzles(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzle>, Error> {
     let mut seen = HashSet::new();
     let mut puzzles = Vec::with_capacity(request.count);
     let mut next = 0;
@@ -177,7 +159,7 @@ pub fn generate_puzzles(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzl
         }
     }
     if puzzles.len() < request.count {
-        return Err(TooFewPuzzles {
+        return Err(Error::TooFewPuzzles {
             asked: request.count,
             made: puzzles.len(),
         });
@@ -299,7 +281,7 @@ pub fn render_puzzles(shape: &Shape, puzzles: &[ShapedPuzzle], format: Format) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::shape::Symbols;
+    use crate::model::symbols::Symbols;
 
     #[test]
     fn puzzles_have_one_solution_in_range() {

@@ -630,7 +630,7 @@ pub fn solve_all(puzzles: &ShapedPuzzles, unique: bool) -> BatchOutput {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::shape::Symbols;
+    use crate::model::symbols::Symbols;
 
     /// Counts solutions by trying every value in every blank, in order: the plain twin of the search.
     fn brute_force(shape: &Shape, grid: &mut Vec<u8>, limit: usize) -> usize {

@@ -43,13 +43,12 @@
 //! grids), the whole tree is walked again on one thread, as one part: the grids of small shapes
 //! are few, and that walk also counts them when there are fewer than asked for.
 
-use std::fmt;
-
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
 use rayon::prelude::*;
 
+use crate::error::Error;
 use crate::model::shape::Shape;
 use crate::text::format::Format;
 use crate::text::shaped::{Layout, record_len, write_record};
@@ -72,28 +71,6 @@ pub struct ShapedGrids {
 /// grids.
 const MOST_PARTS: usize = 8;
 
-/// The shape has fewer complete grids than were asked for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TooFewGrids {
-    /// How many were asked for.
-    pub asked: usize,
-    /// How many the shape has.
-    pub exist: usize,
-}
-
-impl fmt::Display for TooFewGrids {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.exist {
-            0 => write!(f, "this shape has no complete grid at all; nothing written"),
-            exist => write!(
-                f,
-                "this shape has only {exist} complete grids ({} asked for); nothing written",
-                self.asked
-            ),
-        }
-    }
-}
-
 /// The layout and record of `format` for `shape`.
 fn layout_of(format: Format) -> Layout {
     match format {
@@ -105,7 +82,7 @@ fn layout_of(format: Format) -> Layout {
 /// Writes `request.count` distinct complete grids into one buffer of exactly their size, or says
 /// how many there are when the shape has fewer. The parts of the tree (see the module
 /// documentation) run over the current rayon pool.
-pub fn render_grids(request: &ShapedGrids) -> Result<Vec<u8>, TooFewGrids> {
+pub fn render_grids(request: &ShapedGrids) -> Result<Vec<u8>, Error> {
     let shape = &request.shape;
     let layout = layout_of(request.format);
     let with_layout = shape.layout_text().is_some();
@@ -127,7 +104,7 @@ pub fn render_grids(request: &ShapedGrids) -> Result<Vec<u8>, TooFewGrids> {
     if !full {
         let written = walk.clone().run(&mut out, request.count, None);
         if written < request.count {
-            return Err(TooFewGrids {
+            return Err(Error::TooFewGrids {
                 asked: request.count,
                 exist: written,
             });
@@ -558,7 +535,7 @@ impl Walk {
 mod tests {
     use super::*;
     use crate::engine::generic::solve::Solver;
-    use crate::model::shape::Symbols;
+    use crate::model::symbols::Symbols;
 
     fn shape(size: usize, diagonal: bool) -> Shape {
         Shape::boxed(size, None, diagonal, Symbols::default_for(size)).unwrap()
@@ -591,13 +568,13 @@ mod tests {
             seed: 1,
             format: Format::Line,
         };
-        assert_eq!(
+        assert!(matches!(
             render_grids(&request),
-            Err(TooFewGrids {
+            Err(Error::TooFewGrids {
                 asked: 289,
                 exist: 288
             })
-        );
+        ));
     }
 
     #[test]
