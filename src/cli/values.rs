@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use sudoku_gen::engine::standard::dig;
+use sudoku_gen::engine::standard::reach;
 use sudoku_gen::engine::standard::walk::MAX_GRIDS;
 use sudoku_gen::model::shape;
 
@@ -20,12 +20,12 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
 /// A blank range `LOW~HIGH` or `LOW-HIGH`, 1 <= LOW <= HIGH <= the cells of the largest shape;
 /// each shape then checks it against its own supported range.
 pub fn parse_blanks(text: &str) -> Result<(usize, usize), String> {
-    parse_range(text, &(1..=shape::MAX_CELLS), "blank counts").map_err(|_| dig::blanks_message())
+    parse_range(text, &(1..=shape::MAX_CELLS), "blank counts").map_err(|_| reach::blanks_message())
 }
 
 /// A guess range `LOW~HIGH` or `LOW-HIGH` inside the supported one.
 pub fn parse_guesses(text: &str) -> Result<(usize, usize), String> {
-    parse_range(text, &dig::GUESSES, "guess counts")
+    parse_range(text, &reach::GUESSES, "guess counts")
 }
 
 /// A range `LOW~HIGH` or `LOW-HIGH` inside `range`, the `what` supported.

@@ -38,7 +38,7 @@ use std::path::Path;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::engine::standard::dig;
+use crate::engine::standard::reach;
 use crate::engine::standard::walk::MAX_GRIDS;
 use crate::error::system_message;
 use crate::jobs::rate::Level;
@@ -261,7 +261,7 @@ fn check_blanks(level: Option<u8>, blanks: Option<[usize; 2]>) -> Result<(), Str
         Some(n) => Some(Level::from_number(n).ok_or(format!("`level` {n} is not 1, 2 or 3"))?),
     };
     let range = blanks.map(|[low, high]| low..=high);
-    dig::check_reachable(level, false, false, range.as_ref())
+    reach::check_reachable(level, false, false, range.as_ref())
 }
 
 impl Case {

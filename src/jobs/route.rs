@@ -10,7 +10,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use super::shaped;
 use super::{Job, Mode};
 use crate::engine::generic::dig as generic_dig;
-use crate::engine::standard::dig;
+use crate::engine::standard::reach;
 use crate::engine::{Feature, Kernel};
 use crate::error::Error;
 use crate::grade::GradeJob;
@@ -119,19 +119,19 @@ fn standard(job: Job, seed: u64, standard_shape: bool) -> Result<Planned, Error>
             format,
         } => {
             if let Some(range) = &blanks
-                && !(dig::BLANKS.contains(range.start()) && dig::BLANKS.contains(range.end()))
+                && !(reach::BLANKS.contains(range.start()) && reach::BLANKS.contains(range.end()))
             {
                 return Err(usage(format!(
                     "-r {}~{}: {}",
                     range.start(),
                     range.end(),
-                    dig::blanks_message()
+                    reach::blanks_message()
                 )));
             }
             if let Some(guesses) = &guesses {
-                dig::check_guesses_reachable(guesses, level, blanks.as_ref()).map_err(usage)?;
+                reach::check_guesses_reachable(guesses, level, blanks.as_ref()).map_err(usage)?;
             }
-            dig::check_reachable(level, minimal, symmetric, blanks.as_ref()).map_err(usage)?;
+            reach::check_reachable(level, minimal, symmetric, blanks.as_ref()).map_err(usage)?;
             let job = Job::Puzzles {
                 blanks,
                 level,

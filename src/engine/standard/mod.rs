@@ -2,5 +2,6 @@
 //! shortcuts, and digging.
 
 pub mod dig;
+pub mod reach;
 pub mod solve;
 pub mod walk;
