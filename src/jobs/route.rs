@@ -19,7 +19,7 @@ use crate::io::input::{read_source, source_name};
 use crate::model::layout::read_layout;
 use crate::model::request::{LayoutSource, ShapeRequest, parse_box};
 use crate::model::shape::{self, Shape};
-use crate::text::format::OutputFormat;
+use crate::text::format::{Format, OutputFormat};
 
 /// The shape flags of a request, as given.
 #[derive(Clone, Debug, Default)]
@@ -88,7 +88,7 @@ pub(super) fn plan(job: Job, flags: &ShapeFlags, seed: u64) -> Result<Planned, E
             return Err(usage(format!("jigsaw layout {name}: {problem}")));
         }
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-        let shape = match request.known_size() {
+        let shape = match default_size(&request, mode)? {
             Some(size) => Some(
                 request
                     .shape(size, &mut rng)
@@ -102,6 +102,24 @@ pub(super) fn plan(job: Job, flags: &ShapeFlags, seed: u64) -> Result<Planned, E
         }
     }
     standard(job, seed, standard_shape)
+}
+
+/// N as the flags decide it, or for the jobs that make grids and puzzles, 9 by default: every
+/// shape flag alone then works at 9×9, but `--box`, which names a size of its own.
+fn default_size(request: &ShapeRequest, mode: Mode) -> Result<Option<usize>, Error> {
+    if let Some(size) = request.known_size() {
+        return Ok(Some(size));
+    }
+    if !matches!(mode, Mode::Grids | Mode::Puzzles) {
+        return Ok(None);
+    }
+    match request.split {
+        Some((rows, columns)) => Err(usage(format!(
+            "'--box {rows}x{columns}' needs '--size {}' (the default size is 9, for boxes of 3x3)",
+            rows * columns
+        ))),
+        None => Ok(Some(9)),
+    }
 }
 
 /// The checks of a job of the standard kernel.
@@ -284,6 +302,18 @@ fn generic(
     {
         return Err(usage("'--jigsaw random' draws a layout for -c and -n only"));
     }
+    let grid_format = match &job {
+        Job::Grids { format, .. } => format.is_none_or(|f| f == Format::Grid),
+        Job::Puzzles { format, .. } => *format == OutputFormat::Grid,
+        _ => false,
+    };
+    if request.layout == Some(LayoutSource::Random) && grid_format {
+        return Err(usage(format!(
+            "'{} --jigsaw random' in the grid format would not carry the layout it draws, so \
+             its output could not be read back: add '--format line' (LAYOUT GRID lines)",
+            mode.flag()
+        )));
+    }
     let needs_size = || {
         shape.clone().ok_or_else(|| {
             usage(format!(
@@ -381,7 +411,14 @@ fn shape_request(flags: &ShapeFlags, job: &Job) -> Result<ShapeRequest, Error> {
         split,
         layout,
         diagonal: flags.diagonal,
-        symbols: flags.symbols.as_ref().map(|s| s.as_bytes().to_vec()),
+        symbols: match &flags.symbols {
+            Some(text) if !text.is_ascii() => {
+                return Err(usage(format!(
+                    "--symbols {text}: each symbol is one ASCII character"
+                )));
+            }
+            text => text.as_ref().map(|s| s.as_bytes().to_vec()),
+        },
     })
 }
 

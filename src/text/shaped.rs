@@ -89,6 +89,14 @@ pub fn detect_size(text: &[u8], size: Option<usize>) -> Option<(usize, bool)> {
     detect(text, size).map(|d| (d.size, d.prefixed))
 }
 
+/// Whether no symbol repeats among `cells`, blanks (`.`, `-`, `0`) aside.
+fn distinct_symbols(cells: impl Iterator<Item = u8>) -> bool {
+    let mut seen = [false; 256];
+    cells
+        .filter(|&cell| !matches!(cell, b'.' | b'-' | b'0'))
+        .all(|cell| !std::mem::replace(&mut seen[usize::from(cell)], true))
+}
+
 fn square_root(len: usize) -> Option<usize> {
     SIZES.clone().find(|s| s * s == len)
 }
@@ -119,11 +127,19 @@ fn detect(text: &[u8], size: Option<usize>) -> Option<Detected> {
     let as_row = Some(len).filter(|l| SIZES.contains(l));
     let (size, layout) = match (as_line, as_row) {
         (Some(side), Some(_)) => {
-            // A block of exactly `len` rows of `len` characters, then an empty line or the end.
-            let rows_follow = || {
-                let mut next = lines.map(|(_, line)| line.len());
-                next.by_ref().take(len - 1).filter(|&l| l == len).count() == len - 1
-                    && next.next().is_none_or(|l| l == 0)
+            // A block of exactly `len` rows of `len` characters, then an empty line or the end,
+            // in which no row and no column repeats a symbol: lines of the smaller shape (a
+            // complete 4×4 grid holds each symbol four times) read as rows would.
+            let mut rows_follow = || {
+                let mut rows = vec![first];
+                rows.extend(lines.by_ref().take(len - 1).map(|(_, line)| line));
+                let block = rows.len() == len && rows.iter().all(|row| row.len() == len);
+                block
+                    && lines.next().is_none_or(|(_, line)| line.is_empty())
+                    && (0..len).all(|i| {
+                        distinct_symbols(rows[i].iter().copied())
+                            && distinct_symbols(rows.iter().map(|row| row[i]))
+                    })
             };
             if size == Some(len) || (size != Some(side) && rows_follow()) {
                 (len, Layout::Grid { compact: true })
