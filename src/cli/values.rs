@@ -20,7 +20,12 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
 /// A blank range `LOW~HIGH` or `LOW-HIGH`, 1 <= LOW <= HIGH <= the cells of the largest shape;
 /// each shape then checks it against its own supported range.
 pub fn parse_blanks(text: &str) -> Result<(usize, usize), String> {
-    parse_range(text, &(1..=shape::MAX_CELLS), "blank counts").map_err(|_| reach::blanks_message())
+    // The shape is not known yet: the message names no shape's bound.
+    parse_range(text, &(1..=shape::MAX_CELLS), "blank counts").map_err(|_| {
+        "expected LOW~HIGH with 1 <= LOW <= HIGH, the blank counts (each shape supports its own \
+         range)"
+            .to_owned()
+    })
 }
 
 /// A guess range `LOW~HIGH` or `LOW-HIGH` inside the supported one.

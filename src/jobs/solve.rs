@@ -204,7 +204,21 @@ pub fn run_batch(
                     errors.push(error);
                     return Ok(BatchEnd::Malformed(errors));
                 }
+                None if rules.column.is_some() => {
+                    return Err(Error::Usage(format!(
+                        "'--column' names a column of a CSV corpus, but {} is not one (its first \
+                         line holds no comma)",
+                        pieces.name()
+                    )));
+                }
                 None => {}
+            }
+            if let Some(header) = &corpus
+                && let Err(error) = corpus::check_result_column(header, rules.row_result)
+            {
+                let mut errors = ParseErrors::new();
+                errors.push(error);
+                return Ok(BatchEnd::Malformed(errors));
             }
         }
         let (parsed, records) = match &corpus {

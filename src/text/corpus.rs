@@ -11,7 +11,7 @@
 use crate::model::grid::{CELLS, Grid};
 use crate::problems::shown_character;
 use crate::text::format::Format;
-use crate::text::parse::{ParseError, ParseErrors, Puzzles};
+use crate::text::parse::{ParseError, ParseErrors, Puzzles, utf16_encoding};
 
 /// Names the puzzle column goes by, in any case.
 const PUZZLE_NAMES: [&str; 3] = ["puzzle", "quizzes", "quiz"];
@@ -38,6 +38,15 @@ pub fn detect_header(text: &[u8], column: Option<&str>) -> Option<Result<Header,
     if !first.contains(&b',') {
         return None;
     }
+    if let Some(encoding) = utf16_encoding(text) {
+        return Some(Err(ParseError {
+            line: 1,
+            column: 1,
+            message: format!(
+                "the text is {encoding} (it starts with its byte-order mark); expected ASCII or UTF-8"
+            ),
+        }));
+    }
     // Rows are split at LF (CRLF too): a CR alone would leave every row inside the header line.
     if let Some(at) = memchr::memchr(b'\r', first).filter(|&at| at + 1 < first.len()) {
         return Some(Err(ParseError {
@@ -50,17 +59,38 @@ pub fn detect_header(text: &[u8], column: Option<&str>) -> Option<Result<Header,
         .next()
         .map(|(record, ..)| record)
         .unwrap_or_default();
-    let named = |names: &[&str]| {
-        fields.iter().position(|field| {
-            let field = String::from_utf8_lossy(field);
-            let field = field.trim();
-            names.iter().any(|name| field.eq_ignore_ascii_case(name))
-        })
+    let all_named = |names: &[&str]| -> Vec<usize> {
+        (0..fields.len())
+            .filter(|&i| {
+                let field = String::from_utf8_lossy(&fields[i]);
+                let field = field.trim();
+                names.iter().any(|name| field.eq_ignore_ascii_case(name))
+            })
+            .collect()
     };
-    let puzzle = match column {
-        Some(column) => named(&[column]),
-        None => named(&PUZZLE_NAMES),
+    let puzzle_names = match column {
+        Some(column) => vec![column],
+        None => PUZZLE_NAMES.to_vec(),
     };
+    // A second column of the same name would be silently ignored, and a bogus copy could pass
+    // for the real one.
+    for names in [&puzzle_names[..], &SOLUTION_NAMES[..]] {
+        if let [first, second, ..] = all_named(names)[..] {
+            return Some(Err(ParseError {
+                line: 1,
+                column: field_column(first_line(text), second),
+                message: format!(
+                    "a CSV header with two columns named like `{}` (fields {} and {}): which one \
+                     to read is ambiguous",
+                    String::from_utf8_lossy(&fields[first]).trim(),
+                    first + 1,
+                    second + 1
+                ),
+            }));
+        }
+    }
+    let named = |names: &[&str]| all_named(names).first().copied();
+    let puzzle = named(&puzzle_names);
     let Some(puzzle) = puzzle else {
         let wanted = match column {
             Some(column) => format!("a column named `{column}` (--column)"),
@@ -78,6 +108,12 @@ pub fn detect_header(text: &[u8], column: Option<&str>) -> Option<Result<Header,
         puzzle,
         solution,
     }))
+}
+
+/// The first line of `text`, without its line end.
+fn first_line(text: &[u8]) -> &[u8] {
+    let line = text.split(|&b| b == b'\n').next().unwrap_or_default();
+    line.strip_suffix(b"\r").unwrap_or(line)
 }
 
 /// The rows of one piece of a CSV corpus (whole lines, the header excepted).
@@ -101,8 +137,24 @@ pub(crate) fn read_rows(text: &[u8], header: &Header, first_line: usize) -> Rows
         records: Vec::new(),
         errors: ParseErrors::new(),
     };
-    for (record, start, record_line) in read_records(text) {
-        let line = first_line + record_line - 1;
+    let records: Vec<_> = read_records(text).collect();
+    for (k, (record, start, record_line)) in records.iter().enumerate() {
+        let (start, line) = (*start, first_line + record_line - 1);
+        let end = records.get(k + 1).map_or(text.len(), |next| next.1);
+        // The reader takes a quote that is never closed to run to the end of the text, rows and
+        // all: a field may hold line ends, but only inside a pair of quotes.
+        if bytecount::count(&text[start..end], b'"') % 2 == 1 {
+            let opened = memchr::memrchr(b'"', &text[start..end]).map_or(0, |at| at);
+            let opened_line = line + bytecount::count(&text[start..start + opened], b'\n');
+            let line_start = memchr::memrchr(b'\n', &text[..start + opened]).map_or(0, |at| at + 1);
+            rows.errors.push(ParseError {
+                line: opened_line,
+                column: start + opened - line_start + 1,
+                message: "a quote that is never closed".to_owned(),
+            });
+            continue;
+        }
+        let record = record.clone();
         if record.iter().all(<[u8]>::is_empty) {
             continue;
         }
@@ -251,6 +303,30 @@ pub enum RowResult {
     Appended,
     /// Each result line is one field, appended to the row in a column of this name.
     Column(&'static str),
+}
+
+/// Whether the results of a job can go into the rows under `header`: solutions are written into
+/// the solution column, or a new one named `solution`, which must then not be the puzzle column
+/// (`--column solution`).
+pub(crate) fn check_result_column(header: &Header, result: RowResult) -> Result<(), ParseError> {
+    let puzzle_name = String::from_utf8_lossy(&header.fields[header.puzzle]);
+    let puzzle_name = puzzle_name.trim();
+    if result == RowResult::Solution
+        && header.solution.is_none()
+        && SOLUTION_NAMES
+            .iter()
+            .any(|name| puzzle_name.eq_ignore_ascii_case(name))
+    {
+        return Err(ParseError {
+            line: 1,
+            column: 1,
+            message: format!(
+                "the puzzle column `{puzzle_name}` is named as the solution column -s writes; \
+                 rename it or choose another with --column"
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// The header of the output: the corpus's, with the solution column added or the result header's

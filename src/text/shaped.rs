@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use crate::model::request::ShapeRequest;
-use crate::model::shape::{SIZES, Shape};
+use crate::model::shape::{SIZES, Shape, ShapeError};
 use crate::model::symbols::Symbols;
 use crate::problems::shown_character;
 use crate::text::parse::{ParseError, ParseErrors, numbered_lines, utf16_encoding};
@@ -95,6 +95,15 @@ fn distinct_symbols(cells: impl Iterator<Item = u8>) -> bool {
     cells
         .filter(|&cell| !matches!(cell, b'.' | b'-' | b'0'))
         .all(|cell| !std::mem::replace(&mut seen[usize::from(cell)], true))
+}
+
+/// Where the first tab of the first record line is, as (line, column): tab-separated values are
+/// no format this reads, and their columns would otherwise be taken for cells.
+fn first_tab(text: &[u8]) -> Option<(usize, usize)> {
+    let (line, first) = numbered_lines(text, 1)
+        .filter(|(_, line)| !line.starts_with(b"#"))
+        .find(|(_, line)| !line.is_empty())?;
+    memchr::memchr(b'\t', first).map(|at| (line, at + 1))
 }
 
 fn square_root(len: usize) -> Option<usize> {
@@ -194,6 +203,17 @@ pub fn read_shaped(
         );
     }
     let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
+    if let Some((line, column)) = first_tab(text) {
+        let mut errors = ParseErrors::new();
+        errors.push(ParseError {
+            line,
+            column,
+            message: "a tab: expected N·N cells a line, rows of N cells (spaces between them or \
+                      none), or a CSV corpus (commas between its fields)"
+                .to_owned(),
+        });
+        return Err(errors);
+    }
     let known = request.known_size();
     let detected = detect(text, known);
     let size = match known.or(detected.as_ref().map(|d| d.size)) {
@@ -210,6 +230,17 @@ pub fn read_shaped(
     let mut rng = <rand::rngs::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(0);
     let shape = match request.shape(size, &mut rng) {
         Ok(shape) => shape,
+        // A size read from the text is no flag of the user's: the message says what was read.
+        Err(ShapeError::Size(_) | ShapeError::PrimeSize(_)) if known.is_none() => {
+            return fail(
+                1,
+                format!(
+                    "cannot tell the size: the first record reads as {size}×{size}, a shape \
+                     without boxes; expected N·N cells a line, or rows of N cells, N from 4 to 25 \
+                     (or give --size)"
+                ),
+            );
+        }
         Err(error) => return fail(1, error.to_string()),
     };
     let Some(detected) = detected else {
