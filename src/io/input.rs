@@ -106,6 +106,22 @@ pub fn read_source(path: &Path) -> Result<Vec<u8>, Error> {
     open_pieces(path)?.read_whole()
 }
 
+/// The text of `path` (`-` for standard input) when it is at most `cap` bytes long, for inputs
+/// that cannot be longer: `None` as soon as it is, without reading further (an endless stream
+/// ends there).
+pub fn read_at_most(path: &Path, cap: usize) -> Result<Option<Vec<u8>>, Error> {
+    let name = source_name(path);
+    let mut text = Vec::new();
+    let limit = cap as u64 + 1;
+    let read = if path == Path::new("-") {
+        std::io::stdin().lock().take(limit).read_to_end(&mut text)
+    } else {
+        std::fs::File::open(path).and_then(|file| file.take(limit).read_to_end(&mut text))
+    };
+    read.map_err(|e| Error::io(&name, e))?;
+    Ok((text.len() <= cap).then_some(text))
+}
+
 impl Pieces {
     /// Bytes already in memory, named `name`, to be read a piece at a time like a file.
     pub(crate) fn of_bytes(name: &str, bytes: Vec<u8>) -> Pieces {

@@ -15,7 +15,7 @@ use crate::engine::{Feature, Kernel};
 use crate::error::Error;
 use crate::grade::GradeJob;
 use crate::grade::plan::Plan;
-use crate::io::input::{read_source, source_name};
+use crate::io::input::{read_at_most, source_name};
 use crate::model::layout::read_layout;
 use crate::model::request::{LayoutSource, ShapeRequest, parse_box};
 use crate::model::shape::{self, Shape};
@@ -59,6 +59,10 @@ pub(super) enum Planned {
     /// The text of a plan.
     Print(String),
 }
+
+/// The longest text a layout file can hold: 25 lines of 25 characters with CRLF line ends, a
+/// byte-order mark, and room for blank lines and spaces around it.
+const LAYOUT_BYTES: usize = 4 << 10;
 
 /// A usage error, reported with the usage.
 fn usage(message: impl Into<String>) -> Error {
@@ -400,10 +404,14 @@ fn shape_request(flags: &ShapeFlags, job: &Job) -> Result<ShapeRequest, Error> {
                     "'--jigsaw -' and the input cannot both read standard input",
                 ));
             }
-            Some(LayoutSource::Text {
-                text: read_source(path)?,
-                name: source_name(path),
-            })
+            let name = source_name(path);
+            let Some(text) = read_at_most(path, LAYOUT_BYTES)? else {
+                return Err(usage(format!(
+                    "jigsaw layout {name}: longer than any layout (at most 25 lines of 25 \
+                     region characters)"
+                )));
+            };
+            Some(LayoutSource::Text { text, name })
         }
     };
     Ok(ShapeRequest {
