@@ -84,13 +84,8 @@ fn run_standard(
         } => {
             let mut pieces = open_pieces(&path)?;
             if !standard_shape && is_other_shape(&pieces.peek(PEEK)?) {
-                let job = shaped::Job::Solve {
-                    path,
-                    request: Default::default(),
-                    format,
-                    unique,
-                };
-                return shaped::run(job, Some(&pieces.read_whole()?), destination);
+                let request = Default::default();
+                return shaped::solve_pieces(pieces, request, format, unique, destination);
             }
             let rules = BatchRules {
                 separated: Box::new(move |input| format.unwrap_or(input) == Format::Grid),

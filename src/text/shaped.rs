@@ -68,6 +68,24 @@ impl ShapedPuzzles {
         &self.cells[index * n..(index + 1) * n]
     }
 
+    /// No puzzles, of the shape `request` names.
+    pub(crate) fn empty_like(request: &ShapeRequest) -> ShapedPuzzles {
+        let mut rng = <rand::rngs::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(0);
+        let size = request.known_size().unwrap_or(9);
+        ShapedPuzzles {
+            layout: Layout::Line,
+            shapes: vec![
+                request
+                    .shape(size, &mut rng)
+                    .unwrap_or_else(|_| Shape::standard()),
+            ],
+            cells: Vec::new(),
+            lines: Vec::new(),
+            shape_of: Vec::new(),
+            prefixed: false,
+        }
+    }
+
     /// Puzzle `index`'s shape.
     pub fn shape(&self, index: usize) -> &Shape {
         &self.shapes[self.shape_of[index] as usize]
@@ -108,6 +126,12 @@ fn first_tab(text: &[u8]) -> Option<(usize, usize)> {
 
 fn square_root(len: usize) -> Option<usize> {
     SIZES.clone().find(|s| s * s == len)
+}
+
+/// N and the layout, as the first record of `text` shows them (see [`detect_size`]).
+pub(crate) fn detect_layout(text: &[u8], size: Option<usize>) -> Option<(usize, Layout)> {
+    let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
+    detect(text, size).map(|d| (d.size, d.layout))
 }
 
 fn detect(text: &[u8], size: Option<usize>) -> Option<Detected> {
@@ -215,7 +239,8 @@ pub fn read_shaped(
         return Err(errors);
     }
     let known = request.known_size();
-    let detected = detect(text, known);
+    // A first record of another size than the one asked is malformed, not a sign of the layout.
+    let detected = detect(text, known).filter(|d| known.is_none_or(|known| known == d.size));
     let size = match known.or(detected.as_ref().map(|d| d.size)) {
         Some(size) => size,
         None => {
