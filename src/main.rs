@@ -10,6 +10,7 @@ use clap::{CommandFactory, Parser};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use signal_hook::iterator::Signals;
 use sudoku_gen::Error;
+use sudoku_gen::jobs::Job;
 
 #[cfg(target_os = "linux")]
 #[global_allocator]
@@ -24,10 +25,11 @@ const USAGE: u8 = 2;
 
 fn main() -> ExitCode {
     let request = cli::Cli::parse().request();
-    // Only runs that write a file leave something behind when they are stopped; the others keep
-    // the system's handling, and the start-up time of a thread.
+    // Only runs that write a file, and the grader with its programs and folders, leave something
+    // behind when they are stopped; the others keep the system's handling, and the start-up time
+    // of a thread.
     if let Ok(request) = &request
-        && request.output.is_some()
+        && (request.output.is_some() || matches!(request.job, Job::Grade { .. }))
         && let Err(error) = clean_up_before_ending_on_signals()
     {
         eprintln!("sudoku-gen: error: signal handling: {error}");
@@ -62,9 +64,10 @@ fn main() -> ExitCode {
 }
 
 /// A thread waits for the [`ENDING_SIGNALS`]: on one, it removes the temporary file of `-o FILE`,
-/// then ends the process as the signal would have (a shell shows 128 plus its number). A file
-/// grown past `ulimit -f` becomes a write error, reported and cleaned up like a full disk,
-/// rather than a signal that would end the process on the spot.
+/// kills the grader's programs and removes their folders, then ends the process as the signal
+/// would have (a shell shows 128 plus its number). A file grown past `ulimit -f` becomes a write
+/// error, reported and cleaned up like a full disk, rather than a signal that would end the
+/// process on the spot.
 fn clean_up_before_ending_on_signals() -> std::io::Result<()> {
     let mut signals = Signals::new(ENDING_SIGNALS)?;
     std::thread::Builder::new()
@@ -72,6 +75,7 @@ fn clean_up_before_ending_on_signals() -> std::io::Result<()> {
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
                 sudoku_gen::io::output::abandon_replacements();
+                sudoku_gen::grade::abandon_runs();
                 // Resets the signal's action to the default, and raises it again.
                 let _ = signal_hook::low_level::emulate_default_handler(signal);
                 std::process::exit(128 + signal);

@@ -8,6 +8,8 @@ mod common;
 use std::collections::BTreeSet;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
 
 use common::sudoku_gen;
 
@@ -433,4 +435,353 @@ fn a_compiled_program_larger_than_the_output_cap_passes() {
     assert!(std::fs::metadata(program).unwrap().len() > 64 << 10);
     let graded = grade_with(&[program], &["--plan", plan.to_str().unwrap()]);
     assert_eq!(graded.failed(1), names(&[]), "{}", graded.report);
+}
+
+const ONE_GRID: &str = "tests/data/plans/one-grid.toml";
+
+/// Whether process `pid` runs: a zombie, dead but not yet reaped, does not.
+fn is_running(pid: i32) -> bool {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let state = stat
+        .rfind(')')
+        .and_then(|at| stat[at + 1..].split_whitespace().next());
+    state.is_some_and(|state| !["Z", "X"].contains(&state))
+}
+
+/// Whether `done` comes true within `limit`, asked every 50 ms.
+fn within(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let started = Instant::now();
+    while !done() {
+        if started.elapsed() > limit {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    true
+}
+
+/// The process ids written in `file`, one a line.
+fn pids_in(file: &Path) -> Vec<i32> {
+    let text = std::fs::read_to_string(file).unwrap_or_default();
+    text.lines()
+        .filter_map(|line| line.trim().parse().ok())
+        .collect()
+}
+
+/// Asserts that the one process id in `mark` ends within 5 s.
+fn assert_ends(mark: &Path) {
+    let pids = pids_in(mark);
+    assert_eq!(pids.len(), 1, "{}", mark.display());
+    assert!(within(Duration::from_secs(5), || !is_running(pids[0])));
+}
+
+/// Lines of script that start a process which leaves the process group (`setsid`), writes its id
+/// to `mark`, then sleeps 30 s; the script goes on once the mark is written.
+fn detach(mark: &Path, redirect: &str) -> String {
+    let mark = mark.display();
+    format!(
+        "setsid sh -c 'echo $$ > \"{mark}\"; exec sleep 30' {redirect} &\nwhile [ ! -s \"{mark}\" ]; do sleep 0.05; done\n"
+    )
+}
+
+/// The report's lines of case `case`, one per program.
+fn lines_of<'a>(graded: &'a Graded, case: &str) -> Vec<&'a str> {
+    let lines = graded.report.lines();
+    lines
+        .filter(|l| l.split_whitespace().nth(1) == Some(case))
+        .collect()
+}
+
+const KILLED: &str = "left a process running outside its process group (killed)";
+
+#[test]
+fn grade_does_not_wait_on_a_detached_grandchild() {
+    let folder = tempfile::tempdir().unwrap();
+    let mark = folder.path().join("detached");
+    let body = detach(&mark, "") + &correct_run().replace(") \"", ") exec \"");
+    let program = write_script(folder.path(), "submission", &body);
+    let started = Instant::now();
+    let graded = grade_with(
+        &[&program],
+        &["--plan", ONE_GRID, "--timeout", "2", "--first", "5"],
+    );
+    // The grandchild holds the grader's end of standard output for 30 s.
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(graded.failed(1), names(&["c-1"]), "{}", graded.report);
+    let line = graded.line_of("c-1");
+    assert!(line.ends_with(&format!("exited, but {KILLED}")), "{line}");
+    assert_ends(&mark);
+}
+
+#[test]
+fn detached_grandchildren_are_killed_at_the_time_limit_and_without_the_output() {
+    let folder = tempfile::tempdir().unwrap();
+    let programs = folder.path().join("programs");
+    std::fs::create_dir(&programs).unwrap();
+    let hanging = folder.path().join("hanging");
+    write_script(&programs, "a-hangs", &(detach(&hanging, "") + "sleep 60\n"));
+    // Its standard output elsewhere, this one is found by its working folder.
+    let quiet = folder.path().join("quiet");
+    let body = detach(&quiet, ">/dev/null 2>&1") + &correct_run();
+    write_script(&programs, "b-quiet", &body);
+    let started = Instant::now();
+    let graded = grade_with(
+        &[&programs],
+        &["--plan", ONE_GRID, "--timeout", "2", "--first", "5"],
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(12),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(graded.failed(1), names(&["c-1"]), "{}", graded.report);
+    assert_eq!(graded.failed(2), names(&["c-1"]), "{}", graded.report);
+    let lines = lines_of(&graded, "c-1");
+    let timed_out = "timed out after 2 s (its process group was killed)";
+    assert!(
+        lines[0].ends_with(&format!("{timed_out}, and {KILLED}")),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].ends_with(&format!("exited, but {KILLED}")),
+        "{}",
+        lines[1]
+    );
+    assert_ends(&hanging);
+    assert_ends(&quiet);
+}
+
+/// A grader of a submission that writes its id and its child's to `pids` and waits 30 s for the
+/// child, with its temporary folders in `tmp`.
+fn grader_of_a_sleeper(folder: &Path, pids: &Path, tmp: &Path) -> std::process::Command {
+    let pids = pids.display();
+    let body = format!("echo $$ >> \"{pids}\"\nsleep 30 &\necho $! >> \"{pids}\"\nwait\n");
+    let program = write_script(folder, "submission", &body);
+    std::fs::create_dir(tmp).unwrap();
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-gen"));
+    command
+        .arg("--grade")
+        .arg(program)
+        .args(["--plan", ONE_GRID])
+        .env("TMPDIR", tmp);
+    command.stdout(Stdio::null()).stderr(Stdio::null());
+    command
+}
+
+/// What a stopped grading must leave: neither the submission nor its child running, and no case
+/// folder in `tmp`.
+fn assert_nothing_left(pids: &Path, tmp: &Path) {
+    let pids = pids_in(pids);
+    assert_eq!(pids.len(), 2, "the submission had not started");
+    for pid in pids {
+        assert!(
+            within(Duration::from_secs(5), || !is_running(pid)),
+            "{pid} runs on"
+        );
+    }
+    let left: Vec<_> = std::fs::read_dir(tmp).unwrap().flatten().collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn an_interrupted_grading_kills_its_programs_and_removes_its_folders() {
+    use std::os::unix::process::ExitStatusExt;
+    for (signal, sheet) in [
+        (libc::SIGINT, false),
+        (libc::SIGTERM, true),
+        (libc::SIGHUP, false),
+    ] {
+        let folder = tempfile::tempdir().unwrap();
+        let (pids, tmp) = (folder.path().join("pids"), folder.path().join("tmp"));
+        let mut command = grader_of_a_sleeper(folder.path(), &pids, &tmp);
+        if sheet {
+            command.arg("-o").arg(folder.path().join("sheet.csv"));
+        }
+        let mut grader = command.spawn().unwrap();
+        let started = within(Duration::from_secs(10), || pids_in(&pids).len() == 2);
+        // SAFETY: a plain system call on the grader, a child of this test.
+        unsafe { libc::kill(grader.id() as i32, signal) };
+        assert!(started, "signal {signal}: the submission did not start");
+        let ended = within(Duration::from_secs(10), || {
+            grader.try_wait().unwrap().is_some()
+        });
+        if !ended {
+            let _ = grader.kill();
+        }
+        let status = grader.wait().unwrap();
+        assert!(ended, "signal {signal}: the grader runs on");
+        assert_eq!(status.signal(), Some(signal), "{status:?}");
+        assert_nothing_left(&pids, &tmp);
+    }
+}
+
+#[test]
+fn a_grading_stopped_by_timeout_leaves_nothing_running() {
+    let folder = tempfile::tempdir().unwrap();
+    let (pids, tmp) = (folder.path().join("pids"), folder.path().join("tmp"));
+    let grader = grader_of_a_sleeper(folder.path(), &pids, &tmp);
+    let mut command = std::process::Command::new("timeout");
+    command
+        .arg("5")
+        .arg(grader.get_program())
+        .args(grader.get_args())
+        .env("TMPDIR", &tmp);
+    let status = command
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(124), "{status:?}");
+    assert_nothing_left(&pids, &tmp);
+}
+
+#[test]
+fn a_speed_case_judges_every_timed_run() {
+    let folder = tempfile::tempdir().unwrap();
+    let calls = folder.path().join("calls");
+    let calls = calls.display();
+    let body = format!(
+        "n=$(cat \"{calls}\" 2>/dev/null || echo 0)\necho $((n + 1)) > \"{calls}\"\nif [ \"$n\" -ge 1 ]; then echo garbage > sudoku.txt; exit 0; fi\n{}",
+        correct_run()
+    );
+    let program = write_script(folder.path(), "submission", &body);
+    let plan = "tests/data/plans/speed.toml";
+    let graded = grade_with(&[&program], &["--plan", plan, "--first", "5"]);
+    assert_eq!(
+        graded.failed(1),
+        names(&["speed-c-100"]),
+        "{}",
+        graded.report
+    );
+    let line = graded.line_of("speed-c-100");
+    assert!(
+        line.starts_with("  FAIL") && line.contains("run 2 of 3: sudoku.txt:1:"),
+        "{line}"
+    );
+    assert!(
+        graded.report.contains("total 0 of 10 points"),
+        "{}",
+        graded.report
+    );
+}
+
+#[test]
+fn grids_after_a_message_or_on_stdout_fail_a_rejection() {
+    let binary = env!("CARGO_BIN_EXE_sudoku-gen");
+    let folder = tempfile::tempdir().unwrap();
+    let message_then_grids =
+        format!("echo 'error: bad count' > sudoku.txt\n\"{binary}\" -c 2 >> sudoku.txt\nexit 2\n");
+    write_script(folder.path(), "a-message-then-grids", &message_then_grids);
+    write_script(
+        folder.path(),
+        "b-printed",
+        &format!("\"{binary}\" -c 2\nexit 2\n"),
+    );
+    write_script(folder.path(), "c-message", "echo 'usage: -c N'\nexit 2\n");
+    let plan = "tests/data/plans/rejection-stdout.toml";
+    let graded = grade_with(&[folder.path()], &["--plan", plan]);
+    let lines = lines_of(&graded, "bad-c-0");
+    assert!(
+        lines[0].ends_with("left a sudoku.txt of 2 complete grids"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].ends_with("printed 2 complete grids on standard output"),
+        "{}",
+        lines[1]
+    );
+    assert_eq!(graded.failed(3), names(&[]), "{}", graded.report);
+}
+
+/// The exit code and standard error of `sudoku-gen --grade ARGS`, whose standard output must be
+/// empty.
+fn refused(args: &[&str]) -> (Option<i32>, String) {
+    let out = sudoku_gen().arg("--grade").args(args).output().unwrap();
+    assert!(out.stdout.is_empty(), "{args:?}");
+    (out.status.code(), String::from_utf8(out.stderr).unwrap())
+}
+
+#[test]
+fn numbers_out_of_range_in_a_plan_are_refused_with_their_line() {
+    // Each plan's first line is `# error: LINE: MESSAGE`.
+    let mut plans: Vec<_> = std::fs::read_dir("tests/data/plans/bad")
+        .unwrap()
+        .flatten()
+        .collect();
+    plans.sort_by_key(|entry| entry.file_name());
+    assert!(plans.len() >= 8);
+    for plan in plans {
+        let path = plan.path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let expected = text
+            .lines()
+            .next()
+            .unwrap()
+            .strip_prefix("# error: ")
+            .unwrap();
+        let (code, stderr) = refused(&["/bin/sh", "--plan", path.to_str().unwrap()]);
+        assert_eq!(code, Some(2), "{}", path.display());
+        assert_eq!(stderr, format!("{}:{expected}\n", path.display()));
+    }
+}
+
+#[test]
+fn time_limits_out_of_range_are_usage_errors_that_state_the_range() {
+    for limit in ["1e19", "inf", "1e20", "0", "-1", "nan", "0.0001"] {
+        let (code, stderr) = refused(&["/bin/sh", &format!("--timeout={limit}")]);
+        assert_eq!(code, Some(2), "{limit}");
+        let range = "expected a time limit from 0.001 to 86400 seconds (a day)";
+        assert!(
+            stderr.contains(range) && !stderr.contains("Duration"),
+            "{limit}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_program_that_cannot_be_graded_is_an_error_of_sudoku_gen() {
+    let folder = tempfile::tempdir().unwrap();
+    let text = folder.path().join("notes.txt");
+    std::fs::write(&text, "not a program").unwrap();
+    let empty = folder.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    for (program, what) in [
+        (
+            Path::new("/nonexistent/program"),
+            "No such file or directory",
+        ),
+        (text.as_path(), "not an executable file"),
+        (empty.as_path(), "a folder without an executable file"),
+    ] {
+        let (code, stderr) = refused(&[program.to_str().unwrap()]);
+        assert_eq!(code, Some(2));
+        assert_eq!(
+            stderr,
+            format!("sudoku-gen: error: {}: {what}\n", program.display())
+        );
+    }
+    let (code, stderr) = refused(&["/bin/sh", "--plan", "nonexistent.toml"]);
+    assert_eq!(code, Some(2));
+    let missing = "sudoku-gen: error: nonexistent.toml: No such file or directory";
+    assert!(stderr.starts_with(missing), "{stderr}");
+}
+
+#[test]
+fn points_add_up_as_written() {
+    let folder = tempfile::tempdir().unwrap();
+    let program = write_script(folder.path(), "submission", "exit 2\n");
+    let graded = grade_with(&[&program], &["--plan", "tests/data/plans/tenths.toml"]);
+    let total = "total 0.6 of 0.6 points, 3 of 3 cases passed";
+    assert!(graded.report.contains(total), "{}", graded.report);
+    assert!(
+        graded.sheet.ends_with(",0.1,0.2,0.3,0.6\n"),
+        "{}",
+        graded.sheet
+    );
 }

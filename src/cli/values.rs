@@ -5,16 +5,15 @@ use std::time::Duration;
 
 use sudoku_gen::engine::standard::reach;
 use sudoku_gen::engine::standard::walk::MAX_GRIDS;
+use sudoku_gen::grade::plan;
 use sudoku_gen::model::shape;
 
-/// A positive number of seconds.
+/// A time limit: a number of seconds in the range the grader's plans allow.
 pub fn parse_seconds(text: &str) -> Result<Duration, String> {
-    match text.parse::<f64>() {
-        Ok(seconds) if seconds > 0.0 => {
-            Duration::try_from_secs_f64(seconds).map_err(|e| e.to_string())
-        }
-        _ => Err("expected a positive number of seconds".to_owned()),
-    }
+    text.parse::<f64>()
+        .ok()
+        .and_then(plan::time_limit)
+        .ok_or_else(|| format!("expected a time limit {}", plan::TIME_LIMITS))
 }
 
 /// A blank range `LOW~HIGH` or `LOW-HIGH`, 1 <= LOW <= HIGH <= the cells of the largest shape;

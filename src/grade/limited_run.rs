@@ -3,21 +3,37 @@
 //!
 //! # Representation
 //! A run is one child process, the leader of a new process group, so that whatever it starts can
-//! be killed with it (`killpg`). A waiting thread reaps it and reports the exit status on a
-//! channel, which lets the caller wait with a time limit and no polling. Standard output is read
-//! by a second thread into memory up to the cap; files are capped by the kernel (`RLIMIT_FSIZE`: a
-//! write past the cap raises `SIGXFSZ`), so neither can fill the disk or the memory.
+//! be killed with it (`killpg`). A waiting thread reaps it, then closes a pipe of its own: one
+//! `poll` on that pipe and on the program's standard output, with the time left as its timeout,
+//! waits for whichever comes first of the program's exit, its output, and the time limit.
+//! Standard output is read into memory up to the cap; files are capped by the kernel
+//! (`RLIMIT_FSIZE`: a write past the cap raises `SIGXFSZ`), so neither can fill the disk or the
+//! memory.
+//!
+//! The run ends with its program, or at the limit, never with its standard output: a process that
+//! left the group (`setsid`) can hold that pipe open as long as it lives. When the program is
+//! done, its group is killed, and so is any process that left the group but still works in the
+//! case's folder or holds the pipe (`strays.rs`); the pipe is then read for a moment longer, for
+//! what the killed left in it, and let go of if something unknown still holds it.
 //!
 //! This is not a sandbox: the program runs as the grader's user and sees the whole file system.
 
 use std::ffi::OsString;
 use std::fmt;
 use std::io::{self, Read};
+use std::os::fd::AsRawFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{ChildStdout, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+
+use crate::grade::live::{self, Group};
+use crate::grade::strays::{kill_strays, pipe_inode};
+
+/// How long the pipe is still read once everything that could hold it was killed: the dying let
+/// go of it at once, so only what is out of reach keeps it open that long.
+const DRAIN_GRACE: Duration = Duration::from_secs(2);
 
 /// The limits of one run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,6 +81,48 @@ pub struct Run {
     pub elapsed: Duration,
     /// What it wrote on standard output, up to the cap.
     pub stdout: Vec<u8>,
+    /// What it left running outside its process group.
+    pub strays: Strays,
+}
+
+/// What a run left running outside its process group once it was over: a fault of the program
+/// whatever its ending, since such a process can change the output after it was read, or work
+/// on while later runs are timed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Strays {
+    /// Processes found (in the case's folder, or holding the run's standard output) and killed.
+    pub killed: usize,
+    /// Whether something not found held its standard output open even then; the grader stopped
+    /// reading it.
+    pub held_output: bool,
+}
+
+impl Strays {
+    /// Whether it left anything.
+    pub fn any(&self) -> bool {
+        self.killed > 0 || self.held_output
+    }
+}
+
+impl fmt::Display for Strays {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let held = "holding its standard output open (not found, so not killed; no longer read)";
+        match (self.killed, self.held_output) {
+            (0, false) => Ok(()),
+            (0, true) => write!(f, "left a process outside its process group {held}"),
+            (killed, held_output) => {
+                match killed {
+                    1 => write!(f, "left a process")?,
+                    n => write!(f, "left {n} processes")?,
+                }
+                write!(f, " running outside its process group (killed)")?;
+                if held_output {
+                    write!(f, ", and another {held}")?;
+                }
+                Ok(())
+            }
+        }
+    }
 }
 
 /// The conventional name of a signal (`SIGSEGV`), or its number.
@@ -111,7 +169,11 @@ pub(crate) fn run_limited(
         .process_group(0);
     let cap = limits.output_cap;
     let file_cap = cap.saturating_add(1);
-    // SAFETY: setrlimit is async-signal-safe and touches nothing of the parent's.
+    #[cfg(target_os = "linux")]
+    // SAFETY: getpid is async-signal-safe.
+    let grader = unsafe { libc::getpid() };
+    // SAFETY: setrlimit, signal, prctl and getppid are async-signal-safe and touch nothing of the
+    // parent's.
     unsafe {
         command.pre_exec(move || {
             let limit = libc::rlimit {
@@ -121,51 +183,56 @@ pub(crate) fn run_limited(
             if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
                 return Err(io::Error::last_os_error());
             }
+            // An ignored signal stays ignored across exec, and the grader may ignore this one:
+            // the cap must end the program, not turn into write errors it can carry on past.
+            libc::signal(libc::SIGXFSZ, libc::SIG_DFL);
+            // A grader killed outright (SIGKILL) runs no clean-up: the kernel then kills the
+            // program, if the grader was not gone already by this point.
+            #[cfg(target_os = "linux")]
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 || libc::getppid() != grader
+            {
+                return Err(io::Error::other("the grader is ending"));
+            }
             Ok(())
         });
     }
     // The program's own copy may be larger than the cap: only files that grew past it count.
     let large_before = files_over(folder, cap);
+    // Both ends are closed on exec: no program holds the end that signals the exit.
+    let (exit_signal, exit_sender) = io::pipe()?;
     let started = Instant::now();
-    let mut child = spawn(&mut command)?;
-    let group = child.id() as libc::pid_t;
-    let kill_group = move || {
-        // SAFETY: a plain system call on the group this run created.
-        unsafe { libc::killpg(group, libc::SIGKILL) };
-    };
-
-    let mut stdout = child.stdout.take().expect("stdout is piped");
-    let reader = std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = (&mut stdout).take(cap + 1).read_to_end(&mut bytes);
-        if bytes.len() as u64 > cap {
-            // It would block on a full pipe until the time limit otherwise.
-            kill_group();
-        }
-        bytes
-    });
+    let (mut child, group) = spawn(&mut command)?;
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let pipe = pipe_inode(&stdout);
     let (sender, ended) = mpsc::channel();
     let waiter = std::thread::spawn(move || {
         let status = child.wait();
         let _ = sender.send((status, Instant::now()));
+        drop(exit_sender);
     });
 
-    let (status, finished, timed_out) = match ended.recv_timeout(limits.wall) {
-        Ok((status, at)) => (status, at, false),
-        Err(_) => {
-            kill_group();
-            let (status, at) = ended.recv().expect("the waiting thread reports");
-            (status, at, true)
-        }
+    let mut output = Output {
+        pipe: Some(stdout),
+        bytes: Vec::new(),
+        cap,
     };
-    // Whatever the program left running goes with it, and lets go of its standard output.
-    kill_group();
+    let deadline = started.checked_add(limits.wall);
+    let exited = output.read_until_exit(&exit_signal, deadline, &group);
+    group.kill();
+    let (status, finished) = ended.recv().expect("the waiting thread reports");
     let _ = waiter.join();
-    let mut stdout = reader.join().expect("the reading thread does not panic");
+    let killed = kill_strays(folder, pipe, Some(group.id()));
+    drop(group);
+    output.drain(Instant::now() + DRAIN_GRACE);
+    let strays = Strays {
+        killed,
+        held_output: output.pipe.is_some(),
+    };
     let status = status?;
     let elapsed = finished - started;
 
-    let ending = if timed_out {
+    let mut stdout = output.bytes;
+    let ending = if !exited {
         Ending::TimedOut(limits.wall)
     } else if stdout.len() as u64 > cap
         || status.signal() == Some(libc::SIGXFSZ)
@@ -184,7 +251,135 @@ pub(crate) fn run_limited(
         ending,
         elapsed,
         stdout,
+        strays,
     })
+}
+
+/// A run's standard output, read as it comes, up to one byte past the cap.
+struct Output {
+    /// The pipe, until its end, the cap, or the grader lets go of it.
+    pipe: Option<ChildStdout>,
+    bytes: Vec<u8>,
+    cap: u64,
+}
+
+impl Output {
+    /// Reads until the program exits (`exit_signal` closes: true) or `deadline` passes (false).
+    /// Past the cap it kills `group`, which would block on a full pipe otherwise.
+    fn read_until_exit(
+        &mut self,
+        exit_signal: &impl AsRawFd,
+        deadline: Option<Instant>,
+        group: &Group,
+    ) -> bool {
+        loop {
+            let (exited, readable) = match wait_for(Some(exit_signal), self.pipe.as_ref(), deadline)
+            {
+                Some(ready) => ready,
+                None => return false,
+            };
+            if readable {
+                self.read_some();
+                if self.bytes.len() as u64 > self.cap {
+                    group.kill();
+                }
+            }
+            if exited {
+                return true;
+            }
+        }
+    }
+
+    /// Reads what is left in the pipe until its end, or until `deadline`, then lets go of it.
+    fn drain(&mut self, deadline: Instant) {
+        while self.pipe.is_some() {
+            match wait_for(None::<&ChildStdout>, self.pipe.as_ref(), Some(deadline)) {
+                Some((_, true)) => self.read_some(),
+                Some(_) => {}
+                None => return,
+            }
+        }
+    }
+
+    /// One read of a pipe that `poll` found ready, which therefore does not block.
+    fn read_some(&mut self) {
+        let Some(pipe) = &mut self.pipe else {
+            return;
+        };
+        let mut chunk = [0; 1 << 16];
+        match pipe.read(&mut chunk) {
+            Ok(0) => self.pipe = None,
+            Ok(n) => {
+                let room = self
+                    .cap
+                    .saturating_add(1)
+                    .saturating_sub(self.bytes.len() as u64);
+                self.bytes.extend_from_slice(&chunk[..n.min(room as usize)]);
+                if self.bytes.len() as u64 > self.cap {
+                    // Closed, so that a writer gets EPIPE instead of blocking.
+                    self.pipe = None;
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => self.pipe = None,
+        }
+    }
+}
+
+/// Waits until `exit` or `pipe` is ready (closed, or with data), or `deadline` passes (`None`).
+/// Returns whether each is ready.
+fn wait_for(
+    exit: Option<&impl AsRawFd>,
+    pipe: Option<&impl AsRawFd>,
+    deadline: Option<Instant>,
+) -> Option<(bool, bool)> {
+    let watch = |fd: Option<i32>| libc::pollfd {
+        fd: fd.unwrap_or(-1),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    let mut fds = [
+        watch(exit.map(|f| f.as_raw_fd())),
+        watch(pipe.map(|f| f.as_raw_fd())),
+    ];
+    loop {
+        let timeout = match deadline {
+            None => -1,
+            Some(deadline) => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return None;
+                }
+                // Rounded up, so that the limit is not missed by a fraction of a millisecond.
+                (left.as_micros().div_ceil(1000)).min(i32::MAX as u128) as i32
+            }
+        };
+        // SAFETY: two valid pollfd structures; a negative fd is skipped by poll.
+        let ready = unsafe { libc::poll(fds.as_mut_ptr(), 2, timeout) };
+        if ready > 0 {
+            return Some((fds[0].revents != 0, fds[1].revents != 0));
+        }
+        // Interrupted by a signal, or timed out: the deadline is checked again. Anything else
+        // would fail again at once, and ends the wait as the limit does.
+        if ready < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            return None;
+        }
+    }
+}
+
+/// Starts the command. A program just copied can be briefly "busy" while another thread's child,
+/// forked during the copy, still holds the file open for writing; such a start is tried again.
+fn spawn(command: &mut Command) -> io::Result<(std::process::Child, Group)> {
+    let mut tries = 0;
+    loop {
+        match live::spawn(command) {
+            Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) && tries < 50 => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            result => return result,
+        }
+    }
 }
 
 /// The files of `folder` larger than `cap`, with their sizes.
@@ -200,21 +395,6 @@ fn files_over(folder: &Path, cap: u64) -> Vec<(OsString, u64)> {
                 .then(|| (entry.file_name(), metadata.len()))
         })
         .collect()
-}
-
-/// Starts the command. A program just copied can be briefly "busy" while another thread's child,
-/// forked during the copy, still holds the file open for writing; such a start is tried again.
-fn spawn(command: &mut Command) -> io::Result<std::process::Child> {
-    let mut tries = 0;
-    loop {
-        match command.spawn() {
-            Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) && tries < 50 => {
-                tries += 1;
-                std::thread::sleep(Duration::from_millis(10));
-            }
-            result => return result,
-        }
-    }
 }
 
 #[cfg(test)]
@@ -262,6 +442,44 @@ mod tests {
         assert_eq!(run.ending, Ending::TimedOut(limits.wall));
         assert!(run.elapsed < Duration::from_secs(5), "{:?}", run.elapsed);
         assert!(run.stdout.is_empty());
+    }
+
+    #[test]
+    fn a_process_that_left_the_group_does_not_hold_the_run() {
+        // It holds standard output open for 30 s; the run waits for its program alone.
+        let started = Instant::now();
+        let run = sh(
+            "setsid sh -c 'echo > ready; exec sleep 30' &\n\
+             while [ ! -s ready ]; do sleep 0.05; done\n\
+             echo done",
+            ROOMY,
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(8),
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!(run.ending, Ending::Exited(0));
+        assert_eq!(run.stdout, b"done\n");
+        assert_eq!(
+            run.strays,
+            Strays {
+                killed: 1,
+                held_output: false
+            }
+        );
+        assert_eq!(
+            run.strays.to_string(),
+            "left a process running outside its process group (killed)"
+        );
+    }
+
+    #[test]
+    fn what_the_group_left_running_is_no_stray() {
+        let run = sh("sleep 30 & echo done", ROOMY);
+        assert_eq!(run.ending, Ending::Exited(0));
+        assert_eq!(run.stdout, b"done\n");
+        assert!(!run.strays.any());
     }
 
     #[test]

@@ -15,14 +15,19 @@
 //! the speed cases run one at a time, alone, each run of the program taken in turn with a run of
 //! this tool's own binary (`current_exe`, as a child, on the same arguments plus `-o OUTPUT`), so
 //! that both meet the machine in the same state.
+//!
+//! A grading ended by a signal takes its runs and their folders with it, through the command
+//! line's signal handling (see `live.rs`).
 
 mod limited_run;
+mod live;
 pub mod plan;
+mod report;
+mod strays;
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 use std::io::Read;
-use std::os::unix::fs::PermissionsExt;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -32,12 +37,16 @@ use crate::check::{self, GridRules};
 use crate::engine::standard::dig::{self, PuzzleRequest};
 use crate::engine::standard::solve::count_solutions;
 use crate::error::{Error, system_message};
-use crate::grade::limited_run::{Ending, Limits, Run, run_limited};
-use crate::grade::plan::{Case, Expect, Plan, PlanError};
+use crate::grade::limited_run::{Ending, Limits, Run, Strays, run_limited};
+use crate::grade::live::CaseFolder;
+use crate::grade::plan::{Case, Expect, MAX_OUTPUT_CAP, Plan, PlanError};
 use crate::jobs::rate::{self, Level};
 use crate::model::grid::CELLS;
 use crate::text::format::OutputFormat;
 use crate::text::parse::parse_puzzles;
+
+pub use live::abandon_runs;
+pub use report::{CaseResult, Grading, ProgramReport};
 
 /// The smallest output cap, so that a usage message on standard output is never cut off.
 const LEAST_OUTPUT_CAP: u64 = 64 << 10;
@@ -62,131 +71,11 @@ pub enum GradeError {
     #[error(transparent)]
     Plan(#[from] PlanError),
     /// A program named on the command line cannot be graded.
-    #[error("{0}")]
+    #[error("sudoku-gen: error: {0}")]
     Program(String),
-}
-
-/// The result of one case for one program.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CaseResult {
-    /// The case's name.
-    pub case: String,
-    /// Whether it passed.
-    pub passed: bool,
-    /// The points earned (0 when failed).
-    pub points: f64,
-    /// The wall time of the program's run (the median of a speed case's runs).
-    pub elapsed: Duration,
-    /// For a speed case that ran to the end: the ratio to this tool's time, and that time.
-    pub speed: Option<(f64, Duration)>,
-    /// The first problem found, when it failed.
-    pub problem: Option<String>,
-}
-
-/// The results of one program.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ProgramReport {
-    /// The program as named (a folder's entries with the folder).
-    pub program: String,
-    /// One result per case, in the plan's order.
-    pub cases: Vec<CaseResult>,
-}
-
-impl ProgramReport {
-    /// The points of all its cases.
-    pub fn total(&self) -> f64 {
-        self.cases.iter().map(|c| c.points).sum()
-    }
-
-    /// Whether every case passed.
-    pub fn passed(&self) -> bool {
-        self.cases.iter().all(|c| c.passed)
-    }
-}
-
-/// The grading of every program by one plan.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Grading {
-    /// The plan's name.
-    pub plan: String,
-    /// The case names, in order, with the most points each can earn.
-    pub cases: Vec<(String, f64)>,
-    /// One report per program, in the order given (a folder's entries by name).
-    pub programs: Vec<ProgramReport>,
-}
-
-impl Grading {
-    /// Whether every program passed every case.
-    pub fn passed(&self) -> bool {
-        self.programs.iter().all(ProgramReport::passed)
-    }
-
-    /// The terminal report: a block per program, one line per case (pass or FAIL, its time, then
-    /// its points or first problem), then the points.
-    pub fn render_text(&self) -> String {
-        let width = self.cases.iter().map(|(name, _)| name.len()).max();
-        let width = width.unwrap_or(0);
-        let most: f64 = self.cases.iter().map(|(_, points)| points).sum();
-        let mut out = String::new();
-        for report in &self.programs {
-            let _ = writeln!(out, "{} (plan {})", report.program, self.plan);
-            for result in &report.cases {
-                let verdict = if result.passed { "pass" } else { "FAIL" };
-                let time = format!("{:.3} s", result.elapsed.as_secs_f64());
-                let mut detail = match result.speed {
-                    Some((ratio, reference)) => {
-                        format!("{ratio:.2}x this tool's {:.3} s; ", reference.as_secs_f64())
-                    }
-                    None => String::new(),
-                };
-                match &result.problem {
-                    Some(problem) => detail += problem,
-                    None => {
-                        let unit = if result.points == 1.0 {
-                            "point"
-                        } else {
-                            "points"
-                        };
-                        let _ = write!(detail, "{} {unit}", result.points);
-                    }
-                }
-                let _ = writeln!(
-                    out,
-                    "  {verdict}  {:width$}  {time:>9}  {detail}",
-                    result.case
-                );
-            }
-            let passed = report.cases.iter().filter(|c| c.passed).count();
-            let _ = writeln!(
-                out,
-                "  total {} of {most} points, {passed} of {} cases passed\n",
-                report.total(),
-                report.cases.len()
-            );
-        }
-        out
-    }
-
-    /// The score sheet: a header `program,CASE...,total`, then a row per program with the points of
-    /// each case (empty when failed) and the total.
-    pub fn render_csv(&self) -> Vec<u8> {
-        let mut sheet = csv::Writer::from_writer(Vec::new());
-        let header = std::iter::once("program")
-            .chain(self.cases.iter().map(|(name, _)| name.as_str()))
-            .chain(std::iter::once("total"));
-        // Writing to memory cannot fail.
-        sheet.write_record(header).expect("a record in memory");
-        for report in &self.programs {
-            let row = std::iter::once(report.program.clone())
-                .chain(report.cases.iter().map(|c| match c.passed {
-                    true => c.points.to_string(),
-                    false => String::new(),
-                }))
-                .chain(std::iter::once(report.total().to_string()));
-            sheet.write_record(row).expect("a record in memory");
-        }
-        sheet.into_inner().expect("a buffer in memory")
-    }
+    /// The time limit given in place of the plan's is not one.
+    #[error("sudoku-gen: error: the time limit must be {}", plan::TIME_LIMITS)]
+    TimeLimit,
 }
 
 /// A grading whose plan is read and whose programs are found: nothing left that the command line
@@ -202,6 +91,13 @@ pub struct GradeJob {
 impl GradeRequest {
     /// Reads the plan and finds the programs; an error here is a usage error.
     pub fn prepare(&self) -> Result<GradeJob, GradeError> {
+        // The command line checks its own; a library's caller may pass any duration.
+        if self
+            .timeout
+            .is_some_and(|t| plan::time_limit(t.as_secs_f64()).is_none())
+        {
+            return Err(GradeError::TimeLimit);
+        }
         let (plan, _) = Plan::load(&self.plan)?;
         Ok(GradeJob {
             plan,
@@ -253,6 +149,8 @@ pub fn grade(job: &GradeJob) -> Result<Grading, Error> {
             }
         }
     }
+    // Results of runs killed by a signal's clean-up are no results.
+    live::stop_if_abandoned();
     Ok(Grading {
         plan: plan.name.clone(),
         cases: cases
@@ -337,18 +235,14 @@ impl Grader<'_> {
         case.output.as_deref().unwrap_or(&self.plan.output)
     }
 
-    fn limits(&self, case: &Case, input: Option<&[u8]>) -> Limits {
+    fn limits(&self, case: &Case) -> Limits {
         let wall = self
             .timeout
             .unwrap_or_else(|| Duration::from_secs_f64(case.timeout.unwrap_or(self.plan.timeout)));
-        let expected = match case.expect {
-            Expect::Grids | Expect::Puzzles => 163 * case.count.unwrap_or(0) as u64,
-            Expect::Solutions => input.map_or(0, |i| i.len() as u64),
-            Expect::Rejection => 0,
-        };
+        let roomy = case.expected_output().saturating_mul(4);
         let output_cap = case
             .output_cap
-            .unwrap_or((4 * expected).max(LEAST_OUTPUT_CAP));
+            .unwrap_or(roomy.clamp(LEAST_OUTPUT_CAP, MAX_OUTPUT_CAP));
         Limits { wall, output_cap }
     }
 
@@ -360,10 +254,7 @@ impl Grader<'_> {
         case: &Case,
         input: Option<&[u8]>,
     ) -> Result<(Run, Result<Vec<u8>, Problem>), Error> {
-        let folder = tempfile::Builder::new()
-            .prefix("sudoku-gen-grade.")
-            .tempdir()
-            .map_err(|e| Error::io("a temporary folder", e))?;
+        let folder = CaseFolder::new().map_err(|e| Error::io("a temporary folder", e))?;
         let in_folder = |name: &str| folder.path().join(name);
         let (command, args) = match program {
             Some(program) => {
@@ -383,7 +274,7 @@ impl Grader<'_> {
             let path = in_folder(&file.file);
             std::fs::write(&path, text).map_err(|e| Error::io(&path.display().to_string(), e))?;
         }
-        let limits = self.limits(case, input);
+        let limits = self.limits(case);
         let run = match run_limited(&command, &args, folder.path(), limits) {
             Ok(run) => run,
             Err(e) => {
@@ -391,6 +282,7 @@ impl Grader<'_> {
                     ending: Ending::Exited(-1),
                     elapsed: Duration::ZERO,
                     stdout: Vec::new(),
+                    strays: Strays::default(),
                 };
                 let problem = format!("could not be started: {}", system_message(&e));
                 return Ok((failed, Err(problem)));
@@ -410,10 +302,28 @@ impl Grader<'_> {
         written: Option<Vec<u8>>,
     ) -> Result<Vec<u8>, Problem> {
         let name = self.output_name(case);
+        if run.strays.any() {
+            return Err(match run.ending {
+                Ending::Exited(0) => format!("exited, but {}", run.strays),
+                ending => format!("{ending}, and {}", run.strays),
+            });
+        }
         if case.expect == Expect::Rejection {
-            return match run.ending {
-                Ending::Exited(_) => Ok(written.unwrap_or_default()),
-                ending => Err(ending.to_string()),
+            // Where standard output counts as the output, grids printed there count too.
+            let printed = if self.plan.stdout {
+                complete_grids(&run.stdout)
+            } else {
+                0
+            };
+            return match (run.ending, printed) {
+                (Ending::Exited(_), 0) => Ok(written.unwrap_or_default()),
+                (Ending::Exited(_), 1) => {
+                    Err("printed a complete grid on standard output".to_owned())
+                }
+                (Ending::Exited(_), n) => {
+                    Err(format!("printed {n} complete grids on standard output"))
+                }
+                (ending, _) => Err(ending.to_string()),
             };
         }
         if run.ending != Ending::Exited(0) {
@@ -441,15 +351,18 @@ impl Grader<'_> {
         Ok(CaseResult {
             case: case.name.clone(),
             passed: problem.is_none(),
-            points: if problem.is_none() { case.points } else { 0.0 },
+            points: match problem {
+                None => case.points.unwrap_or_default(),
+                Some(_) => 0.0,
+            },
             elapsed: run.elapsed,
             speed: None,
             problem,
         })
     }
 
-    /// Runs a speed case: the program and this tool in turn, `runs` times each; the program's
-    /// first output is checked, and the ratio of the median times earns a tier.
+    /// Runs a speed case: the program and this tool in turn, `runs` times each; every output of
+    /// the program is checked, and the ratio of the median times earns a tier.
     fn run_speed_case(
         &self,
         program: &Path,
@@ -459,7 +372,7 @@ impl Grader<'_> {
         let mut ours = Vec::new();
         let mut theirs = Vec::new();
         let mut problem = None;
-        for _ in 0..case.runs {
+        for run_number in 1..=case.runs {
             let (run, output) = self.run_once(None, case, input)?;
             if let Err(what) = output {
                 problem = Some(format!("this tool's own run failed: {what}"));
@@ -468,12 +381,13 @@ impl Grader<'_> {
             ours.push(run.elapsed);
             let (run, output) = self.run_once(Some(program), case, input)?;
             theirs.push(run.elapsed);
-            let checked = match theirs.len() {
-                1 => output.and_then(|text| self.judge(case, &text, input)),
-                _ => output.map(drop),
-            };
-            if let Err(what) = checked {
-                problem = Some(what);
+            // A run's output earns nothing unless it is right: each is checked, lest a program
+            // do the work once and then only pretend, fast.
+            if let Err(what) = output.and_then(|text| self.judge(case, &text, input)) {
+                problem = Some(match case.runs {
+                    1 => what,
+                    runs => format!("run {run_number} of {runs}: {what}"),
+                });
                 break;
             }
         }
@@ -539,13 +453,7 @@ impl Grader<'_> {
             Expect::Puzzles => check_puzzles(case, name, text),
             Expect::Rejection => {
                 // A usage message written to the file is no fault; complete grids are.
-                let grids = parse_puzzles(text).map_or(0, |read| {
-                    read.grids
-                        .iter()
-                        .filter(|g| g.given_count() == CELLS)
-                        .count()
-                });
-                match grids {
+                match complete_grids(text) {
                     0 => Ok(()),
                     1 => Err(format!("left a {name} holding a complete grid")),
                     n => Err(format!("left a {name} of {n} complete grids")),
@@ -558,16 +466,53 @@ impl Grader<'_> {
 /// The file a run left, up to `cap` bytes; `None` unless it is a regular file (a FIFO would block
 /// the read, and a link could lead anywhere, `/dev/zero` included).
 fn read_regular_file(path: &Path, cap: u64) -> Option<Vec<u8>> {
-    if !std::fs::symlink_metadata(path).ok()?.is_file() {
+    // Checked on the file opened, not on its name, which something left running could point
+    // elsewhere in between; opening a FIFO without a writer does not block with O_NONBLOCK.
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .ok()?;
+    if !file.metadata().ok()?.is_file() {
         return None;
     }
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .ok()?
-        .take(cap)
-        .read_to_end(&mut bytes)
-        .ok()?;
+    file.take(cap).read_to_end(&mut bytes).ok()?;
     Some(bytes)
+}
+
+/// How many complete grids `text` shows, wherever they are among other lines: 9 lines in a row
+/// of 9 digits 1 to 9 each (spaces aside), or a line of 81. Unlike a parser, words before or
+/// between them do not hide them.
+fn complete_grids(text: &[u8]) -> usize {
+    let mut grids = 0;
+    let mut rows = 0;
+    for line in text.split(|&b| b == b'\n') {
+        let mut digits = 0;
+        let mut other = false;
+        for &b in line {
+            match b {
+                b'1'..=b'9' => digits += 1,
+                b' ' | b'\t' | b'\r' => {}
+                _ => other = true,
+            }
+        }
+        match (other, digits) {
+            (false, 81) => {
+                grids += 1;
+                rows = 0;
+            }
+            (false, 9) => {
+                rows += 1;
+                if rows == 9 {
+                    grids += 1;
+                    rows = 0;
+                }
+            }
+            _ => rows = 0,
+        }
+    }
+    grids
 }
 
 /// The first problem of a check's report, and how many more there are.
@@ -656,7 +601,7 @@ mod tests {
     fn case(text: &str) -> Case {
         let plan = Plan::parse(
             "t",
-            &format!("name = \"t\"\n[[case]]\nname = \"a\"\n{text}\n"),
+            &format!("name = \"t\"\n[[case]]\nname = \"a\"\npoints = 1\n{text}\n"),
         );
         plan.unwrap().cases().next().unwrap().clone()
     }
@@ -670,6 +615,20 @@ mod tests {
             ..PuzzleRequest::default()
         };
         dig::render_puzzles(&dig::generate_puzzles(&request, &|| {}), OutputFormat::Grid)
+    }
+
+    #[test]
+    fn complete_grids_are_found_among_other_lines() {
+        let row = "5 3 4 6 7 8 9 1 2\n";
+        let grid = row.repeat(9);
+        let line = "534678912".repeat(9) + "\n";
+        assert_eq!(complete_grids(grid.as_bytes()), 1);
+        let text = format!("usage: -c N\n{grid}\nerror\n{line}{grid}");
+        assert_eq!(complete_grids(text.as_bytes()), 3);
+        // A puzzle has blanks; eight rows are no grid.
+        let puzzle = grid.replacen('5', "0", 1);
+        assert_eq!(complete_grids(puzzle.as_bytes()), 0);
+        assert_eq!(complete_grids(row.repeat(8).as_bytes()), 0);
     }
 
     #[test]
@@ -722,40 +681,5 @@ mod tests {
             let checked = case("expect = \"puzzles\"\ncount = 2\nlevel = 2\nblanks = [20, 50]");
             let _ = check_puzzles(&checked, "p.txt", &text);
         }
-    }
-
-    #[test]
-    fn the_score_sheet_has_a_column_per_case() {
-        let result = |case: &str, passed: bool, points: f64| CaseResult {
-            case: case.to_owned(),
-            passed,
-            points,
-            elapsed: Duration::from_millis(5),
-            speed: None,
-            problem: (!passed).then(|| "wrote no sudoku.txt".to_owned()),
-        };
-        let grading = Grading {
-            plan: "t".to_owned(),
-            cases: vec![("a".to_owned(), 2.0), ("b".to_owned(), 0.5)],
-            programs: vec![ProgramReport {
-                program: "subs/x,y".to_owned(),
-                cases: vec![result("a", true, 2.0), result("b", false, 0.0)],
-            }],
-        };
-        assert_eq!(
-            String::from_utf8(grading.render_csv()).unwrap(),
-            "program,a,b,total\n\"subs/x,y\",2,,2\n"
-        );
-        let text = grading.render_text();
-        assert!(text.contains("  pass  a    0.005 s  2 points\n"), "{text}");
-        assert!(
-            text.contains("  FAIL  b    0.005 s  wrote no sudoku.txt\n"),
-            "{text}"
-        );
-        assert!(
-            text.contains("total 2 of 2.5 points, 1 of 2 cases passed"),
-            "{text}"
-        );
-        assert!(!grading.passed());
     }
 }

@@ -19,13 +19,17 @@
 //!   input), `puzzles` (`count` distinct puzzles with one solution each, with `blanks = [LOW, HIGH]`
 //!   and `level` 1–3 when given) or `rejection` (a bad command line: the program must end within the
 //!   limit, not by a signal, and leave no file of complete grids).
-//! - `points`: what passing is worth; `tiers` (a speed case) replaces it.
+//! - `points`: what passing is worth, 0 to 1000 in hundredths at most; needed, except in a speed
+//!   case, whose `tiers` replace it.
 //! - `input` (optional): a file written into the case's folder: `file` (its name), and either
 //!   `text` (its content) or `puzzles` (how many puzzles this tool makes for it, in the homework's
 //!   format: `0` for blanks, an empty line between puzzles), with optional `level`, `blanks` and
 //!   `seed` (default 0).
 //! - `timeout` (seconds, default the plan's), `output_cap` (bytes, default 4× the expected output and
-//!   at least 64 KiB), `output` (default the plan's).
+//!   at least 64 KiB; at most 1 GiB, and for `grids` and `puzzles` at least the size of `count`
+//!   grids), `output` (default the plan's).
+//! - `count` (and an input's `puzzles`): 1 to 1,000,000, this tool's own range.
+//! - Time limits, the plan's, a case's and `--timeout`: from 0.001 to 86,400 seconds (a day).
 //! - `tiers` (a speed case): `[{ ratio = R, points = P }, ...]`, ratios rising. The case runs `runs`
 //!   times (default 3) in turn with this tool on the same arguments plus `-o OUTPUT`; the ratio of
 //!   the medians of wall time earns the points of the first tier it does not exceed. Speed cases run
@@ -34,6 +38,7 @@
 use std::collections::HashSet;
 use std::ops::{Range, RangeInclusive};
 use std::path::Path;
+use std::time::Duration;
 
 use serde::Deserialize;
 use toml::Spanned;
@@ -91,9 +96,8 @@ pub struct Case {
     pub blanks: Option<[usize; 2]>,
     /// A file written into the working folder before the run.
     pub input: Option<Input>,
-    /// Points for a pass (not for a speed case).
-    #[serde(default)]
-    pub points: f64,
+    /// Points for a pass: needed, except in a speed case, which has none.
+    pub points: Option<f64>,
     /// Seconds the run may take; the plan's by default.
     pub timeout: Option<f64>,
     /// Bytes the output may reach; 4× the expected size (at least 64 KiB) by default.
@@ -163,13 +167,17 @@ fn default_runs() -> usize {
     3
 }
 
-/// A plan that cannot be used, located in its file: shown as `PLAN:LINE: what`.
+/// A plan that cannot be used: located in its file, shown as `PLAN:LINE: what`; or a file that
+/// cannot be read, shown as `sudoku-gen: error: PLAN: what`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}{}: {message}", .plan, .line.map(|l| format!(":{l}")).unwrap_or_default())]
+#[error("{}", match .line {
+    Some(line) => format!("{}:{line}: {}", .plan, .message),
+    None => format!("sudoku-gen: error: {}: {}", .plan, .message),
+})]
 pub struct PlanError {
     /// The plan's name or file.
     pub plan: String,
-    /// The line of the problem, when it has one.
+    /// The line of the problem; none when the file could not be read.
     pub line: Option<usize>,
     /// What is wrong.
     pub message: String,
@@ -195,17 +203,22 @@ impl Plan {
 
     /// Reads and checks the plan `text`, named `name` in errors.
     pub fn parse(name: &str, text: &str) -> Result<Plan, PlanError> {
+        // A problem of the text is located: at the start when nothing better is known.
         let error = |span: Option<Range<usize>>, message: String| PlanError {
             plan: name.to_owned(),
-            line: span.map(|s| line_of(text, s.start)),
+            line: Some(span.map_or(1, |s| line_of(text, s.start))),
             message,
         };
         let plan: Plan =
             toml::from_str(text).map_err(|e| error(e.span(), e.message().trim_end().to_owned()))?;
-        if !is_time_limit(plan.timeout) {
-            return Err(error(None, TIME_LIMIT.into()));
+        // The settings' own places, which the plan's plain values do not keep.
+        let spans: TopSpans = toml::from_str(text).unwrap_or_default();
+        let at = |value: Option<Spanned<toml::Value>>| value.map(|v| v.span());
+        if time_limit(plan.timeout).is_none() {
+            return Err(error(at(spans.timeout), time_limit_message()));
         }
-        check_file_name(&plan.output).map_err(|m| error(None, format!("`output`: {m}")))?;
+        check_file_name(&plan.output)
+            .map_err(|m| error(at(spans.output), format!("`output`: {m}")))?;
         if plan.cases.is_empty() {
             return Err(error(None, "the plan has no `[[case]]`".into()));
         }
@@ -228,11 +241,43 @@ impl Plan {
     }
 }
 
-/// What a time limit must be.
-const TIME_LIMIT: &str = "`timeout` must be a number of seconds above 0 and at most a day";
+/// Where the plan's own settings are written, read apart from the plan.
+#[derive(Default, Deserialize)]
+struct TopSpans {
+    timeout: Option<Spanned<toml::Value>>,
+    output: Option<Spanned<toml::Value>>,
+}
 
-fn is_time_limit(seconds: f64) -> bool {
-    seconds > 0.0 && seconds <= 86_400.0
+/// What a time limit must be, the plan's, a case's or the command line's.
+pub const TIME_LIMITS: &str = "from 0.001 to 86400 seconds (a day)";
+
+fn time_limit_message() -> String {
+    format!("`timeout` must be {TIME_LIMITS}")
+}
+
+/// The time limit of `seconds`, if it is one: a day at most, since a longer one is a slip, and a
+/// millisecond at least, since a shorter one rounds to nothing.
+pub fn time_limit(seconds: f64) -> Option<Duration> {
+    (0.001..=86_400.0)
+        .contains(&seconds)
+        .then(|| Duration::from_secs_f64(seconds))
+}
+
+/// The largest output cap: what a run writes is held in memory.
+pub(crate) const MAX_OUTPUT_CAP: u64 = 1 << 30;
+
+/// The bytes of a grid in the homework's format (9 lines of 17), with the empty line that
+/// separates it from the next.
+pub(crate) const GRID_BYTES: u64 = 163;
+
+/// The most points a case or a tier can be worth.
+const MAX_POINTS: f64 = 1000.0;
+
+/// Whether `points` is a number of points: 0 to [`MAX_POINTS`], in hundredths at most, so that
+/// sums show as written.
+fn is_points(points: f64) -> bool {
+    let hundredths = points * 100.0;
+    (0.0..=MAX_POINTS).contains(&points) && (hundredths - hundredths.round()).abs() < 1e-6
 }
 
 /// The line (from 1) of byte `offset` of `text`.
@@ -287,8 +332,8 @@ impl Case {
                 "`count` is only for `grids` and `puzzles`".into()
             });
         }
-        if self.count == Some(0) {
-            return at("`count` must be at least 1".into());
+        if self.count.is_some_and(|n| !(1..=MAX_GRIDS).contains(&n)) {
+            return at(format!("`count` must be 1 to {MAX_GRIDS}"));
         }
         if (self.level.is_some() || self.blanks.is_some()) && self.expect != Expect::Puzzles {
             return at(
@@ -307,17 +352,40 @@ impl Case {
         if let Err(what) = check_file_name(self.output.as_deref().unwrap_or("sudoku.txt")) {
             return at(format!("`output`: {what}"));
         }
-        if self.timeout.is_some_and(|t| !is_time_limit(t)) {
-            return at(TIME_LIMIT.into());
+        if self.timeout.is_some_and(|t| time_limit(t).is_none()) {
+            return at(time_limit_message());
         }
-        let mut points = std::iter::once(self.points).chain(self.tiers.iter().map(|t| t.points));
-        if !points.all(|p| p.is_finite() && p >= 0.0) {
-            return at("points must be zero or more".into());
+        if let Some(cap) = self.output_cap {
+            // Less than `count` grids fails every correct program.
+            let least = match self.expect {
+                Expect::Grids | Expect::Puzzles => self.expected_output().saturating_sub(1),
+                Expect::Solutions | Expect::Rejection => 1,
+            };
+            if !(least..=MAX_OUTPUT_CAP).contains(&cap) {
+                return at(format!(
+                    "`output_cap` must be from {least} to {MAX_OUTPUT_CAP} bytes"
+                ));
+            }
         }
-        if !self.tiers.is_empty() {
-            if self.points != 0.0 {
+        match (self.points, self.tiers.is_empty()) {
+            (None, true) => {
+                return at("`points` is needed (a speed case has `tiers` instead)".into());
+            }
+            (Some(_), false) => {
                 return at("a speed case earns its `tiers`' points, not `points`".into());
             }
+            _ => {}
+        }
+        let mut points = self
+            .points
+            .into_iter()
+            .chain(self.tiers.iter().map(|t| t.points));
+        if !points.all(is_points) {
+            return at(format!(
+                "points must be from 0 to {MAX_POINTS}, in hundredths at most"
+            ));
+        }
+        if !self.tiers.is_empty() {
             if self.expect == Expect::Rejection {
                 return at("a `rejection` case cannot be timed".into());
             }
@@ -326,7 +394,7 @@ impl Case {
                 || self
                     .tiers
                     .iter()
-                    .any(|t| t.ratio.is_nan() || t.ratio <= 0.0)
+                    .any(|t| !t.ratio.is_finite() || t.ratio <= 0.0)
             {
                 return at("tier ratios must be positive and rising".into());
             }
@@ -347,7 +415,24 @@ impl Case {
         self.tiers
             .iter()
             .map(|t| t.points)
-            .fold(self.points, f64::max)
+            .fold(self.points.unwrap_or(0.0), f64::max)
+    }
+
+    /// About the size of a correct output: [`GRID_BYTES`] a grid, a puzzle, or a solution of a
+    /// made input; an input's own size for its written text.
+    pub(crate) fn expected_output(&self) -> u64 {
+        let grids = match self.expect {
+            Expect::Grids | Expect::Puzzles => self.count.unwrap_or(0),
+            Expect::Solutions => match &self.input {
+                Some(Input {
+                    text: Some(text), ..
+                }) => return text.len() as u64,
+                Some(input) => input.puzzles.unwrap_or(0),
+                None => 0,
+            },
+            Expect::Rejection => 0,
+        };
+        GRID_BYTES.saturating_mul(grids as u64)
     }
 }
 
@@ -416,23 +501,117 @@ mod tests {
     #[test]
     fn case_problems_are_found() {
         let plan = |case: &str| Plan::parse("p", &format!("name = \"x\"\n[[case]]\n{case}\n"));
-        assert!(plan("name = \"a\"\nexpect = \"grids\"\ncount = 1").is_ok());
-        for bad in [
-            "name = \"a b\"\nexpect = \"grids\"\ncount = 1",
-            "name = \"a\"\nexpect = \"solutions\"",
-            "name = \"a\"\nexpect = \"puzzles\"\ncount = 5\nlevel = 4",
-            "name = \"a\"\nexpect = \"puzzles\"\ncount = 5\nlevel = 2\nblanks = [5, 10]",
-            "name = \"a\"\nexpect = \"rejection\"\ninput = { file = \"../x\", text = \"\" }",
-            "name = \"a\"\nexpect = \"grids\"\ncount = 1\ntiers = [{ ratio = 2, points = 1 }, { ratio = 1, points = 2 }]",
-            "name = \"a\"\nexpect = \"rejection\"\ntimeout = 0",
+        let grids = "name = \"a\"\nexpect = \"grids\"\ncount = 1";
+        assert!(plan(&format!("{grids}\npoints = 1")).is_ok());
+        let speed = format!("{grids}\ntiers = [{{ ratio = 2, points = 1 }}]");
+        assert!(plan(&speed).is_ok());
+        for (bad, why) in [
+            (
+                "name = \"a b\"\nexpect = \"grids\"\ncount = 1\npoints = 1",
+                "case name",
+            ),
+            (
+                "name = \"a\"\nexpect = \"solutions\"\npoints = 1",
+                "needs an `input`",
+            ),
+            (
+                "name = \"a\"\nexpect = \"puzzles\"\ncount = 5\nlevel = 4\npoints = 1",
+                "level",
+            ),
+            (
+                "name = \"a\"\nexpect = \"puzzles\"\ncount = 5\nlevel = 2\nblanks = [5, 10]\npoints = 1",
+                "blank",
+            ),
+            (
+                "name = \"a\"\nexpect = \"rejection\"\ninput = { file = \"../x\", text = \"\" }\npoints = 1",
+                "plain file name",
+            ),
+            (
+                "name = \"a\"\nexpect = \"grids\"\ncount = 1\ntiers = [{ ratio = 2, points = 1 }, { ratio = 1, points = 2 }]",
+                "rising",
+            ),
+            (
+                "name = \"a\"\nexpect = \"grids\"\ncount = 1\ntiers = [{ ratio = inf, points = 1 }]",
+                "rising",
+            ),
+            (
+                "name = \"a\"\nexpect = \"rejection\"\ntimeout = 0\npoints = 1",
+                "0.001 to 86400",
+            ),
+            (
+                "name = \"a\"\nexpect = \"rejection\"\ntimeout = 1e19\npoints = 1",
+                "0.001 to 86400",
+            ),
+            ("name = \"a\"\nexpect = \"rejection\"", "`points` is needed"),
+            (&format!("{speed}\npoints = 0"), "not `points`"),
+            (&format!("{grids}\npoints = 1e308"), "from 0 to 1000"),
+            (&format!("{grids}\npoints = 0.001"), "hundredths"),
+            (&format!("{grids}\npoints = -1"), "from 0 to 1000"),
+            (&format!("{grids}\npoints = nan"), "from 0 to 1000"),
+            (
+                "name = \"a\"\nexpect = \"grids\"\ncount = 99999999999999999\npoints = 1",
+                "1 to 1000000",
+            ),
+            (
+                "name = \"a\"\nexpect = \"grids\"\ncount = 0\npoints = 1",
+                "1 to 1000000",
+            ),
+            (
+                &format!("{grids}\npoints = 1\noutput_cap = 0"),
+                "from 162 to 1073741824",
+            ),
+            (
+                &format!("{grids}\npoints = 1\noutput_cap = 161"),
+                "from 162 to",
+            ),
+            (
+                "name = \"a\"\nexpect = \"rejection\"\npoints = 1\noutput_cap = 0",
+                "from 1 to",
+            ),
+            (
+                &format!("{grids}\npoints = 1\noutput_cap = 1073741825"),
+                "to 1073741824 bytes",
+            ),
         ] {
             let error = plan(bad).unwrap_err();
             assert_eq!(error.line, Some(2), "{bad}: {error}");
+            assert!(error.message.contains(why), "{bad}: {error}");
         }
-        let twice = "name = \"x\"\n[[case]]\nname = \"a\"\nexpect = \"rejection\"\n[[case]]\nname = \"a\"\nexpect = \"rejection\"\n";
+        assert!(plan(&format!("{grids}\npoints = 1\noutput_cap = 162")).is_ok());
+        let twice = "name = \"x\"\n[[case]]\nname = \"a\"\nexpect = \"rejection\"\npoints = 1\n[[case]]\nname = \"a\"\nexpect = \"rejection\"\npoints = 1\n";
         assert_eq!(
             Plan::parse("p", twice).unwrap_err().to_string(),
-            "p:5: a second case named `a`"
+            "p:6: a second case named `a`"
+        );
+    }
+
+    #[test]
+    fn the_plan_settings_are_located_too() {
+        let case = "[[case]]\nname = \"a\"\nexpect = \"rejection\"\npoints = 1\n";
+        for (setting, why) in [
+            (
+                "timeout = 1e19",
+                "`timeout` must be from 0.001 to 86400 seconds (a day)",
+            ),
+            (
+                "timeout = inf",
+                "`timeout` must be from 0.001 to 86400 seconds (a day)",
+            ),
+            (
+                "output = \"../x\"",
+                "`output`: `../x` is not a plain file name",
+            ),
+        ] {
+            let text = format!("name = \"x\"\n\n{setting}\n{case}");
+            let error = Plan::parse("p.toml", &text).unwrap_err();
+            assert_eq!(error.to_string(), format!("p.toml:3: {why}"), "{setting}");
+        }
+        let error = Plan::parse("p.toml", "name = \"x\"\ncase = []\n").unwrap_err();
+        assert_eq!(error.to_string(), "p.toml:1: the plan has no `[[case]]`");
+        let missing = Plan::load("nonexistent.toml").unwrap_err().to_string();
+        assert!(
+            missing.starts_with("sudoku-gen: error: nonexistent.toml: "),
+            "{missing}"
         );
     }
 }

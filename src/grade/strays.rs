@@ -1,0 +1,105 @@
+//! Processes that a run left outside its process group: found by what still ties them to the run,
+//! and killed.
+//!
+//! A program can leave its group (`setsid`, `setpgid`), and `killpg` then misses it. On Linux,
+//! `/proc` shows two ties that such a process keeps unless it takes care to cut them: its working
+//! folder (inside the case's) and its open files (the run's standard output pipe). A process with
+//! either tie is a stray unless it is in the run's group (killed with it), is the grader, or is
+//! a child of the grader: another run's program, between its fork and its exec, holds a copy of
+//! every pipe the grader has open. Elsewhere than on Linux none is found.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+/// Kills the strays of a run: the processes working in `folder`, or holding the pipe whose inode
+/// is `pipe`, outside `group`. Returns how many it killed.
+pub(crate) fn kill_strays(folder: &Path, pipe: Option<u64>, group: Option<libc::pid_t>) -> usize {
+    // Working folders are shown with every link resolved.
+    let folder = folder.canonicalize().unwrap_or_else(|_| folder.to_owned());
+    let mut killed = HashSet::new();
+    // A stray can start another between a look and the kill: look again until no new one shows
+    // (a killed one can show for a moment, dying).
+    for _ in 0..8 {
+        let found: Vec<_> = find(&folder, pipe, group)
+            .into_iter()
+            .filter(|(pid, _)| !killed.contains(pid))
+            .collect();
+        if found.is_empty() {
+            break;
+        }
+        for (pid, its_group) in found {
+            // SAFETY: plain system calls; the process is tied to this run, and so is a group it
+            // leads, which it made by leaving the run's.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+                if its_group == pid {
+                    libc::killpg(pid, libc::SIGKILL);
+                }
+            }
+            killed.insert(pid);
+        }
+    }
+    killed.len()
+}
+
+/// The strays, each with its process group.
+#[cfg(target_os = "linux")]
+fn find(
+    folder: &Path,
+    pipe: Option<u64>,
+    group: Option<libc::pid_t>,
+) -> Vec<(libc::pid_t, libc::pid_t)> {
+    let grader = std::process::id() as libc::pid_t;
+    let pipe = pipe.map(|inode| format!("pipe:[{inode}]"));
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<libc::pid_t>().ok())
+        .filter(|&pid| pid != grader)
+        .filter_map(|pid| {
+            let proc = Path::new("/proc").join(pid.to_string());
+            let (parent, its_group) = parent_and_group(&proc)?;
+            if parent == grader || Some(its_group) == group {
+                return None;
+            }
+            let works_here =
+                std::fs::read_link(proc.join("cwd")).is_ok_and(|cwd| cwd.starts_with(folder));
+            let holds_pipe = pipe.as_ref().is_some_and(|pipe| holds(&proc, pipe));
+            (works_here || holds_pipe).then_some((pid, its_group))
+        })
+        .collect()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn find(_: &Path, _: Option<u64>, _: Option<libc::pid_t>) -> Vec<(libc::pid_t, libc::pid_t)> {
+    Vec::new()
+}
+
+/// The parent and the process group of the process of `/proc/PID`, from its `stat`:
+/// `PID (NAME) STATE PARENT GROUP ...`, where the name may hold spaces and parentheses.
+#[cfg(target_os = "linux")]
+fn parent_and_group(proc: &Path) -> Option<(libc::pid_t, libc::pid_t)> {
+    let stat = std::fs::read_to_string(proc.join("stat")).ok()?;
+    let mut fields = stat[stat.rfind(')')? + 1..].split_whitespace();
+    let _state = fields.next()?;
+    Some((fields.next()?.parse().ok()?, fields.next()?.parse().ok()?))
+}
+
+/// Whether the process of `/proc/PID` has `pipe` (as its links show it) open.
+#[cfg(target_os = "linux")]
+fn holds(proc: &Path, pipe: &str) -> bool {
+    let Ok(fds) = std::fs::read_dir(proc.join("fd")) else {
+        return false;
+    };
+    fds.flatten()
+        .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|link| link.as_os_str() == pipe))
+}
+
+/// The inode of an open pipe, as `/proc` links name it.
+pub(crate) fn pipe_inode(fd: &impl std::os::fd::AsRawFd) -> Option<u64> {
+    // SAFETY: fstat writes only into the zeroed structure given.
+    let mut stat: libc::stat = unsafe { std::mem::zeroed() };
+    (unsafe { libc::fstat(fd.as_raw_fd(), &mut stat) } == 0).then_some(stat.st_ino)
+}
