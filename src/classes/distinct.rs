@@ -31,9 +31,8 @@ use rayon::prelude::*;
 use crate::check::{Problem, Report};
 use crate::classes::canon::canonical_form;
 use crate::classes::fingerprint;
-use crate::engine::standard::walk::{
-    GridRequest, MAX_GRIDS, PARTS, part_ranges, part_share, representatives,
-};
+use crate::classes::representatives::representatives;
+use crate::engine::standard::walk::{GridRequest, MAX_GRIDS, PARTS, part_ranges, part_share};
 use crate::model::grid::Grid;
 use crate::text::format::Format;
 use crate::text::parse::parse_puzzles;
@@ -268,7 +267,13 @@ fn first_spares(share: usize) -> usize {
 
 /// For each key of the parts, in order, whether it meets an earlier key. Keys are compared by
 /// their high 40 bits (fewer past 16M keys): a few more may meet than need to, which only leaves
-/// out a few more grids.
+/// out a few more grids. Each key is sorted as one word with its ordinal, so that equal keys sort
+/// in order of appearance:
+///
+/// ```text
+///   entry (u64)   bits 63 .. b    the key's high bits
+///                 bits b-1 .. 0   its ordinal among the keys of all parts   (b = ordinal_bits)
+/// ```
 fn met_earlier<'a>(parts: impl Iterator<Item = &'a [u64]> + Clone) -> Vec<bool> {
     let count: usize = parts.clone().map(<[u64]>::len).sum();
     // 24 bits of ordinal hold every grid of a run unless its parts had to draw many spares; then

@@ -23,11 +23,25 @@
 //! ([`DigitLines::swappable_off_row_0`]): the pieces of their cells joined by rows, columns and
 //! boxes, found by letting each row take the lowest row among its partners, all rows at once in
 //! one register.
+//!
+//! ```text
+//!   columns[d]        byte:  0 .. 8                        9 .. 15
+//!                            column of digit d+1 in row 0..8   0
+//!   rows[d]                  row of d+1 in column 0..8         0
+//!   rows_by_box[d]           row of d+1 in box 0..8            0
+//!
+//!   AVX2 register     bytes 0 .. 15: a line of one pair   bytes 16 .. 31: the same line of another
+//! ```
+//!
+//! The padding is 0, so that a shuffle by a line reads byte 0 in its padding lanes, whose results
+//! are left out.
 
 use std::hash::BuildHasher;
 
 use foldhash::fast::FixedState;
 
+#[cfg(target_arch = "x86_64")]
+use crate::classes::simd::Avx2;
 use crate::model::grid::{CELLS, Grid};
 
 /// Where each digit lies, line by line (see the module comment). Bytes 9 to 15 of each line are 0.
@@ -80,9 +94,9 @@ impl DigitLines {
     /// and in the box of each digit of the row.
     fn lowest_rows_of_pieces(&self, d: usize, e: usize) -> [u8; 16] {
         #[cfg(target_arch = "x86_64")]
-        if is_x86_feature_detected!("avx2") {
-            // SAFETY: the processor has AVX2.
-            return unsafe { self.lowest_rows_of_pieces_avx2(d, e) };
+        if let Some(avx2) = Avx2::detect() {
+            // SAFETY: `avx2` proves that the processor has AVX2.
+            return unsafe { self.lowest_rows_of_pieces_avx2(d, e, avx2) };
         }
         self.lowest_rows_of_pieces_plain(d, e)
     }
@@ -121,12 +135,9 @@ impl DigitLines {
 
     /// [`Self::lowest_rows_of_pieces`] with byte shuffles, all rows at once (bytes 9 to 15 of the
     /// result are not the plain version's).
-    ///
-    /// # Safety
-    /// The processor must have AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn lowest_rows_of_pieces_avx2(&self, d: usize, e: usize) -> [u8; 16] {
+    fn lowest_rows_of_pieces_avx2(&self, d: usize, e: usize, _: Avx2) -> [u8; 16] {
         use std::arch::x86_64::*;
         // SAFETY: every line is 16 bytes, read unaligned.
         let load = |line: &[u8; 16]| unsafe { _mm_loadu_si128(line.as_ptr().cast()) };
@@ -257,9 +268,9 @@ fn hash_sums(straight: u64, swapped: u64) -> u64 {
 /// at a time; [`NO_PAIR`] for none) in the grid of `lines`.
 fn for_each_term(lines: &DigitLines, groups: &[[u8; 2]], term: impl FnMut(usize, (u64, u64))) {
     #[cfg(target_arch = "x86_64")]
-    if is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has AVX2.
-        return unsafe { for_each_term_with_avx2(lines, groups, term) };
+    if let Some(avx2) = Avx2::detect() {
+        // SAFETY: `avx2` proves that the processor has AVX2.
+        return unsafe { for_each_term_with_avx2(lines, groups, term, avx2) };
     }
     for_each_term_plain(lines, groups, term);
 }
@@ -284,13 +295,13 @@ fn for_each_term_with_avx2(
     lines: &DigitLines,
     groups: &[[u8; 2]],
     mut term: impl FnMut(usize, (u64, u64)),
+    avx2: Avx2,
 ) {
     for group in groups {
         // Written out rather than mapped (see `pair_traits_avx2`).
         let numbers = [usize::from(group[0]), usize::from(group[1])];
         let pairs = [PAIRS[numbers[0] % 36], PAIRS[numbers[1] % 36]];
-        // SAFETY: this function runs on a processor with AVX2.
-        let traits = unsafe { pair_traits_avx2(lines, pairs) };
+        let traits = pair_traits_avx2(lines, pairs, avx2);
         hand_terms(numbers, traits, &mut term);
     }
 }
@@ -468,17 +479,15 @@ fn pair_traits(lines: &DigitLines, (d, e): (usize, usize)) -> PairTraits {
 ///
 /// Not a `target_feature` function itself, so that it can be inlined, always, into its caller,
 /// which is one: only there do the shuffles compile to single instructions.
-///
-/// # Safety
-/// The processor must have AVX2.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-unsafe fn pair_traits_avx2(
+fn pair_traits_avx2(
     lines: &DigitLines,
     [low, high]: [(usize, usize); 2],
+    _: Avx2,
 ) -> [PairTraits; 2] {
     use std::arch::x86_64::*;
-    // SAFETY: the caller runs on a processor with AVX2, and the lines are read in bounds.
+    // SAFETY: an `Avx2` exists only on a processor with AVX2, and the lines are read in bounds.
     unsafe {
         // Every line is 16 bytes, read unaligned.
         let load = |lines: &[[u8; 16]; 9], low: usize, high: usize| {
@@ -514,8 +523,11 @@ unsafe fn pair_traits_avx2(
             equal(third(columns_d), third(columns_e), 1),
             equal(third(rows_d), third(rows_e), 16),
         );
-        // Each sum lands in the low 16 bits of a 64-bit lane: the cycle code's in bits 0 to 15, the
-        // counts' in bits 16 to 31, and the two lanes of each half added.
+        // Each half's two 64-bit lanes are summed apart and then added, so that each half's low
+        // lane reads:
+        //   bits  0 .. 15   the cycle code (`back`: 1, 8, 64 a column back after 2, 4, 3 steps)
+        //   bits 16 .. 19   the rows sharing a box (`sharing`: 1 a row)
+        //   bits 20 .. 23   the columns sharing a box (16 a column)
         let sum = |x| _mm256_sad_epu8(_mm256_and_si256(x, line_lanes), _mm256_setzero_si256());
         let sums = _mm256_or_si256(sum(back), _mm256_slli_epi64::<16>(sum(sharing)));
         let sums = _mm256_add_epi64(sums, _mm256_shuffle_epi32::<0b1110_1110>(sums));
@@ -627,11 +639,10 @@ mod tests {
             let lines = DigitLines::of_cells(grid.cells());
             let traits = PAIRS.map(|pair| pair_traits(&lines, pair));
             #[cfg(target_arch = "x86_64")]
-            if is_x86_feature_detected!("avx2") {
+            if let Some(avx2) = Avx2::detect() {
                 for group in ALL_PAIRS {
                     let numbers = group.map(usize::from);
-                    // SAFETY: the processor has AVX2.
-                    let shuffled = unsafe { pair_traits_avx2(&lines, numbers.map(|k| PAIRS[k])) };
+                    let shuffled = pair_traits_avx2(&lines, numbers.map(|k| PAIRS[k]), avx2);
                     assert_eq!(shuffled, numbers.map(|k| traits[k]));
                 }
             }
@@ -677,9 +688,9 @@ mod tests {
             for &(d, e) in &PAIRS {
                 let found: Vec<u16> = lines.swappable_off_row_0(d, e).collect();
                 #[cfg(target_arch = "x86_64")]
-                if is_x86_feature_detected!("avx2") {
-                    // SAFETY: the processor has AVX2.
-                    let shuffled = unsafe { lines.lowest_rows_of_pieces_avx2(d, e) };
+                if let Some(avx2) = Avx2::detect() {
+                    // SAFETY: `avx2` proves that the processor has AVX2.
+                    let shuffled = unsafe { lines.lowest_rows_of_pieces_avx2(d, e, avx2) };
                     let plain_lowest = lines.lowest_rows_of_pieces_plain(d, e);
                     assert_eq!(shuffled[..9], plain_lowest[..9]);
                 }

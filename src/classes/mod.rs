@@ -4,4 +4,6 @@
 pub mod canon;
 pub mod distinct;
 pub(crate) mod fingerprint;
+mod representatives;
 pub mod shuffle;
+mod simd;
