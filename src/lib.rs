@@ -1,11 +1,16 @@
 //! Bulk Sudoku work: generating distinct complete grids, solving puzzle files, making puzzles with a
 //! unique solution, rating and checking them, and grading homework programs that do the same
-//! ([`grade()`], by a [`plan`]).
+//! ([`grade()`], by a [`grade::plan`]).
 //!
 //! The boundary type is [`Grid`], a plain 81-cell value, 0 for an empty cell and 1..=9 for a digit.
-//! Each job builds its whole output as bytes in one buffer; [`output`] writes it with a single
-//! `write_all`. On Linux, [`memory::HugePageAllocator`] backs such buffers with huge pages when a
-//! program registers it as its global allocator, as the `sudoku-gen` binary does.
+//! Each job builds its output as bytes in one buffer, or a piece at a time for inputs of any size;
+//! [`io::output`] writes it with a single `write_all` or as a stream. On Linux,
+//! [`io::memory::HugePageAllocator`] backs large buffers with huge pages when a program registers
+//! it as its global allocator, as the `sudoku-gen` binary does.
+//!
+//! The jobs a command line asks for are run by [`jobs::run`], from a [`jobs::Request`]; the
+//! binary's `--help` is the user's manual of them, and each module's docs hold the contract of
+//! its part.
 //!
 //! Generate distinct complete grids:
 //! ```
@@ -42,7 +47,8 @@
 //! ```
 //!
 //! Every other shape (4×4 to 25×25, other boxes, jigsaw regions, diagonals) goes through
-//! [`shape`], one engine generic over the shape: here a complete 16×16 grid found from an empty one.
+//! [`engine::generic`], one engine generic over the [`model::shape::Shape`]: here a complete
+//! 16×16 grid found from an empty one.
 //! ```
 //! use sudoku_gen::engine::generic::solve::Solver;
 //! use sudoku_gen::model::shape::Shape;

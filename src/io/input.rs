@@ -6,7 +6,7 @@
 //! another process does to the file during the run shows through it:
 //! - **written to**: the run reads the new bytes, maybe half of them; its result is then about no
 //!   version of the file in particular, but it ends normally. Input files must not change during a
-//!   run (README says so).
+//!   run (`--help` says so).
 //! - **shortened**: touching a page past the new end raises SIGBUS, which would kill the process.
 //!   A handler catches it when it falls inside one of our windows and ends the run as an I/O error
 //!   that names the file, exit code 1.
@@ -14,6 +14,14 @@
 //! Inputs are read a piece at a time ([`PIECE`] bytes at most, whole records each), so that a run
 //! needs bounded memory whatever the input's size: a regular file through windows mapped one after
 //! another; standard input, pipes, devices and empty files through reads into a buffer.
+//!
+//! An input is never trusted to end, or to hold text at all:
+//! - a piece of [`PIECE`] bytes without a record's end is an error at its first line (`FILE:1: no
+//!   line ends within 32 MiB: not a puzzle or grid file`), so `/dev/zero` ends the run at once;
+//!   an endless stream of records is read in bounded memory until it is stopped;
+//! - the jobs that read an input whole ([`Pieces::read_whole`]: see [`WHOLE`] for which) hold
+//!   at most [`WHOLE`] bytes, an error past that, and stop reading after the first piece that
+//!   holds a NUL byte, which no puzzle text has, so that the parser names it at once.
 
 use std::io::Read;
 use std::path::Path;

@@ -1,11 +1,11 @@
 //! Where results go: standard output, a stream written through, or a file replaced atomically.
 //!
-//! Jobs of bounded output build it whole in memory and hand it over with a single `write_all`, so a
-//! failure before the end writes nothing. Jobs over inputs of any size write a part at a time
-//! through an [`OutputStream`], which holds the first [`HELD`] bytes back (so that a small job that
-//! fails writes nothing) and writes through after that. `-o FILE` is made atomic: the bytes go to a temporary
-//! file in FILE's folder, named `.sudoku-gen-` and six random characters, which is renamed over
-//! FILE only once everything is written.
+//! Jobs of bounded output build it whole in memory and hand it over with a single `write_all`, so
+//! a failure before the end writes nothing. Jobs over inputs of any size write a part at a time
+//! through an [`OutputStream`], which holds the first [`HELD`] bytes back (so that a small job
+//! that fails writes nothing) and writes through after that. `-o FILE` is made atomic: the bytes
+//! go to a temporary file in FILE's folder, named `.sudoku-gen-` and six random characters, which
+//! is renamed over FILE only once everything is written.
 //!
 //! A [`Destination`] is prepared before the work, so that whatever can be refused is refused
 //! before any time is spent: a missing folder, a folder, a file the user may not write, a folder
@@ -14,6 +14,31 @@
 //! unfinished (an error, a panic, malformed input) removes it; a run ended by a signal removes it
 //! through [`abandon_replacements`], which sees every temporary file in one registry, and a run
 //! ended by a fault in a mapped input (see [`crate::io::input`]) through a lock-free copy of it.
+//!
+//! # The contract of `-o FILE`
+//! `sudoku-gen --help` states it for users; what the code here must keep true:
+//! - **Refused before the work**, as `>` would refuse: a missing folder, a folder (`adir`,
+//!   `newdir/`, `/`), an existing FILE the user may not write, a folder the user may not create
+//!   files in. The message is `FILE: reason`, FILE as it was given, and nothing is computed or
+//!   read first.
+//! - **Either as it was or complete.** FILE is replaced whenever the output is complete, also when
+//!   some puzzles have no solution (the exit code says so); never by a partial output: a usage
+//!   error, a malformed or unreadable input, a write error (a full disk, a file past `ulimit -f`,
+//!   which is made a write error rather than `SIGXFSZ`) or a signal leaves it untouched.
+//! - **Mode and owner.** The replacement gets the old file's permission bits, and its owner and
+//!   group where the process may set them (root may). A user who may not keeps their own owner,
+//!   the old group where they belong to it, and loses the set-user-ID and set-group-ID bits,
+//!   which only the same owner keeps. ACLs and extended attributes are not copied; another hard
+//!   link to the old file keeps the old contents. A new FILE gets 0666 less the umask.
+//! - **Symbolic links**: the file a link leads to is replaced, and the link stays; a link that
+//!   leads nowhere is refused, naming its target, rather than replaced by a file.
+//! - **Descriptors, devices and pipes** are written to, never replaced: `/dev/stdout`,
+//!   `/dev/stderr`, `/dev/fd/N` and `/proc/self/fd/N` are the process's own descriptor, written
+//!   where it stands (so `>> log` appends, and a header written before stays); another process's
+//!   `/proc/PID/fd/N` is opened for appending; `/dev/null` and FIFOs are opened and written.
+//! - **Signals.** SIGINT, SIGTERM, SIGHUP and SIGQUIT remove the temporary file, then end the run
+//!   by the same signal. SIGKILL cannot be caught: it leaves a `.sudoku-gen-XXXXXX` behind in
+//!   FILE's folder, which may be deleted once no running `sudoku-gen` writes it.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};

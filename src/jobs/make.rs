@@ -1,5 +1,27 @@
 //! The jobs that make grids or puzzles (`-c`, `-n`), written once: the kernel that serves the
 //! shape does the work.
+//!
+//! # What `-n` may be asked for
+//! Puzzles are dug from random complete grids and kept when they meet the request, so a request
+//! for puzzles that are rare among those dug would run for ever; the routing
+//! (`route.rs`) refuses such requests up front, with a usage error that names what
+//! works, rather than run them at under about 50 puzzles a second on one core. At 9×9 (the
+//! standard kernel's reach):
+//! - blank counts are 1 to 58 (57 with `--symmetric`), and the count dug to is drawn from the
+//!   part of the range where the kind of puzzle asked for is common: level 2 from 22 to 58
+//!   (32 to 55 symmetric), level 3 from 18 to 58 (24 to 57). Minimal puzzles land where the
+//!   digging ends, so `--minimal` needs a range overlapping 54~58 (55~58 at level 2, 55~57
+//!   symmetric; all of 55~57 when symmetric at level 1 or 3), and level 2 minimal symmetric
+//!   puzzles are refused at any range;
+//! - `--guesses` only filters, so its lower end is capped: at most 9; by the top of the blank
+//!   range, 1 below 45 blanks, 2 to 49, 4 to 54, 6 beyond; 3 at level 2; 0 at level 1, whose
+//!   puzzles never need a guess.
+//!
+//! Other shapes ([`crate::engine::generic::dig`]): a range may start at most at the shape's
+//! reach, 60% of its cells up to 16×16 and 48% beyond; without a range, minimal puzzles up to
+//! 12×12 and from 45% of the cells to the reach beyond; `--minimal` only up to 12×12, with a
+//! range reaching half the cells, since past that each proof of uniqueness near a minimal
+//! puzzle costs the search a second or more.
 
 use super::{Finished, Job};
 use crate::classes::distinct;

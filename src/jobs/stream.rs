@@ -1,5 +1,16 @@
 //! A job over a file of puzzles of any size, a piece at a time: its text written as it comes, its
 //! problems told at the end.
+//!
+//! Memory stays bounded whatever the input's size (about four pieces: the input window, its
+//! puzzles, its output and the output held back), and the output starts before the input ends.
+//! The order of the results, the located errors and the thread count's indifference are those of
+//! a small file. A malformed record is the one thing that cannot wait for the end:
+//! - found while the output is still held back (its first [`crate::io::output::HELD`] bytes),
+//!   nothing is written, as for a small file;
+//! - found later, the work stops at the piece that holds it: the results of the records before
+//!   that piece stay written, a line on stderr says so, and every malformed record of the rest of
+//!   a file is still reported; a stream, which may never end, is not read past that piece;
+//! - with `-o FILE`, FILE is only replaced at a successful end, at any size.
 
 use super::Finished;
 use super::solve::{BatchEnd, BatchOutput, BatchRules, PieceInfo, run_batch};

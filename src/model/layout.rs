@@ -78,8 +78,8 @@ pub(crate) fn region_count(region_of: &[u8]) -> usize {
     usize::from(region_of.iter().copied().max().unwrap_or(0)) + 1
 }
 
-/// Reads a layout (see [`Shape::jigsaw`]) into region indices, numbered in order of first
-/// appearance, checking that it has N regions of N connected cells.
+/// Reads a layout (see [`Shape::jigsaw`](super::shape::Shape::jigsaw)) into region indices,
+/// numbered in order of first appearance, checking that it has N regions of N connected cells.
 pub fn read_layout(text: &[u8], size: Option<usize>) -> Result<Vec<u8>, String> {
     let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
     let lines: Vec<&[u8]> = text

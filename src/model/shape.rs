@@ -9,6 +9,14 @@
 //!
 //! The standard shape (9×9, 3×3 boxes, digits) keeps its own fast kernels
 //! ([`crate::engine::standard`]); every other shape is served by [`crate::engine::generic`].
+//!
+//! The command line names a shape by its flags, which combine: `--size N` (boxes of R×C cells by
+//! [`default_box`], R the largest divisor of N not above √N, so that 12 is 3x4 and a prime N has
+//! no boxes), `--box RxC` (another split, R·C = N, both at least 2), `--jigsaw` (N regions of N
+//! cells, each connected through shared edges, in place of boxes), `--diagonal` and `--symbols`
+//! (N distinct printable ASCII characters other than `.`, `-` and `#`; by default the first N
+//! of `123456789ABCDEFGHIJKLMNOP`). What each kernel can do with a shape is the table of
+//! [`crate::engine::Kernel::supports`].
 
 use rand::Rng;
 use rand::RngExt;

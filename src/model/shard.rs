@@ -5,6 +5,82 @@
 //! grids to complete) and gives shard `i` of `k` the pieces numbered `i - 1` modulo `k`. The
 //! arithmetic is kept here so that every generator deals the pieces the same way, and the shards of
 //! one seed never share a piece.
+//!
+//! # The contract
+//! The runs `--shard 1/K` … `--shard K/K` with the same `--seed` and the same other options each
+//! write N grids (`-c N`) or N puzzles (`-n N`), valid as ever, and no grid (no puzzle) is in two
+//! shards. A shard's output is byte-identical on every machine and at any `-j`, so a lost shard is
+//! made again by running its command again. `--shard` needs `--seed`: runs of different seeds
+//! draw their pieces independently, and may meet.
+//!
+//! # How each generator splits its work
+//! - **`-c`**: the walk places all the 1s, then all the 2s, and so on; a placement of all the 1s
+//!   and all the 2s roots a subtree (5184 × 17,972 of them, each holding trillions of grids on
+//!   average), and different subtrees hold different grids. Shard I takes the subtrees numbered
+//!   I − 1 modulo K, one for each of the walk's 18 parts, so it runs as fast as a plain `-c`.
+//!   Should a subtree hold fewer grids than its part needs (none is known to), the run ends with
+//!   `shard I/K cannot hold N grids` and exit code 1. A shard's grids are not those of a plain run
+//!   with the same seed. `-c --classes` does not take `--shard`.
+//! - **`-n`**: every puzzle is dug from a complete grid made from random boxes 1, 5 and 9; in
+//!   shard I, the pair of fillings of boxes 5 and 9 is drawn among the pairs numbered I − 1
+//!   modulo K (of 9!²), so the grids, and with them the puzzles, of two shards differ. With
+//!   `--classes`, no two puzzles of one shard are equivalent, but two shards may hold equivalent
+//!   (never equal) puzzles: classes are kept apart within a run only.
+//!
+//! # Running the shards
+//! The tool stays one process; a job runner spreads the shards. Each recipe makes K = 8 shards of
+//! 1,000,000 grids (the same goes for `-n 1000000 ...`), then checks all the parts together:
+//! valid, and no grid in two of them. GNU parallel, here or on several hosts (`:` is this one;
+//! `-j 1` runs one shard per host at a time, each using all the host's cores):
+//!
+//! ```sh
+//! seq 1 8 | parallel -j 1 'sudoku-gen -c 1000000 --shard {}/8 --seed 42 -o part-{}.txt'
+//! seq 1 8 | parallel -j 1 --sshlogin :,host1,host2 --return part-{}.txt --cleanup \
+//!   'sudoku-gen -c 1000000 --shard {}/8 --seed 42 -o part-{}.txt'
+//! sudoku-gen --check part-1.txt part-2.txt part-3.txt part-4.txt part-5.txt part-6.txt \
+//!   part-7.txt part-8.txt
+//! ```
+//!
+//! A Slurm job array (`$SLURM_ARRAY_TASK_ID` runs from 1 to K, as shards do), on a shared file
+//! system, then `sudoku-gen --check part-1.txt ... part-8.txt` once the array is done:
+//!
+//! ```sh
+//! #!/bin/bash
+//! #SBATCH --job-name=grids
+//! #SBATCH --array=1-8
+//! #SBATCH --cpus-per-task=4
+//! sudoku-gen -c 1000000 --shard "$SLURM_ARRAY_TASK_ID/8" --seed 42 -j "$SLURM_CPUS_PER_TASK" \
+//!   -o "part-$SLURM_ARRAY_TASK_ID.txt"
+//! ```
+//!
+//! A Kubernetes indexed job, whose `$JOB_COMPLETION_INDEX` counts from **0**, so that the shard is
+//! the index plus one; the parts go to a shared volume, checked together once the job is done:
+//!
+//! ```yaml
+//! apiVersion: batch/v1
+//! kind: Job
+//! metadata:
+//!   name: grids
+//! spec:
+//!   completions: 8
+//!   parallelism: 8
+//!   completionMode: Indexed
+//!   template:
+//!     spec:
+//!       restartPolicy: Never
+//!       containers:
+//!         - name: shard
+//!           image: sudoku-gen:latest
+//!           command: ["sh", "-c"]
+//!           args:
+//!             - i=$((JOB_COMPLETION_INDEX + 1));
+//!               sudoku-gen -c 1000000 --shard "$i/8" --seed 42 -o "/parts/part-$i.txt"
+//!           volumeMounts:
+//!             - { name: parts, mountPath: /parts }
+//!       volumes:
+//!         - name: parts
+//!           persistentVolumeClaim: { claimName: parts }
+//! ```
 
 use std::fmt;
 use std::str::FromStr;

@@ -5,8 +5,18 @@
 //! (or the one `--column` names), and a column named `solution` or `solutions` is read too. Rows
 //! are split by the `csv` crate, so quoted fields and CRLF line ends are read as any CSV reader
 //! would; each row keeps its fields as bytes ([`csv::ByteRecord`]), so that a job's results are
-//! written back into the row it came from (`write_rows`): the solution column filled in by `-s`,
-//! the rating columns appended by `--rate`.
+//! written back into the row it came from (`write_rows`): the solution column filled in by `-s`
+//! (a column `solution` added at the end when there is none), the rating columns appended by
+//! `--rate`, a column `canon` by `--canon`.
+//!
+//! A text is a corpus when its first line holds a comma. Names match in any case, and a header
+//! that names the puzzle or the solution column twice is an error, since either copy could pass
+//! for the real one. Fields are 81 cells, `1`–`9`, and `0` or `.` for blanks. A large file's
+//! pieces end only where a record ends, so a quoted field may span lines; a quote that is never
+//! closed, and line ends of CR alone, are located errors (on the quote's line; on line 1), where
+//! the reader would take the rest of the file for one field or one line. Problems are located
+//! as `FILE:LINE:COLUMN` by `-s`, `--rate` and `--canon`, and by `--check` as `FILE:LINE: column
+//! C: what` (a malformed field) or `FILE:LINE: grid K: what` (row K).
 
 use crate::model::grid::{CELLS, Grid};
 use crate::problems::shown_character;

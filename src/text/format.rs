@@ -8,6 +8,16 @@
 //!   and the last one has none after it. A record is `9 * 18 + 1 = 163` bytes: the grid's 162 bytes
 //!   and the empty line that follows it, so `N` grids are `163 * N - 1` bytes.
 //! - **line**: 81 characters and `\n`, 82 bytes a grid.
+//!
+//! Puzzles are written with `0` for blanks in the grid form and `.` in the line form. Two CSV
+//! forms hold more than a grid, and are not of fixed length:
+//! - **csv** (`-n --format csv`, [`OutputFormat::Csv`]): the header `puzzle,solution,blanks,level`,
+//!   then a row per puzzle: the puzzle as a line (`.` for blanks), its solution, its blank count
+//!   and its level.
+//! - **rating** (`--rate`, see [`crate::jobs::rate`]): the header
+//!   `puzzle,level,singles,locked,pairs_triples,harder,guesses`, then a row per puzzle: its level,
+//!   the steps of each kind the logical solver took, and the guesses of the search that solves it
+//!   and proves it unique; `invalid` and empty counts for a puzzle without exactly one solution.
 
 use crate::model::grid::{CELLS, Grid};
 
@@ -24,9 +34,9 @@ pub enum Format {
 /// solutions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum OutputFormat {
-    /// 9 lines of 9 space-separated digits; an empty line between grids.
+    /// N lines of N symbols separated by spaces; an empty line between grids.
     Grid,
-    /// 81 characters a line.
+    /// A grid a line, row by row (81 characters at 9×9).
     Line,
     /// With -n: `puzzle,solution,blanks,level` rows under that header.
     Csv,

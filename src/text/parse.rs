@@ -3,6 +3,11 @@
 //! Puzzles are read into one vector of [`Grid`]s with the line each starts on. A line-format text
 //! is read in pieces of about 1 MiB that threads take in parallel, each writing into its own
 //! stretch of the result; a grid-format text is read block by block as it comes.
+//!
+//! Beyond what [`parse_puzzles`] lists: lines starting with `#` are skipped wherever they stand,
+//! before, between or inside the grids of the grid format, and a text that starts with a UTF-16
+//! byte-order mark is refused with a message that names its encoding rather than a problem per
+//! byte. Problems are located as `NAME:LINE:COLUMN: what`.
 
 use rayon::prelude::*;
 

@@ -7,6 +7,14 @@
 //!
 //! Blanks are `.`, `-`, and `0` unless `0` is a symbol. The puzzles of a text are one flat vector
 //! of N·N values each, so that a file is one allocation and its records are fixed-size slices.
+//! At N = 9 with the default symbols the layouts are exactly the standard formats.
+//!
+//! Blanks are written `.` in the line layout, and `0` in the grid layout (`.` when `0` is a
+//! symbol). `-s` answers in the layout its input came in, compact rows included, and keeps a
+//! `LAYOUT ` prefix on its answers; `-c` and `-n` write the prefix in the line layout of a jigsaw
+//! shape. A 16-character first line is a 4×4 puzzle unless it starts a block of exactly 16 such
+//! rows, then an empty line or the end, in which no row or column repeats a symbol (a 16×16 grid
+//! in compact rows); `--size` decides when in doubt.
 
 use std::collections::HashMap;
 

@@ -46,7 +46,8 @@ pub struct PuzzleRequest {
     pub count: usize,
     /// Every output is a function of the seed (and the other fields).
     pub seed: u64,
-    /// The number of blank cells, within [`BLANKS`]; `None` for minimal puzzles of any blank count.
+    /// The number of blank cells, within [`BLANKS`](super::reach::BLANKS); `None` for minimal
+    /// puzzles of any blank count.
     pub blanks: Option<RangeInclusive<usize>>,
     /// The difficulty level, or any.
     pub level: Option<Level>,
@@ -57,7 +58,7 @@ pub struct PuzzleRequest {
     /// The givens have 180° rotational symmetry.
     pub symmetric: bool,
     /// The number of guesses the search makes to solve the puzzle and prove it unique, within
-    /// [`GUESSES`]; any without.
+    /// [`GUESSES`](super::reach::GUESSES); any without.
     pub guesses: Option<RangeInclusive<usize>>,
     /// No two puzzles are equivalent (see [`crate::classes::canon`]), not only no two equal. With a shard,
     /// among the shard's puzzles only: two shards may hold equivalent puzzles.

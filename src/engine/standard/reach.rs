@@ -11,7 +11,7 @@ use std::ops::RangeInclusive;
 
 use crate::jobs::rate::Level;
 
-/// The blank counts the generator reaches at a useful rate (see the README's table).
+/// The blank counts the generator reaches at a useful rate (`--help` has them, under PUZZLES).
 pub const BLANKS: RangeInclusive<usize> = 1..=58;
 
 /// The guess counts a range may name; [`check_guesses_reachable`] says which lower ends the
@@ -177,9 +177,9 @@ pub fn check_reachable(
 }
 
 /// Whether the generator makes puzzles whose guess count lies in `guesses` at a useful rate, with
-/// the level and blank range asked: the count is only filtered, and high counts are rare (the
-/// README gives their tails), so the lower end is capped by how far the blank range and the level
-/// reach. The error says what is supported.
+/// the level and blank range asked: the count is only filtered, and high counts are rare
+/// (BENCHMARKS.md has the counts behind the caps), so the lower end is capped by how far the blank
+/// range and the level reach. The error says what is supported.
 pub fn check_guesses_reachable(
     guesses: &RangeInclusive<usize>,
     level: Option<Level>,
