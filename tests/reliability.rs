@@ -1,0 +1,268 @@
+//! Regression tests of reliability findings: defaults that must hold, outputs that must read back,
+//! located errors for malformed CSV, and inputs that must not be read past what they can hold.
+//! Each test is named after its bug and runs the real binary.
+
+mod common;
+
+use std::io::Write;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use common::shapes::{Spec, grid_records, keeps_givens, line_records};
+use common::sudoku_gen;
+
+/// The binary, to be run with pipes of its own.
+fn binary() -> std::process::Command {
+    std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-gen"))
+}
+
+/// The stdout of a successful run.
+fn run_ok(args: &[&str]) -> Vec<u8> {
+    let output = sudoku_gen().args(args).output().unwrap();
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output.stdout
+}
+
+/// The stderr of a run that ends with `code` and writes nothing on stdout.
+fn run_failing(args: &[&str], stdin: &[u8], code: i32) -> String {
+    let output = sudoku_gen()
+        .args(args)
+        .write_stdin(stdin.to_vec())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(code), "{args:?}");
+    assert!(output.stdout.is_empty(), "{args:?} wrote on stdout");
+    String::from_utf8(output.stderr).unwrap()
+}
+
+#[test]
+fn shape_flags_alone_default_to_9x9() {
+    let x = Spec::boxes(9, 3, 3).with_diagonals();
+    let grids = grid_records(
+        &run_ok(&["-c", "50", "--diagonal", "--seed", "1"]),
+        9,
+        false,
+    );
+    assert_eq!(grids.len(), 50);
+    assert!(grids.iter().all(|g| x.is_valid_complete(g)));
+    let puzzles = run_ok(&[
+        "-n", "5", "--jigsaw", "random", "--seed", "2", "--format", "line",
+    ]);
+    let solved = sudoku_gen()
+        .args(["-s", "-", "--unique"])
+        .write_stdin(puzzles.clone())
+        .output()
+        .unwrap();
+    assert!(solved.status.success(), "every puzzle has one solution");
+    let records = line_records(&puzzles);
+    assert_eq!(records.len(), 5);
+    for ((layout, puzzle), (_, solution)) in records.iter().zip(line_records(&solved.stdout)) {
+        let spec = Spec::jigsaw(layout.as_deref().expect("a layout prefix"));
+        assert!(spec.is_valid_complete(&solution) && keeps_givens(&spec, puzzle, &solution));
+    }
+    let letters = run_ok(&[
+        "-c",
+        "3",
+        "--symbols",
+        "ABCDEFGHI",
+        "--format",
+        "line",
+        "--seed",
+        "4",
+    ]);
+    let spec = Spec::boxes(9, 3, 3).with_symbols("ABCDEFGHI");
+    let grids = line_records(&letters);
+    assert_eq!(grids.len(), 3);
+    assert!(grids.iter().all(|(_, g)| spec.is_valid_complete(g)));
+}
+
+#[test]
+fn box_alone_names_the_size_it_needs() {
+    let message = run_failing(&["-c", "5", "--box", "2x3"], b"", 2);
+    assert!(message.contains("'--size 6'"), "{message}");
+}
+
+#[test]
+fn symbols_count_characters_not_bytes() {
+    let message = run_failing(&["-c", "5", "--symbols", "é123"], b"", 2);
+    assert!(message.contains("ASCII"), "{message}");
+    assert!(!message.contains("5 symbols"), "{message}");
+}
+
+#[test]
+fn random_jigsaw_grids_carry_their_layout_or_are_refused() {
+    let message = run_failing(&["-c", "5", "--jigsaw", "random"], b"", 2);
+    assert!(message.contains("--format line"), "{message}");
+    let message = run_failing(&["-n", "5", "--jigsaw", "random"], b"", 2);
+    assert!(message.contains("--format line"), "{message}");
+    let grids = run_ok(&[
+        "-c", "4", "--jigsaw", "random", "--format", "line", "--seed", "9",
+    ]);
+    let checked = sudoku_gen()
+        .args(["--check", "-"])
+        .write_stdin(grids)
+        .output()
+        .unwrap();
+    assert!(checked.status.success());
+    assert_eq!(checked.stdout, b"ok: 4 grids, all valid and distinct\n");
+}
+
+#[test]
+fn line_format_of_4x4_reads_back() {
+    let grids = run_ok(&["-c", "16", "--size", "4", "--format", "line", "--seed", "1"]);
+    let checked = sudoku_gen()
+        .args(["--check", "-"])
+        .write_stdin(grids)
+        .output()
+        .unwrap();
+    assert!(
+        checked.status.success(),
+        "{}",
+        String::from_utf8_lossy(&checked.stdout)
+    );
+    assert_eq!(checked.stdout, b"ok: 16 grids, all valid and distinct\n");
+    let puzzles = run_ok(&["-n", "16", "--size", "4", "--format", "line", "--seed", "1"]);
+    let solved = sudoku_gen()
+        .args(["-s", "-"])
+        .write_stdin(puzzles.clone())
+        .output()
+        .unwrap();
+    assert!(solved.status.success());
+    let spec = Spec::boxes(4, 2, 2);
+    let puzzles = line_records(&puzzles);
+    let solutions = line_records(&solved.stdout);
+    assert_eq!(solutions.len(), 16);
+    for ((_, puzzle), (_, solution)) in puzzles.iter().zip(&solutions) {
+        assert!(spec.is_valid_complete(solution) && keeps_givens(&spec, puzzle, solution));
+    }
+}
+
+#[test]
+fn jigsaw_layout_from_an_endless_stream_is_refused_at_once() {
+    let start = Instant::now();
+    let mut child = binary()
+        .args(["-c", "1", "--jigsaw", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // Writes until the reader stops reading; a broken pipe is the expected end.
+    let writer = std::thread::spawn(move || while stdin.write_all(b"aaaa\n").is_ok() {});
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("longer than any layout"));
+    assert!(start.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn endless_stream_of_another_shape_reports_its_error_at_once() {
+    let start = Instant::now();
+    let mut child = binary()
+        .args(["-s", "-", "--size", "16"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || while stdin.write_all(b"1234\n").is_ok() {});
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty());
+    let message = String::from_utf8(output.stderr).unwrap();
+    assert!(message.starts_with("<stdin>:1:"), "{message}");
+    assert!(start.elapsed() < Duration::from_secs(10));
+}
+
+/// A CSV corpus of `-n`, `puzzle,solution,blanks,level`.
+fn corpus() -> String {
+    String::from_utf8(run_ok(&["-n", "20", "--seed", "1", "--format", "csv"])).unwrap()
+}
+
+#[test]
+fn duplicate_csv_columns_are_errors() {
+    let text = corpus();
+    let (_, rows) = text.split_once('\n').unwrap();
+    let twice = format!("puzzle,puzzle,blanks,level\n{rows}");
+    let message = run_failing(&["-s", "-"], twice.as_bytes(), 1);
+    assert!(message.starts_with("<stdin>:1:8: "), "{message}");
+    let bogus: String = text
+        .lines()
+        .enumerate()
+        .map(|(i, line)| match i {
+            0 => format!("{line},solution\n"),
+            _ => format!("{line},bogus\n"),
+        })
+        .collect();
+    let output = sudoku_gen()
+        .args(["--check", "-"])
+        .write_stdin(bogus)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        report.contains("two columns named like `solution`"),
+        "{report}"
+    );
+}
+
+#[test]
+fn unterminated_quote_is_a_located_error() {
+    let text = corpus();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.insert(5, "x,\"a note that never ends");
+    let text = lines.join("\n") + "\n";
+    let message = run_failing(&["-s", "-"], text.as_bytes(), 1);
+    assert!(
+        message.starts_with("<stdin>:6:3: a quote that is never closed"),
+        "{message}"
+    );
+}
+
+#[test]
+fn column_solution_writes_no_second_solution_column() {
+    let message = run_failing(&["-s", "-", "--column", "solution"], corpus().as_bytes(), 1);
+    assert!(
+        message.contains("the puzzle column `solution`"),
+        "{message}"
+    );
+}
+
+#[test]
+fn column_on_a_file_that_is_not_csv_is_a_usage_error() {
+    let lines =
+        "..3.7..4...6..23.1.89.........1.7.8.517.....6...4.....271..9..5.95..........2....\n";
+    let message = run_failing(&["-s", "-", "--column", "puzzle"], lines.as_bytes(), 2);
+    assert!(message.contains("'--column'"), "{message}");
+}
+
+#[test]
+fn utf16_csv_names_its_encoding() {
+    let mut text = vec![0xff, 0xfe];
+    for unit in "puzzle,solution\n".encode_utf16() {
+        text.extend_from_slice(&unit.to_le_bytes());
+    }
+    let message = run_failing(&["-s", "-"], &text, 1);
+    assert!(message.contains("UTF-16 little-endian"), "{message}");
+}
+
+#[test]
+fn tab_separated_values_are_named() {
+    let message = run_failing(&["-s", "-"], b"a\tb\tc\n1\t2\t3\n", 1);
+    assert!(message.starts_with("<stdin>:1:2: a tab"), "{message}");
+}
+
+#[test]
+fn blank_range_errors_name_no_9x9_bound_for_other_shapes() {
+    let message = run_failing(&["-n", "3", "--size", "4", "-r", "0~3"], b"", 2);
+    assert!(!message.contains("58"), "{message}");
+}
