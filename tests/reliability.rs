@@ -266,3 +266,56 @@ fn blank_range_errors_name_no_9x9_bound_for_other_shapes() {
     let message = run_failing(&["-n", "3", "--size", "4", "-r", "0~3"], b"", 2);
     assert!(!message.contains("58"), "{message}");
 }
+
+#[test]
+fn a_shortened_input_of_another_shape_leaves_no_temporary_file_behind() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempfile::tempdir().unwrap();
+    let puzzles = dir.path().join("puzzles.txt");
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let solved = out.join("solved.txt");
+    for delay_ms in [5u64, 20, 80] {
+        // Complete 16×16 grids are puzzles too: 51 MB, two pieces.
+        sudoku_gen()
+            .args([
+                "-c", "200000", "--size", "16", "--seed", "2", "--format", "line",
+            ])
+            .arg("-o")
+            .arg(&puzzles)
+            .assert()
+            .success();
+        let child = binary()
+            .arg("-s")
+            .arg(&puzzles)
+            .arg("-o")
+            .arg(&solved)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&puzzles)
+            .unwrap()
+            .set_len(1000)
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.signal(), None, "killed by a signal: {stderr}");
+        if stderr.contains("the file was shortened while it was read") {
+            assert!(!solved.exists(), "{stderr}");
+        }
+        let left: Vec<_> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name())
+            .filter(|name| name.to_string_lossy().starts_with(".sudoku-gen-"))
+            .collect();
+        assert!(
+            left.is_empty(),
+            "after {delay_ms} ms: {left:?} left; {stderr}"
+        );
+        let _ = std::fs::remove_file(&solved);
+    }
+}
