@@ -284,7 +284,7 @@ fn check_reports_bad_grids_of_other_shapes() {
             "<stdin>:2: grid 2: repeats grid 1 (line 1)",
         ))
         .stdout(predicate::str::contains(
-            "<stdin>:3: grid 3: symbol 1 repeats in column 1",
+            "<stdin>:3: grid 3: digit 1 repeats in column 1 (rows 1 and 2)",
         ))
         .stdout(predicate::str::contains("FAIL: 9 problems in 3 grids"));
     let puzzles = read("6x6.txt");

@@ -3,11 +3,12 @@
 //!
 //! Grids are read by the lenient reader of [`crate::text::shaped`] (any layout), then checked with plain
 //! loops over the shape's houses; nothing here is shared with the solver or the generator. The
-//! report is the 9×9 grader's [`Report`], so both print alike.
+//! report is the 9×9 grader's [`Report`], with the same words for the same fault, so that both
+//! print alike.
 
 use std::collections::HashMap;
 
-use crate::check::{Problem, Report, Subject};
+use super::report::{Cell, Fault, Problem, Report, Subject};
 use crate::model::request::ShapeRequest;
 use crate::model::shape::Shape;
 use crate::text::parse::{ParseError, ParseErrors};
@@ -33,16 +34,12 @@ pub fn check_grids(text: &[u8], request: &ShapeRequest, count: Option<usize>) ->
         check_grid(&grids, index, &mut report);
         let cells = grids.puzzle(index);
         if let Some(&earlier) = first_of.get(cells) {
-            add(
-                &mut report,
-                grids.lines[index],
-                Some(index + 1),
-                format!(
-                    "repeats grid {} (line {})",
-                    earlier + 1,
-                    grids.lines[earlier]
-                ),
-            );
+            let fault = Fault::RepeatedGrid {
+                grid: earlier + 1,
+                file: None,
+                line: grids.lines[earlier],
+            };
+            add(&mut report, grids.lines[index], Some(index + 1), fault);
         } else {
             first_of.insert(cells, index);
         }
@@ -81,51 +78,35 @@ pub fn check_solutions(
     for index in 0..solutions.len().min(puzzles.len()) {
         check_grid(&solutions, index, &mut report);
         let shape = puzzles.shape(index);
-        let changed = solutions
-            .puzzle(index)
-            .iter()
-            .zip(puzzles.puzzle(index))
-            .position(|(&s, &p)| p != 0 && s != p);
+        let solution = solutions.puzzle(index);
+        let puzzle = puzzles.puzzle(index);
+        // A blank cell is reported as empty by `check_grid`, not as a changed given.
+        let changed = (0..solution.len()).find(|&cell| {
+            puzzle[cell] != 0 && solution[cell] != 0 && solution[cell] != puzzle[cell]
+        });
         if let Some(cell) = changed {
-            let n = shape.size();
-            add(
-                &mut report,
-                solutions.lines[index],
-                Some(index + 1),
-                format!(
-                    "row {} column {} changes the puzzle's given {}",
-                    cell / n + 1,
-                    cell % n + 1,
-                    shape.symbols().glyph(puzzles.puzzle(index)[cell]) as char
-                ),
-            );
+            let glyph = |value: u8| char::from(shape.symbols().glyph(value));
+            let fault = Fault::ChangedGiven {
+                cell: Cell::at(cell, shape.size()),
+                found: glyph(solution[cell]),
+                given: glyph(puzzle[cell]),
+            };
+            add(&mut report, solutions.lines[index], Some(index + 1), fault);
         }
     }
     if solutions.len() != puzzles.len() {
-        add(
-            &mut report,
-            last_line(text),
-            None,
-            format!(
-                "{} solutions for {} puzzles",
-                solutions.len(),
-                puzzles.len()
-            ),
-        );
+        let fault = Fault::SolutionCount {
+            expected: puzzles.len(),
+            found: solutions.len(),
+        };
+        add(&mut report, last_line(text), None, fault);
     }
     check_count(&mut report, text, count);
     Ok(report)
 }
 
-fn add(report: &mut Report, line: usize, grid: Option<usize>, message: String) {
-    report.problems.insert_by_key(
-        Problem {
-            line,
-            grid,
-            message,
-        },
-        |p| p.line,
-    );
+fn add(report: &mut Report, line: usize, grid: Option<usize>, fault: Fault) {
+    report.add(Problem::of(line, grid, fault));
 }
 
 fn add_parse_errors(report: &mut Report, errors: &ParseErrors) {
@@ -135,7 +116,11 @@ fn add_parse_errors(report: &mut Report, errors: &ParseErrors) {
         message,
     } in errors.listed()
     {
-        add(report, *line, None, format!("column {column}: {message}"));
+        let fault = Fault::Unreadable {
+            column: *column,
+            message,
+        };
+        add(report, *line, None, fault);
     }
     report
         .problems
@@ -144,12 +129,11 @@ fn add_parse_errors(report: &mut Report, errors: &ParseErrors) {
 
 fn check_count(report: &mut Report, text: &[u8], count: Option<usize>) {
     if let Some(expected) = count.filter(|&c| c != report.grids) {
-        add(
-            report,
-            last_line(text),
-            None,
-            format!("expected {expected} grids, found {}", report.grids),
-        );
+        let fault = Fault::GridCount {
+            expected,
+            found: report.grids,
+        };
+        add(report, last_line(text), None, fault);
     }
 }
 
@@ -168,35 +152,31 @@ fn check_grid(grids: &ShapedPuzzles, index: usize, report: &mut Report) {
         Layout::Grid { .. } => grids.lines[index] + cell / n,
     };
     if let Some(cell) = cells.iter().position(|&v| v == 0) {
-        add(
-            report,
-            line_of(cell),
-            Some(index + 1),
-            format!("row {} column {} is blank", cell / n + 1, cell % n + 1),
-        );
+        let fault = Fault::EmptyCell(Cell::at(cell, n));
+        add(report, line_of(cell), Some(index + 1), fault);
         return;
     }
+    let symbols = shape.symbols();
+    // The 9×9 checker's word where it fits; a letter is no digit.
+    let noun = if (1..=n as u8).all(|value| symbols.glyph(value).is_ascii_digit()) {
+        "digit"
+    } else {
+        "symbol"
+    };
     for (house_index, house) in shape.houses().iter().enumerate() {
         let mut seen_at = [usize::MAX; 26];
         for &cell in house {
             let cell = usize::from(cell);
             let value = usize::from(cells[cell]);
             if seen_at[value] != usize::MAX {
-                let first = seen_at[value];
-                add(
-                    report,
-                    line_of(cell),
-                    Some(index + 1),
-                    format!(
-                        "symbol {} repeats in {} (rows {} and {}, columns {} and {})",
-                        shape.symbols().glyph(value as u8) as char,
-                        shape.house(house_index),
-                        first / n + 1,
-                        cell / n + 1,
-                        first % n + 1,
-                        cell % n + 1
-                    ),
-                );
+                let fault = Fault::RepeatedSymbol {
+                    noun,
+                    symbol: char::from(symbols.glyph(value as u8)),
+                    house: shape.house(house_index),
+                    first: Cell::at(seen_at[value], n),
+                    second: Cell::at(cell, n),
+                };
+                add(report, line_of(cell), Some(index + 1), fault);
                 break;
             }
             seen_at[value] = cell;
@@ -232,7 +212,7 @@ mod tests {
             "{printed}"
         );
         assert!(
-            printed.contains("f:3: grid 3: symbol 1 repeats in column 1"),
+            printed.contains("f:3: grid 3: digit 1 repeats in column 1 (rows 1 and 2)"),
             "{printed}"
         );
         assert!(printed.contains("expected 2 grids, found 3"), "{printed}");
@@ -242,6 +222,10 @@ mod tests {
     fn solutions_keep_their_givens() {
         let puzzles = b"1...............\n";
         let report = check_solutions(b"2143341212344321\n", puzzles, &request(), None).unwrap();
-        assert!(report.text("f").contains("changes the puzzle's given 1"));
+        let printed = report.text("f");
+        assert!(
+            printed.contains("f:1: grid 1: row 1, column 1 is 2, but the puzzle gives 1"),
+            "{printed}"
+        );
     }
 }

@@ -9,9 +9,9 @@ pub enum House {
     Row(usize),
     /// Column 1..=N, from the left.
     Column(usize),
-    /// Box 1..=9 of the standard shape, row by row.
+    /// Box 1..=N of a boxed shape, row by row.
     Box(usize),
-    /// Box or jigsaw region 1..=N of any other shape, in reading order of its first cell.
+    /// Region 1..=N of a jigsaw shape, in reading order of its first cell.
     Region(usize),
     /// The diagonal from the top-left corner.
     Diagonal,

@@ -340,7 +340,10 @@ impl Shape {
         match index {
             _ if index < n => House::Row(index + 1),
             _ if index < 2 * n => House::Column(index - n + 1),
-            _ if index < 3 * n => House::Region(index - 2 * n + 1),
+            _ if index < 3 * n => match self.regions {
+                Regions::Boxes { .. } => House::Box(index - 2 * n + 1),
+                Regions::Jigsaw(_) => House::Region(index - 2 * n + 1),
+            },
             _ if index == 3 * n => House::Diagonal,
             _ => House::AntiDiagonal,
         }
