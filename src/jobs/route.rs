@@ -297,8 +297,12 @@ fn generic(
         .into_iter()
         .find(|&feature| !Kernel::Generic.supports(feature))
     {
+        let kind = match feature {
+            Feature::Grade | Feature::Print => "a homework feature, of the standard 9×9 shape only",
+            _ => "a feature of the standard 9×9 shape only",
+        };
         return Err(usage(format!(
-            "'{}' is a feature of the standard 9×9 shape only, not of {other}",
+            "'{}' is {kind}, not of {other}",
             feature.option()
         )));
     }
