@@ -259,7 +259,7 @@ fn shuffle_reports_located_errors() {
         .assert()
         .code(1)
         .stdout("")
-        .stderr(predicate::str::starts_with("<stdin>:2:1: "));
+        .stderr(predicate::str::starts_with("<stdin>:2:4: "));
     sudoku_gen()
         .args(["--canon", "-"])
         .write_stdin("12x\n")

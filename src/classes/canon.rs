@@ -17,6 +17,17 @@
 //! a valid complete grid, which places the line cell by cell; and the one for valid complete grids
 //! (`complete`), which reads the arrangements that can come first off the partner maps of the top
 //! band's first two rows (`partners`) and so hardly searches at all.
+//!
+//! # As `--canon` writes it
+//! `--canon` writes, for every grid or puzzle of its input (any `-s` input format, CSV corpora
+//! included, where it appends a column `canon`), in order, its canonical form as one 81-character
+//! line: a blank is read as `0` and written as `.`, so blanks come first and a complete grid starts
+//! `123456789`. Equivalent inputs give the same line, inequivalent ones different lines. Any 81
+//! cells have a form: a puzzle without a solution is not an error here. Input problems are as for
+//! `-s` (located, exit code 1, nothing written).
+//!
+//! Both searches (puzzles, and valid complete grids) are checked in the tests against a brute-force
+//! canonicaliser over all 2·6⁸ arrangements.
 
 mod best;
 mod complete;

@@ -22,6 +22,17 @@
 //! grids in a thousand, and take the places of those from spare grids made after their share; a
 //! part that leaves out more is walked again with more spare grids. The output depends on the
 //! seed alone, not on the thread count.
+//!
+//! Inequivalent is not unlike: a neighbour differs from its leaf in a few cells, and so may
+//! consecutive leaves (`--shuffle` spreads them out). There are about 5.47·10⁹ classes of
+//! complete grids. `--first D` puts D in the top-left cell, as for `-c`; `-c --classes` does not take
+//! `--shard`.
+//!
+//! # Equivalent pairs in a file
+//! `--check --classes`: a grid equivalent to an earlier one (and not equal: that is a plain repeat)
+//! is reported as `FILE:LINE: grid K: equivalent to grid J (line L)`; with `--puzzles PFILE` the
+//! puzzles are compared: `grid K: its puzzle is equivalent to puzzle J (PFILE line L)`. It reads its
+//! input whole (it compares every grid with every other), one file at a time.
 
 use std::hash::BuildHasher;
 

@@ -1,6 +1,14 @@
 //! The leaves `--classes` hangs on the walk of `-c`: each grid once, in the one relabelling of its
 //! 6 to 9 that orders its first row, with its neighbours, every grid keyed by its fingerprint as it
 //! is written (see [`crate::classes::distinct`] for what the keys are for).
+//!
+//! A part's symmetry may transpose, and then its grids share their first *column* instead of their
+//! first row; the neighbours' swaps are then made off that column, which they keep.
+//!
+//! The output is a grid of the `-c` walk each, not its canonical form: `-c --classes` never computes
+//! a canonical form. Its time goes to keying each grid (less for a neighbour, which recomputes only
+//! the 15 pairs of digits its swap touches), finding the swaps, and walking the `-c` tree for the
+//! leaves.
 
 use crate::classes::fingerprint::{DigitLines, Terms};
 use crate::engine::standard::walk::{FIRST_RELABELLED, GridRequest, Leaves, walk_part};

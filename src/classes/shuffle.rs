@@ -2,10 +2,11 @@
 //! [`Transformation`], the standard augmentation of training data.
 //!
 //! Item `k` of a text draws its transformation from its own random generator, seeded from the seed
-//! and `k`, so the output depends on the seed alone, not on the thread count. A CSV text
-//! (`puzzle,solution,...` under a header starting that way, as `-n --format csv` writes it) is
-//! shuffled row by row, with one transformation for both grids of a row, so that each solution stays
-//! the solution of its puzzle; the other fields are kept as they are.
+//! and `k`, so the output depends on the seed alone, not on the thread count. A CSV corpus is read
+//! by the reader of `-s` ([`corpus`]: the same header names, quoted fields and line ends, the same
+//! located problems) and shuffled row by row, with one transformation for both grids of a row, so
+//! that each solution stays the solution of its puzzle; the other fields are kept, and the output is
+//! written by the same CSV writer, with LF line ends and a field quoted only where it must be.
 
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -13,11 +14,9 @@ use rayon::prelude::*;
 
 use crate::classes::canon::Transformation;
 use crate::model::grid::{CELLS, Grid};
+use crate::text::corpus::{self, Header, Rows};
 use crate::text::format::{Format, push_line};
-use crate::text::parse::{ParseError, ParseErrors, parse_puzzles};
-
-/// The header a CSV text starts with.
-const CSV_HEADER: &[u8] = b"puzzle,solution";
+use crate::text::parse::{ParseErrors, parse_puzzles};
 
 /// The transformation of item `index` of a text shuffled with `seed`.
 pub(crate) fn transformation_of(seed: u64, index: usize) -> Transformation {
@@ -49,116 +48,51 @@ pub fn shuffle_text(
     seed: u64,
     format: Option<Format>,
 ) -> Result<Vec<u8>, ParseErrors> {
-    let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
-    if text.starts_with(CSV_HEADER) {
-        return shuffle_csv(text, seed);
+    if let Some(corpus) = corpus::read_corpus(text) {
+        let (header, rows) = corpus?;
+        return Ok(shuffle_csv(&header, &rows, seed));
     }
+    let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
     let puzzles = parse_puzzles(text)?;
     let format = format.unwrap_or(puzzles.format);
     let blank = if format == Format::Grid { b'0' } else { b'.' };
     Ok(render_shuffled(&puzzles.grids, seed, format, blank))
 }
 
-/// One data row of a CSV text: its puzzle, its solution, and the rest of the row from the comma
-/// after the solution.
-struct Row<'a> {
-    puzzle: Grid,
-    solution: Grid,
-    rest: &'a [u8],
-}
-
-/// Reads an 81-cell field starting at byte `column` (counted from 1) of line `line`.
-fn read_field(field: &[u8], line: usize, column: usize, what: &str) -> Result<Grid, ParseError> {
-    let problem = |column, message: String| ParseError {
-        line,
-        column,
-        message,
-    };
-    if field.len() != CELLS {
-        return Err(problem(
-            column,
-            format!("the {what} has {} characters, expected 81", field.len()),
-        ));
-    }
-    let mut cells = [0; CELLS];
-    for (i, (&ch, cell)) in field.iter().zip(&mut cells).enumerate() {
-        *cell = match ch {
-            b'1'..=b'9' => ch - b'0',
-            b'.' | b'0' => 0,
-            _ => {
-                return Err(problem(
-                    column + i,
-                    format!("unexpected character {:?} in the {what}", char::from(ch)),
-                ));
-            }
-        };
-    }
-    Ok(Grid::from_cells(cells).expect("digits"))
-}
-
-/// Reads one data row (line number `line`, counted from 1).
-fn read_row(text: &[u8], line: usize) -> Result<Row<'_>, ParseError> {
-    let mut fields = text.splitn(3, |&b| b == b',');
-    let puzzle_field = fields.next().unwrap_or_default();
-    let puzzle = read_field(puzzle_field, line, 1, "puzzle")?;
-    let Some(solution_field) = fields.next() else {
-        return Err(ParseError {
-            line,
-            column: text.len() + 1,
-            message: "expected a solution after the puzzle".into(),
-        });
-    };
-    let solution = read_field(solution_field, line, CELLS + 2, "solution")?;
-    Ok(Row {
-        puzzle,
-        solution,
-        rest: &text[2 * CELLS + 1..],
-    })
-}
-
-/// Shuffles a CSV text row by row; empty lines are skipped.
-fn shuffle_csv(text: &[u8], seed: u64) -> Result<Vec<u8>, ParseErrors> {
-    let mut lines = text
-        .split(|&b| b == b'\n')
-        .map(|l| l.strip_suffix(b"\r").unwrap_or(l));
-    let header = lines.next().unwrap_or_default();
-    let rows: Vec<(usize, &[u8])> = lines
-        .enumerate()
-        .map(|(i, line)| (i + 2, line))
-        .filter(|(_, line)| !line.is_empty())
-        .collect();
-    let read: Vec<Result<Row, ParseError>> = rows
+/// Shuffles the rows of a CSV corpus, as [`corpus::read_corpus`] reads them: each row's puzzle
+/// and solution fields are replaced by their images under the row's transformation (in the line
+/// format, blanks as `.`; an empty solution field stays empty), and its other fields are kept.
+fn shuffle_csv(header: &Header, rows: &Rows, seed: u64) -> Vec<u8> {
+    let records: Vec<csv::ByteRecord> = rows
+        .records
         .par_iter()
-        .map(|&(line, text)| read_row(text, line))
-        .collect();
-    let mut errors = ParseErrors::new();
-    for error in read.iter().filter_map(|row| row.as_ref().err()) {
-        errors.push(error.clone());
-    }
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    let rows: Vec<Row> = read.into_iter().map(|row| row.expect("checked")).collect();
-    let chunks: Vec<Vec<u8>> = rows
-        .par_chunks(4096)
+        .zip(rows.puzzles.grids.par_iter().zip(rows.solutions.par_iter()))
         .enumerate()
-        .map(|(chunk_index, chunk)| {
-            let mut out = Vec::with_capacity(200 * chunk.len());
-            for (i, row) in chunk.iter().enumerate() {
-                let transformation = transformation_of(seed, 4096 * chunk_index + i);
-                push_line(&mut out, &transformation.apply(&row.puzzle));
-                out.push(b',');
-                push_line(&mut out, &transformation.apply(&row.solution));
-                out.extend_from_slice(row.rest);
-                out.push(b'\n');
+        .map(|(k, (record, (puzzle, solution)))| {
+            let transformation = transformation_of(seed, k);
+            let image = |grid: &Grid| {
+                let mut line = Vec::with_capacity(CELLS);
+                push_line(&mut line, &transformation.apply(grid));
+                line
+            };
+            let puzzle = image(puzzle);
+            let solution = solution.as_ref().map(image);
+            let mut row = csv::ByteRecord::new();
+            for (i, field) in record.iter().enumerate() {
+                if i == header.puzzle {
+                    row.push_field(&puzzle);
+                } else if Some(i) == header.solution
+                    && let Some(solution) = &solution
+                {
+                    row.push_field(solution);
+                } else {
+                    row.push_field(field);
+                }
             }
-            out
+            row
         })
         .collect();
-    let mut out = header.to_vec();
-    out.push(b'\n');
-    out.extend(chunks.concat());
-    Ok(out)
+    corpus::write_corpus(header, &records)
 }
 
 #[cfg(test)]

@@ -17,6 +17,20 @@
 //! what the killed left in it, and let go of if something unknown still holds it.
 //!
 //! This is not a sandbox: the program runs as the grader's user and sees the whole file system.
+//!
+//! Each case runs in a fresh temporary folder (under `TMPDIR`) that holds a copy of the program and
+//! the case's input, nothing else, with standard input empty and standard error discarded. The
+//! program can read and write whatever the grader's user can, and can reach the network. To grade
+//! programs you do not trust, run the grader in a throw-away container or as a user that owns
+//! nothing else, for example:
+//!
+//! ```sh
+//! docker run --rm --network none -v "$PWD:/g" -w /g debian:stable ./sudoku-gen --grade submissions/ -o scores.csv
+//! sudo -u grader sudoku-gen --grade /home/grader/submissions -o /home/grader/scores.csv
+//! ```
+//!
+//! The large outputs of a plan (`-c 1000000` is written once checked and three times timed for each
+//! side) land in those folders: set `TMPDIR` to a tmpfs to keep them off the disk.
 
 use std::ffi::OsString;
 use std::fmt;

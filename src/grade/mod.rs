@@ -18,6 +18,40 @@
 //!
 //! A grading ended by a signal takes its runs and their folders with it, through the command
 //! line's signal handling (see `live.rs`).
+//!
+//! # The programs
+//! A PROGRAM is an executable file or a script with a `#!` line that takes the homework's command
+//! lines: `-c N` writes N distinct grids to `sudoku.txt` in its working folder, `-s FILE` the
+//! solutions of FILE's puzzles, and for the pair plan `-n N` (with `-m LEVEL`, `-r LOW~HIGH`, `-u`) N
+//! puzzles with one solution each. A folder stands for every executable file in it, in name order.
+//!
+//! # What each case checks
+//! - `grids`: the `--check` rules (exact format, valid, distinct, count, first digit), with the same
+//!   located messages, and the homework's grid layout.
+//! - `solutions`: every solution valid and keeping its puzzle's givens; the inputs are puzzles made
+//!   by this crate from fixed seeds (the same on every run), in the homework's format (`0` for
+//!   blanks, an empty line between puzzles).
+//! - `puzzles`: the count, one solution each, blanks in range, the level as this crate rates it, none
+//!   repeated.
+//! - `rejection` (a bad command line): the program ends within the limit, not by a signal, and
+//!   writes no complete grid (a message written in `sudoku.txt` is fine); its exit code is not judged.
+//!
+//! Any other case fails on a non-zero exit code. A program that prints its output instead of writing
+//! `sudoku.txt` fails with a message saying so, unless the plan has `stdout = true`.
+//!
+//! # Speed
+//! A speed case runs the program and this tool in turn, three times each by default; every run is
+//! judged, and the ratio of the median wall times earns the points of the first tier it does not
+//! exceed. The shipped tiers are ratio 2: 10 points, 5: 8, 20: 6, 100: 3, 1000: 1; slower fails.
+//!
+//! # The report
+//! The terminal gets a block per program: every case with pass or FAIL, its time, its points or the
+//! first problem found (`sudoku.txt:12: grid 2: repeats grid 1 (line 1)`, `killed by signal SIGSEGV`,
+//! `timed out after 5 s (its process group was killed)`, `1.27x this tool's 0.886 s`), then the
+//! total. `-o` writes the score sheet: a header `program,CASE...,total`, then a row per program with
+//! each case's points (empty when failed) and the total. Exit code: 0 when every program passed every
+//! case, 1 when a case failed, 2 for a usage error; a plan that cannot be used is one, reported as
+//! `PLAN:LINE: what is wrong`.
 
 mod limited_run;
 mod live;

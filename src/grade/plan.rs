@@ -34,6 +34,18 @@
 //!   times (default 3) in turn with this tool on the same arguments plus `-o OUTPUT`; the ratio of
 //!   the medians of wall time earns the points of the first tier it does not exceed. Speed cases run
 //!   alone on the machine.
+//!
+//! # The shipped plans
+//! - `basic` (the individual project, 33 cases, 55.5 points): `-c` 1, 2, 1000 and 1000000; `-s` on
+//!   20 puzzles of each level and on 100 minimal puzzles; 23 bad command lines of 0.5 points each
+//!   (none, `-c` alone, `-c 0`, `-c -1`, `-c 1000001`, a 20-digit count, `-c abc`, `-c 1.5`,
+//!   `-c 1e3`, `-c 0x10`, `-c +5`, `-c ''`, `-c 10 -c 10`, `-c 10 extra`, `c 10`, `--c 10`, `-x`,
+//!   `-s` alone, `-s` on a missing file, on a folder, on a malformed file and on an empty file,
+//!   `-c 10 -s FILE`); the speed of `-c 1000000` and of `-s` on 10,000 puzzles of 30 to 54 blanks.
+//! - `pair` (52 cases, 83 points): `basic`'s, and `-n 1`, `-n 100`, `-n 20 -m 1|2|3`,
+//!   `-n 50 -r 20~55`, `-n 50 -r 40~40`, `-n 50 -u`, and 11 bad `-n` command lines (`-n 0`,
+//!   `-n 1000001`, `-n abc`, `-m 1` alone, `-m 4`, `-m 0`, `-r 50~20`, `-r abc`, `-r 20~70`, `-u`
+//!   alone, `-n 10 -c 10`).
 
 use std::collections::HashSet;
 use std::ops::{Range, RangeInclusive};

@@ -7,7 +7,7 @@
 //! would; each row keeps its fields as bytes ([`csv::ByteRecord`]), so that a job's results are
 //! written back into the row it came from (`write_rows`): the solution column filled in by `-s`
 //! (a column `solution` added at the end when there is none), the rating columns appended by
-//! `--rate`, a column `canon` by `--canon`.
+//! `--rate`, a column `canon` by `--canon`, the puzzle and solution fields replaced by `--shuffle`.
 //!
 //! A text is a corpus when its first line holds a comma. Names match in any case, and a header
 //! that names the puzzle or the solution column twice is an error, since either copy could pass
@@ -15,8 +15,8 @@
 //! pieces end only where a record ends, so a quoted field may span lines; a quote that is never
 //! closed, and line ends of CR alone, are located errors (on the quote's line; on line 1), where
 //! the reader would take the rest of the file for one field or one line. Problems are located
-//! as `FILE:LINE:COLUMN` by `-s`, `--rate` and `--canon`, and by `--check` as `FILE:LINE: column
-//! C: what` (a malformed field) or `FILE:LINE: grid K: what` (row K).
+//! as `FILE:LINE:COLUMN` by `-s`, `--rate`, `--canon` and `--shuffle`, and by `--check` as
+//! `FILE:LINE: column C: what` (a malformed field) or `FILE:LINE: grid K: what` (row K).
 
 use crate::model::grid::{CELLS, Grid};
 use crate::problems::shown_character;
@@ -205,6 +205,32 @@ pub(crate) fn read_rows(text: &[u8], header: &Header, first_line: usize) -> Rows
         }
     }
     rows
+}
+
+/// A whole CSV text read as `-s` reads a corpus (the header on its first line, the rows after it),
+/// for the modes that take their input whole. `None` when the text is not a corpus (its first line
+/// holds no comma); the located problems of its header or of its rows otherwise.
+pub(crate) fn read_corpus(text: &[u8]) -> Option<Result<(Header, Rows), ParseErrors>> {
+    let header = match detect_header(text, None)? {
+        Ok(header) => header,
+        Err(error) => {
+            let mut errors = ParseErrors::new();
+            errors.push(error);
+            return Some(Err(errors));
+        }
+    };
+    let body = memchr::memchr(b'\n', text).map_or(text.len(), |at| at + 1);
+    let rows = read_rows(&text[body..], &header, 2);
+    if rows.errors.is_empty() {
+        Some(Ok((header, rows)))
+    } else {
+        Some(Err(rows.errors))
+    }
+}
+
+/// A CSV text of `header`'s fields and then `records`, quoted as [`write_rows`] quotes them.
+pub(crate) fn write_corpus(header: &Header, records: &[csv::ByteRecord]) -> Vec<u8> {
+    write_records(std::iter::once(&header.fields).chain(records))
 }
 
 /// The records of `text` with the byte offset and the line (counted from 1) where each starts.
