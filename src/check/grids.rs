@@ -267,6 +267,14 @@ pub fn check_grid_files(
                 ),
             }
             done(checked(&check, &corpus) - before, piece.len());
+            // A stream may never end (`/dev/urandom`): it is not read past its first malformed
+            // piece, nor past a problem that leaves nothing to check (no puzzle column, no text).
+            let malformed = check.unreadable
+                || !check.report.is_clean()
+                || corpus.as_ref().is_some_and(|c| !c.report.is_clean());
+            if malformed && input.file_len().is_none() {
+                break;
+            }
         }
         if let Some(corpus) = corpus {
             reports.push(corpus.report);
