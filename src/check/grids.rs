@@ -32,7 +32,8 @@ pub fn check_grids(text: &[u8], rules: GridRules) -> Report {
     let line_ends = bytecount::count(text, b'\n');
     check.piece(text, 1, line_ends, true, rules, 0, &mut seen);
     let mut reports = [check.finish(rules)];
-    add_repeats(seen, &mut reports, &[String::new()]);
+    add_repeats(seen, &mut reports, &[String::new()])
+        .expect("keys without a budget are never written out");
     let [report] = reports;
     report
 }
@@ -203,8 +204,9 @@ impl FileCheck {
 
 /// Checks the files of grids `inputs` together, each a piece at a time: each file as
 /// [`check_grids`] checks one, and no grid repeated in any of them. `done` is told the grids and
-/// bytes of each piece checked. Memory: the pieces being read, plus 16 bytes a grid (see
-/// [`crate::check`]). With several files, `rules.count` is their total.
+/// bytes of each piece checked. Memory: the pieces being read, plus 16 bytes a grid within a
+/// budget, and on disk past it (see [`super::repeats`]). With several files, `rules.count` is
+/// their total.
 pub fn check_grid_files(
     inputs: Vec<Pieces>,
     rules: GridRules,
@@ -217,8 +219,9 @@ pub fn check_grid_files(
         count: rules.count.filter(|_| !several),
         ..rules
     };
-    let mut seen = SeenGrids::default();
+    let mut seen = SeenGrids::within_budget();
     let mut reports = Vec::new();
+    let spill_failed = |e| Error::io("a temporary file of the repeats check", e);
     let mut last_lines = 1;
     for (file, mut input) in inputs.into_iter().enumerate() {
         let mut check = FileCheck::default();
@@ -267,6 +270,17 @@ pub fn check_grid_files(
                 ),
             }
             done(checked(&check, &corpus) - before, piece.len());
+            if let Some(error) = seen.take_failure() {
+                return Err(spill_failed(error));
+            }
+            // A stream may never end (`/dev/urandom`): it is not read past its first malformed
+            // piece, nor past a problem that leaves nothing to check (no puzzle column, no text).
+            let malformed = check.unreadable
+                || !check.report.is_clean()
+                || corpus.as_ref().is_some_and(|c| !c.report.is_clean());
+            if malformed && input.file_len().is_none() {
+                break;
+            }
         }
         if let Some(corpus) = corpus {
             reports.push(corpus.report);
@@ -275,7 +289,7 @@ pub fn check_grid_files(
         last_lines = (check.lines + usize::from(check.unterminated)).max(1);
         reports.push(check.finish(file_rules));
     }
-    add_repeats(seen, &mut reports, &names);
+    add_repeats(seen, &mut reports, &names).map_err(spill_failed)?;
     if several && let Some(count) = rules.count {
         let total: usize = reports.iter().map(|r| r.grids).sum();
         if total != count {

@@ -244,7 +244,11 @@ fn read_records(text: &[u8]) -> impl Iterator<Item = (csv::ByteRecord, usize, us
             let start = record_start(text, record.position()?);
             line += bytecount::count(&text[counted_to..start], b'\n');
             counted_to = start;
-            Some((record.clone(), start, line))
+            // Copied to its own size: the reader's buffer keeps the size of the longest record
+            // read so far, and a clone of it would give every later row that much memory.
+            let mut copy = csv::ByteRecord::with_capacity(record.as_slice().len(), record.len());
+            copy.extend(record.iter());
+            Some((copy, start, line))
         }
         _ => None,
     })
