@@ -1,8 +1,6 @@
 //! `-o FILE` end to end: a file is replaced only by a complete output, keeps its mode and owner,
 //! and nothing is left behind, whether the run succeeds, fails, or is stopped by a signal.
 
-mod common;
-
 use std::fs;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::process::ExitStatusExt;
@@ -10,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::sudoku_gen;
+use crate::common::sudoku_gen;
 use predicates::prelude::*;
 
 fn binary() -> PathBuf {

@@ -2,12 +2,10 @@
 //! with problems in their first, middle and last pieces, CSV corpora in the Kaggle layouts, several
 //! files checked together, endless inputs, and the progress bar.
 
-mod common;
-
 use std::io::Write;
 use std::path::Path;
 
-use common::{check_against, solve_into, sudoku_gen};
+use crate::common::{check_against, solve_into, sudoku_gen};
 
 /// Bytes a work piece holds at most (see `input::PIECE`).
 const PIECE: usize = 32 << 20;
