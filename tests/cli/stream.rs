@@ -303,13 +303,10 @@ fn progress_shows_on_a_terminal_and_never_on_a_pipe() {
     let binary = assert_cmd::cargo::cargo_bin("sudoku-gen");
     let command = format!("{} -s {} -o /dev/null", binary.display(), path.display());
     // `script` runs the command under a pseudo-terminal and copies what it wrote there.
-    let Ok(on_terminal) = std::process::Command::new("script")
+    let on_terminal = std::process::Command::new("script")
         .args(["-qec", &command, "/dev/null"])
         .output()
-    else {
-        eprintln!("skipped: no `script` (util-linux) to make a pseudo-terminal");
-        return;
-    };
+        .expect("this test runs the binary on a pseudo-terminal through `script` (util-linux)");
     assert!(on_terminal.status.success());
     let shown = String::from_utf8_lossy(&on_terminal.stdout);
     assert!(shown.contains("puzzles"), "{shown}");
