@@ -2,8 +2,6 @@
 //! stream at its first malformed piece, keeps the keys of an endless stream of grids within a
 //! budget, and reads a CSV corpus with a long quoted field in the memory of one without it.
 
-mod common;
-
 use std::io::Write;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};

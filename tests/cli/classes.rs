@@ -1,11 +1,9 @@
 //! Equivalence classes: `--canon` against a brute-force canonicaliser, the canonical form's laws,
 //! `--shuffle`, and `-c`/`-n --classes` against `--check --classes`.
 
-mod common;
-
 use std::path::Path;
 
-use common::{
+use crate::common::{
     assert_valid_distinct, check_against, parse_grids, puzzle_lines, solve_into, sudoku_gen,
 };
 use predicates::prelude::*;
@@ -13,8 +11,8 @@ use proptest::prelude::*;
 use sudoku_gen::Grid;
 use sudoku_gen::classes::canon::{Transformation, canonical_form, canonical_transformation};
 
-const SAMPLE_17: &str = include_str!("data/sample_17_clue.txt");
-const SAMPLE_GRIDS: &str = include_str!("data/c3_seed42.line.txt");
+const SAMPLE_17: &str = include_str!("../data/sample_17_clue.txt");
+const SAMPLE_GRIDS: &str = include_str!("../data/c3_seed42.line.txt");
 
 /// The 1296 orders of nine lines that keep blocks of three together.
 fn block_orders() -> Vec<[usize; 9]> {
@@ -242,7 +240,7 @@ fn shuffled_csv_solutions_solve_their_puzzles() {
             .map(|r| r[1].to_owned() + "\n")
             .collect::<String>(),
     );
-    common::assert_solves(&puzzles, &solutions);
+    crate::common::assert_solves(&puzzles, &solutions);
     let made = String::from_utf8(made).unwrap();
     for (row, original) in rows.iter().zip(made.lines().skip(1)) {
         let original: Vec<&str> = original.split(',').collect();

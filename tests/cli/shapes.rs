@@ -1,10 +1,8 @@
 //! Every shape in every mode through the real binary, checked by `common::shapes`, which knows
 //! nothing of the engine.
 
-mod common;
-
-use common::shapes::{Spec, grid_records, keeps_givens, line_records};
-use common::sudoku_gen;
+use crate::common::shapes::{Spec, grid_records, keeps_givens, line_records};
+use crate::common::sudoku_gen;
 use predicates::prelude::*;
 
 fn data(name: &str) -> String {

@@ -2,14 +2,12 @@
 //! located errors for malformed CSV, and inputs that must not be read past what they can hold.
 //! Each test is named after its bug and runs the real binary.
 
-mod common;
-
 use std::io::Write;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use common::shapes::{Spec, grid_records, keeps_givens, line_records};
-use common::sudoku_gen;
+use crate::common::shapes::{Spec, grid_records, keeps_givens, line_records};
+use crate::common::sudoku_gen;
 
 /// The binary, to be run with pipes of its own.
 fn binary() -> std::process::Command {

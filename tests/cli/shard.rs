@@ -1,11 +1,9 @@
 //! `--shard I/K` with `-c` and `-n`: the shards of one seed are valid, share nothing, and do not
 //! depend on the thread count.
 
-mod common;
-
 use std::collections::HashSet;
 
-use common::{parse_grids, sudoku_gen};
+use crate::common::{parse_grids, sudoku_gen};
 use sudoku_gen::{Grid, count_solutions};
 
 /// Runs the binary with `args`, expecting success and a quiet stderr; returns stdout.

@@ -1,8 +1,6 @@
 //! `sudoku-gen -s`: solving puzzle files end to end.
 
-mod common;
-
-use common::{assert_solves, parse_grids, puzzle_lines, sudoku_gen};
+use crate::common::{assert_solves, parse_grids, puzzle_lines, sudoku_gen};
 use predicates::prelude::*;
 
 const SETS: [&str; 3] = ["sample_17_clue", "sample_unbiased", "sample_forum_hardest"];

@@ -1,14 +1,12 @@
 //! Inputs that change underfoot: whatever another process does to a file during a run, the run ends
 //! with a result or a clear error, never killed by a signal.
 
-mod common;
-
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
-use common::sudoku_gen;
+use crate::common::sudoku_gen;
 
 /// Runs the binary with `args`, shortens `input` to 1000 bytes after `delay_ms`, and waits for the
 /// run's end: its status and standard error. It must not have been killed by a signal.

@@ -1,11 +1,9 @@
 //! `--shuffle` reads a CSV corpus with the reader of `-s`: quoted fields, CRLF line ends and the
 //! `quizzes,solutions` header are accepted by both, and a shuffled row keeps its other fields.
 
-mod common;
-
 use std::path::Path;
 
-use common::sudoku_gen;
+use crate::common::sudoku_gen;
 
 /// The stdout of a successful run of `mode` on `file`, with the options `options`.
 fn run(mode: &str, file: &Path, options: &[&str]) -> Vec<u8> {

@@ -3,15 +3,13 @@
 //! Each fake is a shell script written into a temporary folder; the correct one wraps this crate's
 //! own binary, and each defective one spoils that in one way.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use common::sudoku_gen;
+use crate::common::sudoku_gen;
 
 const PLAN: &str = "tests/data/plans/small.toml";
 const CASES: [&str; 11] = [

@@ -1,13 +1,11 @@
 //! `sudoku-gen --check`: the grader, one kind of problem at a time.
 
-mod common;
-
-use common::sudoku_gen;
+use crate::common::sudoku_gen;
 use proptest::prelude::*;
 use sudoku_gen::check::{GridRules, check_grids};
 use sudoku_gen::{Format, GridRequest, render_grids};
 
-const VALID: &str = include_str!("data/c3_seed42.grid.txt");
+const VALID: &str = include_str!("../data/c3_seed42.grid.txt");
 
 /// Runs `--check -` with `args` on `text`: (code, stdout).
 fn check(text: &str, args: &[&str]) -> (i32, String) {
@@ -67,7 +65,7 @@ fn valid_files_pass() {
         check(&VALID.replace('\n', "\r\n"), &[]).1,
         "ok: 3 grids, all valid and distinct (CRLF line ends)\n"
     );
-    let lines = include_str!("data/c3_seed42.line.txt");
+    let lines = include_str!("../data/c3_seed42.line.txt");
     assert_eq!(
         check(lines, &["--first", "9"]),
         (0, "ok: 3 grids, all valid and distinct\n".into())
@@ -434,7 +432,7 @@ fn a_utf16_file_is_named_as_such() {
 fn three_solved() -> (tempfile::TempDir, std::path::PathBuf, String) {
     let dir = tempfile::tempdir().unwrap();
     let puzzles = dir.path().join("puzzles.txt");
-    let sample = include_str!("data/sample_unbiased.txt");
+    let sample = include_str!("../data/sample_unbiased.txt");
     let three: String = sample.lines().take(3).map(|l| format!("{l}\n")).collect();
     std::fs::write(&puzzles, three).unwrap();
     let solved = sudoku_gen()

@@ -1,8 +1,6 @@
 //! Invariants over random requests, checked by the tests' own checker.
 
-mod common;
-
-use common::{assert_valid_distinct, parse_grids};
+use crate::common::{assert_valid_distinct, parse_grids};
 use proptest::prelude::*;
 use sudoku_gen::{Format, GridRequest, Shard, render_grids};
 
@@ -96,7 +94,7 @@ proptest! {
     fn solutions_keep_the_givens(seed in any::<u64>(), blanks in proptest::collection::vec(0usize..81, 0..81)) {
         let puzzle = blanked(seed, &blanks);
         let solution = sudoku_gen::solve(&puzzle).expect("a blanked grid has a solution");
-        prop_assert!(common::is_valid_complete(solution.cells()));
+        prop_assert!(crate::common::is_valid_complete(solution.cells()));
         prop_assert!(solution.keeps_givens_of(&puzzle));
     }
 

@@ -1,8 +1,6 @@
 //! `sudoku-gen -n` and `--rate`: puzzles with one solution, blanks, levels, formats.
 
-mod common;
-
-use common::sudoku_gen;
+use crate::common::sudoku_gen;
 use predicates::prelude::*;
 use sudoku_gen::{Grid, count_solutions};
 
@@ -57,7 +55,9 @@ fn assert_proper(rows: &[(Grid, Grid, usize, u8)]) {
             1,
             "{puzzle:?} must have exactly one solution"
         );
-        assert!(common::is_valid_complete(solution.cells()) && solution.keeps_givens_of(puzzle));
+        assert!(
+            crate::common::is_valid_complete(solution.cells()) && solution.keeps_givens_of(puzzle)
+        );
         assert_eq!(*blanks, 81 - puzzle.given_count());
         assert!(seen.insert(*puzzle), "puzzles repeat");
     }

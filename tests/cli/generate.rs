@@ -1,11 +1,9 @@
 //! `sudoku-gen -c`: the command line end to end.
 
-mod common;
-
 use std::io::Read;
 use std::process::{Command as StdCommand, Stdio};
 
-use common::{assert_valid_distinct, parse_grids, sha256_hex, sudoku_gen};
+use crate::common::{assert_valid_distinct, parse_grids, sha256_hex, sudoku_gen};
 use predicates::prelude::*;
 
 fn output_of(args: &[&str]) -> Vec<u8> {
@@ -111,11 +109,11 @@ fn leading_zeros_are_fine() {
 fn golden_small_outputs() {
     assert_eq!(
         output_of(&["-c", "3", "--seed", "42"]),
-        include_bytes!("data/c3_seed42.grid.txt")
+        include_bytes!("../data/c3_seed42.grid.txt")
     );
     assert_eq!(
         output_of(&["-c", "3", "--seed", "42", "--format", "line"]),
-        include_bytes!("data/c3_seed42.line.txt")
+        include_bytes!("../data/c3_seed42.line.txt")
     );
 }
 

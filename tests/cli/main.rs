@@ -1,0 +1,21 @@
+//! The integration tests, one module per concern, in one test binary: each binary of its own would
+//! be linked on its own, and linking is most of what building the tests costs.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod check;
+mod check_bounds;
+mod classes;
+mod generate;
+mod grade;
+mod input;
+mod output;
+mod properties;
+mod puzzles;
+mod reliability;
+mod shapes;
+mod shard;
+mod shuffle_csv;
+mod solve;
+mod stream;
