@@ -102,9 +102,10 @@ pub(super) fn solve_pieces(
         // A first record that fits no grid of the size asked is malformed: cut at lines, so that
         // its error comes at once.
         let detected = |text: &[u8]| {
-            detect_layout(text, known)
-                .filter(|&(size, _)| known.is_none_or(|known| known == size))
-                .map(|(_, layout)| layout)
+            detect_layout(text, known).map(|(size, layout)| match known {
+                Some(known) if known != size => Layout::Line,
+                _ => layout,
+            })
         };
         let boundary = |text: &[u8]| match layout.or_else(|| detected(text)) {
             Some(Layout::Grid { .. }) => Boundary::EmptyLine,

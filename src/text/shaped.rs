@@ -20,7 +20,7 @@ use std::collections::HashMap;
 
 use crate::model::request::ShapeRequest;
 use crate::model::shape::{SIZES, Shape, ShapeError};
-use crate::model::symbols::Symbols;
+use crate::model::symbols::{DEFAULT_SYMBOLS, Symbols};
 use crate::problems::shown_character;
 use crate::text::parse::{ParseError, ParseErrors, numbered_lines, utf16_encoding};
 
@@ -169,18 +169,22 @@ fn detect(text: &[u8], size: Option<usize>) -> Option<Detected> {
     let (size, layout) = match (as_line, as_row) {
         (Some(side), Some(_)) => {
             // A block of exactly `len` rows of `len` characters, then an empty line or the end,
-            // in which no row and no column repeats a symbol: lines of the smaller shape (a
-            // complete 4×4 grid holds each symbol four times) read as rows would.
+            // unless it reads as lines of the smaller shape and not as a grid: lines of its
+            // symbols, which repeat in a row or a column of the block (a complete 4×4 grid holds
+            // each symbol four times).
             let mut rows_follow = || {
                 let mut rows = vec![first];
                 rows.extend(lines.by_ref().take(len - 1).map(|(_, line)| line));
                 let block = rows.len() == len && rows.iter().all(|row| row.len() == len);
-                block
-                    && lines.next().is_none_or(|(_, line)| line.is_empty())
-                    && (0..len).all(|i| {
+                let small_symbols = &DEFAULT_SYMBOLS[..side];
+                let as_lines =
+                    rows.iter().flat_map(|row| row.iter()).all(|cell| {
+                        small_symbols.contains(cell) || matches!(cell, b'.' | b'-' | b'0')
+                    }) && !(0..len).all(|i| {
                         distinct_symbols(rows[i].iter().copied())
                             && distinct_symbols(rows.iter().map(|row| row[i]))
-                    })
+                    });
+                block && lines.next().is_none_or(|(_, line)| line.is_empty()) && !as_lines
             };
             if size == Some(len) || (size != Some(side) && rows_follow()) {
                 (len, Layout::Grid { compact: true })
@@ -247,8 +251,16 @@ pub fn read_shaped(
         return Err(errors);
     }
     let known = request.known_size();
-    // A first record of another size than the one asked is malformed, not a sign of the layout.
-    let detected = detect(text, known).filter(|d| known.is_none_or(|known| known == d.size));
+    // A first record of another size than the one asked is malformed, not a sign of the layout:
+    // read line by line, each line is told what it lacks.
+    let detected = detect(text, known).map(|d| match known {
+        Some(known) if known != d.size => Detected {
+            size: known,
+            layout: Layout::Line,
+            prefixed: false,
+        },
+        _ => d,
+    });
     let size = match known.or(detected.as_ref().map(|d| d.size)) {
         Some(size) => size,
         None => {
