@@ -7,7 +7,9 @@ use std::process::ExitCode;
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
-use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+use signal_hook::consts::{
+    SIGALRM, SIGHUP, SIGINT, SIGPROF, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGXCPU,
+};
 use signal_hook::iterator::Signals;
 use sudoku_gen::Error;
 use sudoku_gen::jobs::Job;
@@ -17,8 +19,11 @@ use sudoku_gen::jobs::Job;
 static ALLOCATOR: sudoku_gen::io::memory::HugePageAllocator =
     sudoku_gen::io::memory::HugePageAllocator;
 
-/// The signals that end a run from outside: Ctrl-C, `kill`, a closed terminal, Ctrl-\.
-const ENDING_SIGNALS: [i32; 4] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT];
+/// The signals that end a run from outside and can be caught: Ctrl-C, `kill`, a closed terminal,
+/// Ctrl-\, and those whose default action is to end the process (timers, user signals, CPU limit).
+const ENDING_SIGNALS: [i32; 10] = [
+    SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU,
+];
 
 /// The exit code of a usage error.
 const USAGE: u8 = 2;

@@ -68,6 +68,21 @@ pub struct Piece {
     pub last: bool,
 }
 
+impl Piece {
+    /// The error of a piece of a stream that holds no record at all: only empty or comment lines
+    /// came, which an endless stream may send forever.
+    pub(crate) fn empty_stream_error(&self) -> crate::text::parse::ParseError {
+        crate::text::parse::ParseError {
+            line: self.first_line + self.line_ends.saturating_sub(1),
+            column: 1,
+            message: format!(
+                "no record in {} MiB of the stream: only empty or comment lines",
+                PIECE >> 20
+            ),
+        }
+    }
+}
+
 enum PieceText {
     /// A window of a mapped file and the range of it that the piece holds.
     Mapped(memmap2::Mmap, std::ops::Range<usize>),

@@ -315,10 +315,10 @@ fn generic(
         Job::Puzzles { format, .. } => *format == OutputFormat::Grid,
         _ => false,
     };
-    if request.layout == Some(LayoutSource::Random) && grid_format {
+    if request.layout.is_some() && grid_format {
         return Err(usage(format!(
-            "'{} --jigsaw random' in the grid format would not carry the layout it draws, so \
-             its output could not be read back: add '--format line' (LAYOUT GRID lines)",
+            "'{} --jigsaw' in the grid format would not carry the layout, so its output could \
+             not be read back as it is: add '--format line' (LAYOUT GRID lines)",
             mode.flag()
         )));
     }

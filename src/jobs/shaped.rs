@@ -135,6 +135,16 @@ pub(super) fn solve_pieces(
             *line += shift;
         }
         let count = puzzles.len();
+        if pieces.file_len().is_none()
+            && !piece.last
+            && puzzles_before == 0
+            && count == 0
+            && errors.is_empty()
+        {
+            let mut errors = ParseErrors::new();
+            errors.push(piece.empty_stream_error());
+            return Ok(Finished::with(1, parse_error_lines(&name, &errors)));
+        }
         if let Some(all) = &mut malformed {
             all.append(errors);
         } else if !errors.is_empty() {

@@ -240,6 +240,16 @@ pub fn run_batch(
             }
             None => (parse_piece(&piece, format, piece.first_line), None),
         };
+        if pieces.file_len().is_none()
+            && !piece.last
+            && puzzles_before == 0
+            && parsed.puzzles.grids.is_empty()
+            && parsed.errors.is_empty()
+        {
+            let mut errors = ParseErrors::new();
+            errors.push(piece.empty_stream_error());
+            return Ok(BatchEnd::Malformed(errors));
+        }
         let info = PieceInfo {
             first,
             format: parsed.puzzles.format,

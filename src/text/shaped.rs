@@ -176,6 +176,9 @@ fn detect(text: &[u8], size: Option<usize>) -> Option<Detected> {
                 let mut rows = vec![first];
                 rows.extend(lines.by_ref().take(len - 1).map(|(_, line)| line));
                 let block = rows.len() == len && rows.iter().all(|row| row.len() == len);
+                if !block || !lines.next().is_none_or(|(_, line)| line.is_empty()) {
+                    return false;
+                }
                 let small_symbols = &DEFAULT_SYMBOLS[..side];
                 let as_lines =
                     rows.iter().flat_map(|row| row.iter()).all(|cell| {
@@ -184,7 +187,7 @@ fn detect(text: &[u8], size: Option<usize>) -> Option<Detected> {
                         distinct_symbols(rows[i].iter().copied())
                             && distinct_symbols(rows.iter().map(|row| row[i]))
                     });
-                block && lines.next().is_none_or(|(_, line)| line.is_empty()) && !as_lines
+                !as_lines
             };
             if size == Some(len) || (size != Some(side) && rows_follow()) {
                 (len, Layout::Grid { compact: true })
