@@ -29,7 +29,26 @@ const ENDING_SIGNALS: [i32; 10] = [
 const USAGE: u8 = 2;
 
 fn main() -> ExitCode {
-    let request = cli::Cli::parse().request();
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and version go to standard output, usage errors to standard error; a failed write
+        // of either is an error, not a success.
+        Err(error) => {
+            let code = if error.use_stderr() { USAGE } else { 0 };
+            match error.print() {
+                Err(failed) if failed.kind() != std::io::ErrorKind::BrokenPipe => {
+                    eprintln!(
+                        "sudoku-gen: error: {}",
+                        Error::io("standard output", failed)
+                    );
+                    return ExitCode::FAILURE;
+                }
+                _ => {}
+            }
+            return ExitCode::from(code);
+        }
+    };
+    let request = cli.request();
     // Only runs that write a file, and the grader with its programs and folders, leave something
     // behind when they are stopped; the others keep the system's handling, and the start-up time
     // of a thread.

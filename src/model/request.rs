@@ -66,7 +66,14 @@ impl ShapeRequest {
     /// complete grid for one within a few thousand guesses (a few hundred layouts at most).
     pub fn shape<R: Rng + ?Sized>(&self, size: usize, rng: &mut R) -> Result<Shape, ShapeError> {
         if !SIZES.contains(&size) {
-            return Err(ShapeError::Size(size));
+            return Err(match &self.symbols {
+                // The size came from the symbols: the message names them, not a --size not given.
+                Some(text) if self.size.is_none() => ShapeError::Symbols {
+                    text: String::from_utf8_lossy(text).into_owned(),
+                    problem: format!("{} symbols; expected 4 to 25", text.len()),
+                },
+                _ => ShapeError::Size(size),
+            });
         }
         let symbols = match &self.symbols {
             Some(text) if text.len() != size => {

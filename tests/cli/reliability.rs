@@ -317,3 +317,21 @@ fn a_shortened_input_of_another_shape_leaves_no_temporary_file_behind() {
         let _ = std::fs::remove_file(&solved);
     }
 }
+
+#[test]
+fn help_that_cannot_be_written_is_an_error() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let output = binary().arg("--help").stdout(full).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("No space left on device"));
+}
+
+#[test]
+fn symbols_of_an_unknown_size_are_named_not_a_size_flag() {
+    let message = run_failing(&["-c", "5", "--symbols", "123"], b"", 2);
+    assert!(message.contains("--symbols 123: 3 symbols"), "{message}");
+    assert!(!message.contains("--size"), "{message}");
+}
