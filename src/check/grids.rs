@@ -205,7 +205,7 @@ impl FileCheck {
 /// Checks the files of grids `inputs` together, each a piece at a time: each file as
 /// [`check_grids`] checks one, and no grid repeated in any of them. `done` is told the grids and
 /// bytes of each piece checked. Memory: the pieces being read, plus 16 bytes a grid within a
-/// budget, and on disk past it (see [`super::repeats`]). With several files, `rules.count` is
+/// budget, and on disk past it (see the module `repeats`). With several files, `rules.count` is
 /// their total.
 pub fn check_grid_files(
     inputs: Vec<Pieces>,
