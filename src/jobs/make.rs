@@ -18,8 +18,8 @@
 //!   puzzles never need a guess.
 //!
 //! Other shapes ([`crate::engine::generic::dig`]): a range may start at most at the shape's
-//! reach, 60% of its cells up to 16×16 and 48% beyond; without a range, minimal puzzles up to
-//! 12×12 and from 45% of the cells to the reach beyond; `--minimal` only up to 12×12, with a
+//! reach, three fifths of its cells up to 16×16 and twelve twenty-fifths beyond; without a range,
+//! minimal puzzles up to 12×12 and from nine twentieths of the cells to the reach beyond; `--minimal` only up to 12×12, with a
 //! range reaching half the cells, since past that each proof of uniqueness near a minimal
 //! puzzle costs the search a second or more.
 

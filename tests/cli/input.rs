@@ -10,7 +10,7 @@ use crate::common::sudoku_gen;
 
 /// Runs the binary with `args`, shortens `input` to 1000 bytes after `delay_ms`, and waits for the
 /// run's end: its status and standard error. It must not have been killed by a signal.
-fn run_while_shortening(
+pub(crate) fn run_while_shortening(
     args: &[std::ffi::OsString],
     input: &Path,
     delay_ms: u64,

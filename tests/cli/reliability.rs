@@ -267,7 +267,7 @@ fn blank_range_errors_name_no_9x9_bound_for_other_shapes() {
 
 #[test]
 fn a_shortened_input_of_another_shape_leaves_no_temporary_file_behind() {
-    use std::os::unix::process::ExitStatusExt;
+    use crate::input::run_while_shortening;
     let dir = tempfile::tempdir().unwrap();
     let puzzles = dir.path().join("puzzles.txt");
     let out = dir.path().join("out");
@@ -283,25 +283,13 @@ fn a_shortened_input_of_another_shape_leaves_no_temporary_file_behind() {
             .arg(&puzzles)
             .assert()
             .success();
-        let child = binary()
-            .arg("-s")
-            .arg(&puzzles)
-            .arg("-o")
-            .arg(&solved)
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(Duration::from_millis(delay_ms));
-        std::fs::OpenOptions::new()
-            .write(true)
-            .open(&puzzles)
-            .unwrap()
-            .set_len(1000)
-            .unwrap();
-        let output = child.wait_with_output().unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.signal(), None, "killed by a signal: {stderr}");
+        let args = [
+            "-s".into(),
+            puzzles.clone().into(),
+            "-o".into(),
+            solved.clone().into(),
+        ];
+        let (_, stderr) = run_while_shortening(&args, &puzzles, delay_ms);
         if stderr.contains("the file was shortened while it was read") {
             assert!(!solved.exists(), "{stderr}");
         }
