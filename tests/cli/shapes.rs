@@ -187,7 +187,7 @@ fn a_shape_with_fewer_grids_than_asked_writes_nothing_and_says_how_many() {
         .stderr(predicate::str::contains("only 288 complete grids"));
     // A jigsaw layout that no grid fills.
     sudoku_gen()
-        .args(["-c", "1", "--jigsaw", "-"])
+        .args(["-c", "1", "--jigsaw", "-", "--format", "line"])
         .write_stdin("aaab\ncabb\nccbd\ncddd\n")
         .assert()
         .code(1)
