@@ -69,12 +69,8 @@ const LARGE_REACH_PERCENT: usize = 48;
 /// range asked: well short of the reach, so that most puzzles land in the range.
 const AIM_FROM_PERCENT: usize = 45;
 
-/// The most blanks a request may ask for on `shape`: a share of its cells, smaller past 16×16;
-/// all of them on a 4×4 shape, whose puzzles are listed rather than dug.
+/// The most blanks a request may ask for on `shape`: a share of its cells, smaller past 16×16.
 pub fn reach(shape: &Shape) -> usize {
-    if is_listed(shape) {
-        return shape.cells();
-    }
     let percent = if shape.size() <= 16 {
         REACH_PERCENT
     } else {
