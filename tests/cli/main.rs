@@ -8,6 +8,7 @@ mod check;
 mod check_bounds;
 mod classes;
 mod generate;
+mod generic_hangs;
 mod grade;
 mod input;
 mod output;

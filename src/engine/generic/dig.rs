@@ -6,6 +6,9 @@
 //! one solution. It stops at a blank count drawn from the asked range, or, with `minimal`, when
 //! every cell has been tried. A puzzle that ends outside the range is dug again from a new grid.
 //!
+//! On a 4×4 shape every puzzle is listed instead, and the puzzles are drawn from the list (see
+//! [`super::listed`]).
+//!
 //! Puzzle `i` is made from its own generator seeded from the seed and `i`, so the output does not
 //! depend on the thread count; a puzzle equal to an earlier one is replaced by the next index's.
 
@@ -15,9 +18,10 @@ use std::ops::RangeInclusive;
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::{IndexedRandom, SliceRandom};
-use rand::{RngExt, SeedableRng};
+use rand::{Rng, RngExt, SeedableRng};
 use rayon::prelude::*;
 
+use super::listed::{Listing, Wanted, is_listed};
 use super::solve::Solver;
 use crate::error::Error;
 use crate::model::shape::Shape;
@@ -43,6 +47,12 @@ pub struct ShapedPuzzleRequest {
 
 /// Tries per puzzle before a request is given up.
 const TRIES: usize = 50;
+
+/// The guesses, per cell, the search may spend completing the random givens of one draw.
+const GRID_GUESSES_PER_CELL: usize = 8;
+
+/// The guesses, per cell, the search may spend on whether blanking a cell keeps one solution.
+const DIG_GUESSES_PER_CELL: usize = 400;
 
 /// The largest shape whose minimal puzzles the digging makes at a useful rate: past it, proving
 /// that a near-minimal puzzle still has one solution is too slow for a tool run.
@@ -133,6 +143,10 @@ pub struct ShapedPuzzle {
 
 /// Makes `request.count` distinct puzzles over the current rayon pool.
 pub fn generate_puzzles(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzle>, Error> {
+    if is_listed(&request.shape) {
+        return draw_listed(request);
+    }
+    super::check_has_grid(&request.shape, request.count)?;
     let mut seen = HashSet::new();
     let mut puzzles = Vec::with_capacity(request.count);
     let mut next = 0;
@@ -159,12 +173,65 @@ pub fn generate_puzzles(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzl
         }
     }
     if puzzles.len() < request.count {
-        return Err(Error::TooFewPuzzles {
-            asked: request.count,
-            made: puzzles.len(),
+        return Err(match request.blanks {
+            Some(_) => Error::TooFewPuzzles {
+                asked: request.count,
+                made: puzzles.len(),
+            },
+            None => Error::Usage(format!(
+                "-n {}: only {} distinct puzzles of this shape could be made; ask for fewer",
+                request.count,
+                puzzles.len()
+            )),
         });
     }
     Ok(puzzles)
+}
+
+/// `-n` on a 4×4 shape: `request.count` puzzles drawn from all that exist (see [`listed`]), or a
+/// usage error saying how many exist when that is fewer.
+///
+/// [`listed`]: super::listed
+fn draw_listed(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzle>, Error> {
+    let wanted = Wanted {
+        blanks: request.blanks.clone(),
+        symmetric: request.symmetric,
+        dug_to_the_end: aimed_blanks(&request.shape, request.blanks.as_ref(), request.minimal)
+            .is_none(),
+    };
+    let listing = Listing::new(&request.shape, &wanted);
+    if listing.len() < request.count {
+        return Err(Error::Usage(format!(
+            "-n {}: this {n}×{n} shape has exactly {} {}; ask for at most that many",
+            request.count,
+            listing.len(),
+            what_is_listed(&wanted),
+            n = request.shape.size(),
+        )));
+    }
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(request.seed);
+    Ok(listing.draw(request.count, &mut rng))
+}
+
+/// The puzzles `wanted` asks for, as a count of them names them.
+fn what_is_listed(wanted: &Wanted) -> String {
+    let kind = match (wanted.dug_to_the_end, wanted.symmetric) {
+        (true, false) => "minimal puzzles".to_owned(),
+        (true, true) => {
+            "symmetric puzzles with one solution that blanking any pair of givens loses".to_owned()
+        }
+        (false, false) => "puzzles with one solution".to_owned(),
+        (false, true) => "symmetric puzzles with one solution".to_owned(),
+    };
+    match &wanted.blanks {
+        None => kind,
+        Some(range) if range.start() == range.end() => format!(
+            "{kind} and {} blank{}",
+            range.start(),
+            if *range.start() == 1 { "" } else { "s" }
+        ),
+        Some(range) => format!("{kind} and {} to {} blanks", range.start(), range.end()),
+    }
 }
 
 /// Puzzle number `index`, or `None` when [`TRIES`] grids could not give one in range.
@@ -195,11 +262,11 @@ fn make_one(
     None
 }
 
-/// A random complete grid of `shape`.
-fn random_grid(
+/// A random complete grid of `shape` (`solver` is one for `shape`), or `None` when it has none.
+fn random_grid<R: Rng + ?Sized>(
     shape: &Shape,
     solver: &mut Solver,
-    rng: &mut Xoshiro256PlusPlus,
+    rng: &mut R,
 ) -> Option<Vec<u8>> {
     let n = shape.size();
     let mut grid = vec![0; shape.cells()];
@@ -219,11 +286,22 @@ fn random_grid(
                 seeds[cell] = value;
             }
         }
-        if solver.count(&seeds, 1, &mut grid) == 1 {
+        // A draw whose givens leave no grid, or one the search reaches only after long, is drawn
+        // again: on diagonal shapes a few draws in a hundred take the search millions of guesses.
+        if solver.count_within(&seeds, 1, &mut grid, GRID_GUESSES_PER_CELL * shape.cells())
+            == Some(1)
+        {
             return Some(grid);
         }
     }
-    None
+    // Givens drawn at random keep failing on a layout whose grids are rare: its blank grid, with
+    // its values relabelled at random, still gives the digging a grid of its own.
+    if solver.count(&vec![0; shape.cells()], 1, &mut grid) == 0 {
+        return None;
+    }
+    let mut labels: Vec<u8> = (1..=n as u8).collect();
+    labels.shuffle(rng);
+    Some(grid.iter().map(|&v| labels[usize::from(v) - 1]).collect())
 }
 
 /// Blanks cells of `solution` while the puzzle keeps one solution, up to `target` blanks.
@@ -251,7 +329,9 @@ fn dig(
         }
         puzzle[cell] = 0;
         puzzle[partner] = 0;
-        if solver.count(&puzzle, 2, &mut scratch) == 1 {
+        // A check that runs out of guesses keeps the given: the puzzle keeps one solution, and
+        // the digging its pace.
+        if solver.count_within(&puzzle, 2, &mut scratch, DIG_GUESSES_PER_CELL * cells) == Some(1) {
             blanks += removed;
             if blanks == target {
                 break;

@@ -35,8 +35,20 @@
 //! value with fewer places than that, whose places are tried in house order instead. Among cells
 //! of two candidates it takes the one whose values have the fewest places in its houses. The
 //! order is fixed, so the first solution found is the same on every run.
+//!
+//! # Restarts
+//! A count up to a small limit that runs out of guesses starts again with the ties of those rules
+//! and the order of the values drawn anew (see [`restart`]): each run is complete but for its
+//! guesses, the solutions earlier runs found are kept so that none is counted twice, and the run
+//! that ends gives the count. Which draw each run gets depends on its number alone, so a count,
+//! and its first solution, are the same on every run of the program.
 
 use rayon::prelude::*;
+
+mod propagate;
+mod restart;
+
+use restart::Order;
 
 use crate::jobs::solve::{BatchOutput, PuzzleProblem};
 use crate::model::shape::Shape;
@@ -45,6 +57,10 @@ use crate::text::shaped::{ShapedPuzzles, render};
 
 /// Marks a cell whose value has been removed from its peers.
 const PLACED: u32 = 1 << 31;
+
+/// The largest limit a count restarts for: its runs keep the solutions they find, which it
+/// compares each new one with.
+const MOST_KNOWN: usize = 16;
 
 /// The house and peer tables of a shape, flattened for the search.
 #[derive(Clone, Debug)]
@@ -71,12 +87,24 @@ pub struct Solver {
     pending: Vec<u16>,
     /// Value words left with one place: their index in a level.
     hidden: Vec<u16>,
-    /// Solutions found so far in the current search.
-    found: usize,
-    /// Guesses the current search may still make.
+    /// The propagation stacks of the puzzle's own state, which every run of a count starts from.
+    initial_pending: Vec<u16>,
+    initial_hidden: Vec<u16>,
+    /// The order the current run tries its choices in.
+    order: Order,
+    /// Solutions the current run has reached.
+    reached: usize,
+    /// The distinct solutions the runs of the current count have found, when it restarts: a run
+    /// that ends early may have found some that a later run reaches again.
+    known: Vec<Vec<u8>>,
+    /// Whether the current count restarts, and so keeps `known`.
+    restarting: bool,
+    /// Guesses the current run may still make.
     guesses_left: usize,
-    /// Guesses the current search was allowed.
-    guess_budget: usize,
+    /// Guesses the runs of the current count have made.
+    guesses_made: usize,
+    /// The seed every run's order is drawn from, the first's too (see [`Solver::random_solution`]).
+    drawn_from: Option<u64>,
 }
 
 impl Solver {
@@ -140,9 +168,15 @@ impl Solver {
             trail: Vec::new(),
             pending: Vec::with_capacity(cells),
             hidden: Vec::with_capacity(words - cells),
-            found: 0,
+            initial_pending: Vec::with_capacity(cells),
+            initial_hidden: Vec::with_capacity(words - cells),
+            order: Order::first(cells),
+            reached: 0,
+            known: Vec::new(),
+            restarting: false,
             guesses_left: usize::MAX,
-            guess_budget: usize::MAX,
+            guesses_made: 0,
+            drawn_from: None,
         }
     }
 
@@ -162,9 +196,7 @@ impl Solver {
         guesses: usize,
     ) -> Option<usize> {
         debug_assert_eq!(puzzle.len(), self.cells);
-        self.guesses_left = guesses;
-        self.guess_budget = guesses;
-        self.found = 0;
+        self.guesses_made = 0;
         self.pending.clear();
         self.hidden.clear();
         let (cells, size, full) = (self.cells, self.size, self.full);
@@ -233,13 +265,41 @@ impl Solver {
             }
         }
         self.trail.clear();
-        self.search(limit, solution);
-        (self.guesses_left > 0 || self.found >= limit).then_some(self.found)
+        self.initial_pending.clone_from(&self.pending);
+        self.initial_hidden.clone_from(&self.hidden);
+        self.known.clear();
+        self.restarting = limit <= MOST_KNOWN;
+        for run in 0u32.. {
+            let budget = if self.restarting {
+                restart::budget(self.cells, limit, run).min(guesses - self.guesses_made)
+            } else {
+                guesses
+            };
+            self.order
+                .draw(run, self.words.len() - cells, self.drawn_from);
+            self.pending.clone_from(&self.initial_pending);
+            self.hidden.clone_from(&self.initial_hidden);
+            self.guesses_left = budget;
+            self.reached = 0;
+            self.search(limit, solution);
+            self.guesses_made += budget - self.guesses_left;
+            self.undo(0);
+            let found = self.reached.max(self.known.len());
+            // A run that ends with guesses left has searched its whole tree.
+            if found >= limit || self.guesses_left > 0 {
+                return Some(found);
+            }
+            if self.guesses_made >= guesses {
+                return None;
+            }
+        }
+        unreachable!("the runs go on until one ends")
     }
 
-    /// The branches the last search took past its first: its guesses.
+    /// The guesses the last count made, over all its runs: the branches its searches took past
+    /// their first.
     pub fn guesses_made(&self) -> usize {
-        self.guess_budget - self.guesses_left
+        self.guesses_made
     }
 
     /// Sets word `index`, keeping its old value on the trail.
@@ -281,20 +341,17 @@ impl Solver {
                     }
                 } else if count == 2 {
                     let other = self.reach(cell, word);
-                    if other < reach {
+                    if other < reach || other == reach && self.order.before(cell, best) {
                         best = cell;
                         reach = other;
                     }
+                } else if count == fewest && self.order.before(cell, best) {
+                    best = cell;
                 }
             }
         }
         if best == usize::MAX {
-            if self.found == 0 {
-                for (value, &word) in solution.iter_mut().zip(&self.words) {
-                    *value = ((word & !PLACED).trailing_zeros() + 1) as u8;
-                }
-            }
-            self.found += 1;
+            self.reach_solution(solution);
             return;
         }
         // The branches: the candidates of the cell, or the places of a house's value when it has
@@ -305,10 +362,15 @@ impl Solver {
         match self.value_with_fewer_places(fewest) {
             Some((house, bit, mut places)) => {
                 while places != 0 {
-                    cells[branches] =
-                        self.houses[house * self.size + places.trailing_zeros() as usize];
-                    bits[branches] = bit;
+                    let cell = self.houses[house * self.size + places.trailing_zeros() as usize];
                     places &= places - 1;
+                    let mut slot = branches;
+                    while slot > 0 && self.order.before(cell.into(), cells[slot - 1].into()) {
+                        cells[slot] = cells[slot - 1];
+                        slot -= 1;
+                    }
+                    cells[slot] = cell;
+                    bits[branches] = bit;
                     branches += 1;
                 }
             }
@@ -320,7 +382,10 @@ impl Solver {
                 while options != 0 {
                     let bit = options & options.wrapping_neg();
                     options &= options - 1;
-                    let score = self.reach(best, bit);
+                    let score = match self.order.drawn {
+                        false => self.reach(best, bit),
+                        true => self.order.value_key(bit),
+                    };
                     let mut slot = branches;
                     while slot > 0 && scores[slot - 1] < score {
                         scores[slot] = scores[slot - 1];
@@ -335,7 +400,7 @@ impl Solver {
         }
         let mark = self.trail.len();
         for (&cell, &bit) in cells.iter().zip(&bits).take(branches) {
-            if self.found >= limit {
+            if self.reached.max(self.known.len()) >= limit {
                 return;
             }
             if self.guesses_left == 0 {
@@ -350,6 +415,28 @@ impl Solver {
                 self.search(limit, solution);
             }
             self.undo(mark);
+        }
+    }
+
+    /// Counts the solution the words now hold, writing it into `solution` when it is the count's
+    /// first; when the count restarts, keeps it unless an earlier run found it.
+    fn reach_solution(&mut self, solution: &mut [u8]) {
+        self.reached += 1;
+        let value = |word: u32| ((word & !PLACED).trailing_zeros() + 1) as u8;
+        let first = if self.restarting {
+            let grid: Vec<u8> = self.words[..self.cells].iter().map(|&w| value(w)).collect();
+            let first = self.known.is_empty();
+            if !self.known.contains(&grid) {
+                self.known.push(grid);
+            }
+            first
+        } else {
+            self.reached == 1
+        };
+        if first {
+            for (cell, &word) in solution.iter_mut().zip(&self.words) {
+                *cell = value(word);
+            }
         }
     }
 
@@ -377,7 +464,11 @@ impl Solver {
         }
         let mut best = None;
         let mut most = fewest;
-        for (index, &places) in self.words[self.cells..].iter().enumerate() {
+        let values = &self.words[self.cells..];
+        let start = self.order.first_value_word;
+        let in_order = values[start..].iter().chain(&values[..start]);
+        for (step, &places) in in_order.enumerate() {
+            let index = (start + step) % values.len();
             let count = places.count_ones();
             if count >= 2 && count < most {
                 most = count;
@@ -388,174 +479,6 @@ impl Solver {
             }
         }
         best
-    }
-
-    /// Removes the candidates `bits` from `cell`, in its word and in the value words of its
-    /// houses, queueing what becomes decided; false on a contradiction.
-    fn eliminate(&mut self, cell: usize, bits: u32) -> bool {
-        let word = self.words[cell];
-        let left = word & !bits;
-        if left & !PLACED == 0 {
-            return false;
-        }
-        self.set(cell, left);
-        if left & (left - 1) == 0 {
-            self.pending.push(cell as u16);
-        }
-        let members = self.member_start[cell] as usize..self.member_start[cell + 1] as usize;
-        let mut removed = bits & word;
-        while removed != 0 {
-            let value = removed.trailing_zeros() as usize;
-            removed &= removed - 1;
-            for member in members.clone() {
-                let Membership { first, place, .. } = self.memberships[member];
-                if !self.remove_place(usize::from(first) + value, place) {
-                    return false;
-                }
-            }
-        }
-        true
-    }
-
-    /// Locked candidates: when a house's value can only go where the house overlaps another, the
-    /// other's places outside the overlap lose it. Some(whether anything was removed), None on a
-    /// contradiction.
-    fn lock_candidates(&mut self) -> Option<bool> {
-        let size = self.size;
-        let mut removed = false;
-        for index in 0..self.overlaps.len() {
-            let Overlap {
-                first,
-                second,
-                in_first,
-                in_second,
-            } = self.overlaps[index];
-            let (first, second) = (first as usize, second as usize);
-            // Most overlaps have nothing to remove: a branch-free test of all values at once
-            // finds those quickly.
-            let lock = |a: u32, b: u32| (a & !in_first == 0) != (b & !in_second == 0);
-            let firsts = &self.words[first..first + size];
-            let seconds = &self.words[second..second + size];
-            if !firsts
-                .iter()
-                .zip(seconds)
-                .fold(false, |any, (&a, &b)| any | lock(a, b))
-            {
-                continue;
-            }
-            for value in 0..size {
-                let (a, b) = (self.words[first + value], self.words[second + value]);
-                let (a_out, b_out) = (a & !in_first, b & !in_second);
-                let (house, outside) = match (a_out, b_out) {
-                    (0, 0) => continue,
-                    (0, _) => (second, b_out),
-                    (_, 0) => (first, a_out),
-                    _ => continue,
-                };
-                removed = true;
-                let mut places = outside;
-                while places != 0 {
-                    let cell = usize::from(
-                        self.houses[house - self.cells + places.trailing_zeros() as usize],
-                    );
-                    places &= places - 1;
-                    if self.words[cell] & (1 << value) != 0 && !self.eliminate(cell, 1 << value) {
-                        return None;
-                    }
-                }
-            }
-        }
-        Some(removed)
-    }
-
-    /// Removes the value `value` from `peer` of a cell just placed, in its word and in the value
-    /// words of its houses but the one whose first value word is `placed_in` (which the placement
-    /// sets whole); false on a contradiction.
-    fn remove_from_peer(&mut self, peer: usize, value: usize, placed_in: u16) -> bool {
-        let left = self.words[peer] & !(1 << value);
-        if left & !PLACED == 0 {
-            return false;
-        }
-        self.set(peer, left);
-        if left & (left - 1) == 0 {
-            self.pending.push(peer as u16);
-        }
-        for member in self.member_start[peer] as usize..self.member_start[peer + 1] as usize {
-            let Membership { first, place, .. } = self.memberships[member];
-            if first == placed_in {
-                continue;
-            }
-            if !self.remove_place(usize::from(first) + value, place) {
-                return false;
-            }
-        }
-        true
-    }
-
-    /// Removes `place` from the value word `index`; a word left with one place goes on the stack
-    /// of hidden singles. False when none is left.
-    #[inline(always)]
-    fn remove_place(&mut self, index: usize, place: u8) -> bool {
-        let places = self.words[index] & !(1 << place);
-        self.set(index, places);
-        if places & places.wrapping_sub(1) == 0 {
-            if places == 0 {
-                return false;
-            }
-            self.hidden.push(index as u16);
-        }
-        true
-    }
-
-    /// Places every decided cell and every hidden single until none is left; false on a
-    /// contradiction.
-    fn propagate(&mut self) -> bool {
-        loop {
-            if let Some(cell) = self.pending.pop() {
-                let cell = usize::from(cell);
-                let bit = self.words[cell];
-                if bit & PLACED != 0 {
-                    continue;
-                }
-                self.set(cell, bit | PLACED);
-                // The peers that still have the value are the other places of the value words,
-                // each of which is left with the cell alone.
-                let value = bit.trailing_zeros() as usize;
-                for member in self.member_start[cell] as usize..self.member_start[cell + 1] as usize
-                {
-                    let Membership { first, place, .. } = self.memberships[member];
-                    let index = usize::from(first) + value;
-                    let mut others = self.words[index] & !(1 << place);
-                    if others == 0 {
-                        continue;
-                    }
-                    self.set(index, 1 << place);
-                    let house = usize::from(first) - self.cells;
-                    while others != 0 {
-                        let peer =
-                            usize::from(self.houses[house + others.trailing_zeros() as usize]);
-                        others &= others - 1;
-                        if self.words[peer] & bit != 0 && !self.remove_from_peer(peer, value, first)
-                        {
-                            return false;
-                        }
-                    }
-                }
-            } else if let Some(index) = self.hidden.pop() {
-                let index = usize::from(index);
-                let places = self.words[index];
-                let value = (index - self.cells) % self.size;
-                let house = index - self.cells - value;
-                let bit = 1 << value;
-                let cell = usize::from(self.houses[house + places.trailing_zeros() as usize]);
-                let others = self.words[cell] & !bit & self.full;
-                if others != 0 && !self.eliminate(cell, others) {
-                    return false;
-                }
-            } else {
-                return true;
-            }
-        }
     }
 }
 

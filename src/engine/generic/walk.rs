@@ -35,6 +35,17 @@
 //! A seed draws which symbol each value is written as, and for every value and region the order in
 //! which its cells are tried; both keep grids valid and distinct.
 //!
+//! # Restarts
+//! How long the walk takes to reach its next grid depends on the cell orders, and on jigsaw
+//! layouts wildly: one order reaches a grid within a few hundred nodes where another wanders for
+//! hours among values that cannot all be placed. So a try that takes more nodes than it may
+//! between two grids is dropped with the grids it wrote, and the walk starts again with orders
+//! drawn from the seed, the part and the restart's number, and twice the nodes. Each try is a
+//! whole walk of its part, so the grids of the try that ends are distinct, and when it ends short
+//! of the count, the number it reached is still the number of grids of its part. The order of
+//! region 0's cells for the 1 is never drawn again: it names the parts. A shape whose complete
+//! grids the search does not find at all is refused before the walk starts.
+//!
 //! # Threads
 //! The tree is split into P = min(N, 8) fixed parts by the cell of region 0 that takes the 1
 //! (the `p`-th that cell order tries). Part `p` contributes the first `count / P` grids of its
@@ -49,7 +60,7 @@ use rand::seq::SliceRandom;
 use rayon::prelude::*;
 
 use crate::error::Error;
-use crate::model::shape::Shape;
+use crate::model::shape::{Regions, Shape};
 use crate::text::format::Format;
 use crate::text::shaped::{Layout, record_len, write_record};
 
@@ -84,6 +95,7 @@ fn layout_of(format: Format) -> Layout {
 /// documentation) run over the current rayon pool.
 pub fn render_grids(request: &ShapedGrids) -> Result<Vec<u8>, Error> {
     let shape = &request.shape;
+    super::check_has_grid(shape, request.count)?;
     let layout = layout_of(request.format);
     let with_layout = shape.layout_text().is_some();
     let record = record_len(shape.size(), layout, with_layout);
@@ -121,6 +133,23 @@ pub fn count_grids(shape: &Shape, limit: usize) -> usize {
     let mut walk = Walk::new(shape, 0, Layout::Line, false);
     walk.counting = true;
     walk.run(&mut [], limit, None)
+}
+
+/// The nodes (cells tried) a first try of the walk may take between two grids on a jigsaw
+/// layout, where the time to the next grid varies the most with the cell orders: short tries, many
+/// of them, find grids soonest there.
+const FIRST_JIGSAW_NODES: usize = 1 << 10;
+
+/// The same on a shape of boxes, more than the walk ever takes between two of its grids, so that
+/// its walks keep the grids they always wrote.
+const FIRST_BOX_NODES: usize = 1 << 24;
+
+/// The nodes a first try of the walk may take between two grids on `shape`.
+fn first_budget(shape: &Shape) -> usize {
+    match shape.regions() {
+        Regions::Jigsaw(_) => FIRST_JIGSAW_NODES,
+        Regions::Boxes { .. } => FIRST_BOX_NODES,
+    }
 }
 
 /// How many of the last values are handed out to their cells in every order, at most (all of
@@ -193,6 +222,16 @@ struct Walk {
     /// The part walked: the index, in the order they are tried, of the one cell region 0 may
     /// give the 1; `None` for the whole tree.
     part: Option<usize>,
+    /// The seed the orders were drawn from, which every restart's orders come from too.
+    seed: u64,
+    /// The cells the current try of the walk has tried since it last wrote (or counted) grids, and
+    /// how many it may.
+    nodes: usize,
+    budget: usize,
+    /// Whether the current try ran out of nodes.
+    out_of_nodes: bool,
+    /// The nodes of a first try (see [`first_budget`]).
+    first_budget: usize,
 }
 
 impl Walk {
@@ -297,15 +336,54 @@ impl Walk {
             written: 0,
             counting: false,
             part: None,
+            seed,
+            nodes: 0,
+            budget: usize::MAX,
+            out_of_nodes: false,
+            first_budget: first_budget(shape),
         }
     }
 
     /// Walks `part` (or the whole tree) until `count` grids are written (or counted), or it ends;
     /// returns how many.
+    ///
+    /// A try that runs out of nodes between two grids starts again, from no grid, with cell orders
+    /// drawn anew and twice the nodes (see the module documentation), until one ends.
     fn run(&mut self, out: &mut [u8], count: usize, part: Option<usize>) -> usize {
         self.part = part;
-        self.place(out, count, 1, 0);
+        for restart in 0u32.. {
+            self.written = 0;
+            self.nodes = 0;
+            self.out_of_nodes = false;
+            self.budget = self
+                .first_budget
+                .saturating_mul(1usize.checked_shl(restart).unwrap_or(usize::MAX));
+            self.place(out, count, 1, 0);
+            if !self.out_of_nodes {
+                break;
+            }
+            self.draw_orders_again(restart + 1);
+        }
         self.written
+    }
+
+    /// Draws the cell orders of restart `restart` of the current part, from the seed, the part and
+    /// the restart alone. The order of region 0's cells for the 1 is kept: it names the parts,
+    /// which must stay disjoint.
+    fn draw_orders_again(&mut self, restart: u32) {
+        let part = self.part.map_or(u64::MAX, |p| p as u64);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(
+            self.seed
+                ^ part.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                ^ u64::from(restart).wrapping_mul(0xd1b5_4a32_d192_ed03),
+        );
+        for (value, orders) in self.order.iter_mut().enumerate() {
+            for (region, cells) in orders.iter_mut().enumerate() {
+                if (value, region) != (1, 0) {
+                    cells.shuffle(&mut rng);
+                }
+            }
+        }
     }
 
     /// The cells of region `region` the current value can go to.
@@ -368,12 +446,17 @@ impl Walk {
             _ => 0..n,
         };
         for i in tried {
-            if self.written == count {
+            if self.written == count || self.out_of_nodes {
                 return;
             }
             let k = usize::from(self.order[value][region][i]);
             if options >> k & 1 == 0 {
                 continue;
+            }
+            self.nodes += 1;
+            if self.nodes > self.budget {
+                self.out_of_nodes = true;
+                return;
             }
             let (row, column, diagonals) = (
                 self.row[region][k],
@@ -506,6 +589,7 @@ impl Walk {
     fn write_relabellings(&mut self, out: &mut [u8], count: usize) {
         if self.counting {
             self.written = count.min(self.written + self.relabellings.len());
+            self.nodes = 0;
             return;
         }
         let first = self.size - self.relabelled_values + 1;
@@ -527,6 +611,7 @@ impl Walk {
             }
             out[self.written * size..(self.written + 1) * size].copy_from_slice(&self.record);
             self.written += 1;
+            self.nodes = 0;
         }
     }
 }

@@ -1,0 +1,186 @@
+//! Requests on which the kernel for shapes other than 9×9 searched for minutes or for ever, through
+//! the real binary. Each must now end well within its time limit, with output the checker of
+//! `common::shapes` accepts, the same at any thread count.
+
+use std::time::Duration;
+
+use crate::common::shapes::{Spec, line_records};
+use assert_cmd::Command;
+
+/// Far more than any of these takes, even in a debug build on a loaded machine.
+const LIMIT: Duration = Duration::from_secs(60);
+
+fn data(name: &str) -> String {
+    format!("{}/tests/data/shapes/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn sudoku_gen(args: &[&str]) -> Command {
+    let mut command: Command = crate::common::sudoku_gen();
+    command.args(args).timeout(LIMIT);
+    command
+}
+
+/// The stdout of a run that must succeed.
+fn output(args: &[&str]) -> Vec<u8> {
+    let out = sudoku_gen(args).output().expect("the binary runs");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// The stderr of a run that must be refused as a usage error.
+fn refusal(args: &[&str]) -> String {
+    let out = sudoku_gen(args).output().expect("the binary runs");
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Runs `args` at one and two threads, and returns the output, which must be the same.
+fn at_any_thread_count(args: &[&str]) -> Vec<u8> {
+    let one = output(&[args, &["-j", "1"]].concat());
+    assert!(one == output(&[args, &["-j", "2"]].concat()), "{args:?}");
+    one
+}
+
+fn user_layout() -> String {
+    "aaaaabcccadbbbbcccadbbbbcccadeeeefffaddehefffggdehefiigdddheffiggghhiiiiggghhhhii".into()
+}
+
+#[test]
+fn diagonal_puzzles_no_longer_stall_on_seeds_whose_random_givens_the_search_cannot_finish() {
+    // Puzzle 27 of seed 2 at 12×12 drew givens the search could not finish; that draw comes
+    // before the blank count is drawn, so a small range reaches it without digging far.
+    for (size, rows, count, range) in [
+        ("12", 3, "27", "30~40"),
+        ("16", 4, "30", "60~80"),
+        ("20", 4, "3", "100~120"),
+    ] {
+        let args = [
+            "-n",
+            count,
+            "--size",
+            size,
+            "--diagonal",
+            "--seed",
+            "2",
+            "-r",
+            range,
+            "--format",
+            "line",
+        ];
+        let text = at_any_thread_count(&args);
+        let n: usize = size.parse().unwrap();
+        let spec = Spec::boxes(n, rows, n / rows).with_diagonals();
+        let records = line_records(&text);
+        assert_eq!(records.len(), count.parse::<usize>().unwrap());
+        for (_, cells) in records {
+            assert!(spec.is_consistent(&cells));
+        }
+    }
+}
+
+#[test]
+fn a_fillable_user_layout_no_longer_hangs_c_n_and_s() {
+    let dir = tempfile::tempdir().unwrap();
+    let layout = dir.path().join("layout.txt");
+    std::fs::write(&layout, user_layout()).unwrap();
+    let layout = layout.to_str().unwrap();
+    let spec = Spec::jigsaw(&user_layout());
+    for seed in ["9", "13"] {
+        let grids = at_any_thread_count(&[
+            "-c", "5", "--jigsaw", layout, "--seed", seed, "--format", "line",
+        ]);
+        let records = line_records(&grids);
+        assert_eq!(records.len(), 5);
+        for (_, cells) in &records {
+            assert!(spec.is_valid_complete(cells));
+        }
+        let puzzles = at_any_thread_count(&[
+            "-n", "2", "--jigsaw", layout, "--seed", seed, "--format", "line",
+        ]);
+        // The checker's plain backtracking takes minutes on 9×9 puzzles: consistency only.
+        for (_, cells) in line_records(&puzzles) {
+            assert!(spec.is_consistent(&cells));
+        }
+    }
+    let blank = dir.path().join("blank.txt");
+    std::fs::write(&blank, format!("{} {}\n", user_layout(), ".".repeat(81))).unwrap();
+    let solved = output(&["-s", blank.to_str().unwrap()]);
+    let (_, cells) = line_records(&solved).pop().unwrap();
+    assert!(spec.is_valid_complete(&cells));
+}
+
+#[test]
+fn a_layout_without_grids_is_refused_in_bounded_time_rather_than_searched_for_ever() {
+    let hard = std::fs::read_to_string(data("hard_layouts.txt")).unwrap();
+    let none = hard
+        .lines()
+        .filter_map(|line| line.strip_suffix(" none"))
+        .next()
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let layout = dir.path().join("layout.txt");
+    std::fs::write(&layout, none).unwrap();
+    let layout = layout.to_str().unwrap();
+    for mode in ["-c", "-n"] {
+        let message = refusal(&[mode, "1", "--jigsaw", layout, "--format", "line"]);
+        assert!(message.contains("no complete grid"), "{message}");
+    }
+}
+
+#[test]
+fn n_at_4x4_gives_exactly_the_puzzles_that_exist_and_refuses_more_at_once() {
+    // 288 grids of 16 cells: 4,608 puzzles with one blank, all of them asked for.
+    let text = at_any_thread_count(&[
+        "-n", "4608", "--size", "4", "-r", "1~1", "--seed", "3", "--format", "line",
+    ]);
+    let records = line_records(&text);
+    let distinct: std::collections::HashSet<_> = records.iter().map(|(_, c)| c).collect();
+    assert_eq!((records.len(), distinct.len()), (4608, 4608));
+    let message = refusal(&["-n", "4609", "--size", "4", "-r", "1~1", "--format", "line"]);
+    assert!(message.contains("exactly 4608 puzzles"), "{message}");
+    assert!(message.contains("1 blank"), "{message}");
+    // Without a range, -n digs as far as it goes: the minimal puzzles, of which there are 85,632.
+    let message = refusal(&["-n", "100000", "--size", "4", "--format", "line"]);
+    assert!(
+        message.contains("exactly 85632 minimal puzzles"),
+        "{message}"
+    );
+    assert!(!message.contains("blank range"), "{message}");
+    let message = refusal(&["-n", "1000000", "--size", "4", "--format", "line"]);
+    assert!(message.contains("exactly 85632"), "{message}");
+    let spec = Spec::boxes(4, 2, 2);
+    let minimal = at_any_thread_count(&[
+        "-n", "85632", "--size", "4", "--seed", "5", "--format", "line",
+    ]);
+    let records = line_records(&minimal);
+    assert_eq!(records.len(), 85632);
+    for (_, cells) in records.iter().step_by(997) {
+        assert_eq!(spec.count_solutions(cells, 2), 1);
+        for given in (0..16).filter(|&c| cells[c] != b'.') {
+            let mut fewer = cells.clone();
+            fewer[given] = b'.';
+            assert_eq!(spec.count_solutions(&fewer, 2), 2);
+        }
+    }
+}
+
+#[test]
+fn s_no_longer_stalls_on_25x25_puzzles_with_one_random_given_added() {
+    let solved = output(&["-s", &data("stuck25.txt"), "--format", "line"]);
+    let spec = Spec::boxes(25, 5, 5);
+    let puzzles = std::fs::read_to_string(data("stuck25.txt")).unwrap();
+    let solutions = line_records(&solved);
+    assert_eq!(solutions.len(), puzzles.lines().count());
+    for ((_, solution), puzzle) in solutions.iter().zip(puzzles.lines()) {
+        assert!(spec.is_valid_complete(solution));
+        assert!(crate::common::shapes::keeps_givens(
+            &spec,
+            puzzle.as_bytes(),
+            solution
+        ));
+    }
+}
