@@ -12,6 +12,7 @@
 //! the guess count doubles as a difficulty signal). Grids and puzzles are cell values row by row,
 //! 0 for a blank and 1..=N for a symbol, the same for every shape.
 
+pub mod distinct;
 pub mod generic;
 pub mod standard;
 

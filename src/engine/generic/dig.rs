@@ -12,17 +12,15 @@
 //! Puzzle `i` is made from its own generator seeded from the seed and `i`, so the output does not
 //! depend on the thread count; a puzzle equal to an earlier one is replaced by the next index's.
 
-use std::collections::HashSet;
-
 use std::ops::RangeInclusive;
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, RngExt, SeedableRng};
-use rayon::prelude::*;
 
 use super::listed::{Listing, Wanted, is_listed};
 use super::solve::Solver;
+use crate::engine::distinct::distinct;
 use crate::error::Error;
 use crate::model::shape::Shape;
 use crate::text::format::Format;
@@ -47,6 +45,10 @@ pub struct ShapedPuzzleRequest {
 
 /// Tries per puzzle before a request is given up.
 const TRIES: usize = 50;
+
+/// The attempt series an index of `-n` may take before the shape is deemed to have no more
+/// puzzles than those made (see [`crate::engine::distinct`]).
+const MOST_SERIES: u64 = 20;
 
 /// The guesses, per cell, the search may spend completing the random givens of one draw.
 const GRID_GUESSES_PER_CELL: usize = 8;
@@ -147,45 +149,23 @@ pub fn generate_puzzles(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzl
         return draw_listed(request);
     }
     super::check_has_grid(&request.shape, request.count)?;
-    let mut seen = HashSet::new();
-    let mut puzzles = Vec::with_capacity(request.count);
-    let mut next = 0;
-    // Each round makes the missing puzzles; repeats are dropped, in index order.
-    while puzzles.len() < request.count && next < TRIES * request.count + 100 {
-        let missing = request.count - puzzles.len();
-        let made: Vec<Option<ShapedPuzzle>> = (next..next + missing)
-            .into_par_iter()
-            .map_init(
-                || Solver::new(&request.shape),
-                |solver, index| make_one(request, solver, index as u64),
-            )
-            .collect();
-        next += missing;
-        let mut kept_any = false;
-        for puzzle in made.into_iter().flatten() {
-            if seen.insert(puzzle.puzzle.clone()) {
-                puzzles.push(puzzle);
-                kept_any = true;
-            }
-        }
-        if !kept_any && next > 4 * request.count + 100 {
-            break;
-        }
-    }
-    if puzzles.len() < request.count {
-        return Err(match request.blanks {
-            Some(_) => Error::TooFewPuzzles {
-                asked: request.count,
-                made: puzzles.len(),
-            },
-            None => Error::Usage(format!(
-                "-n {}: only {} distinct puzzles of this shape could be made; ask for fewer",
-                request.count,
-                puzzles.len()
-            )),
-        });
-    }
-    Ok(puzzles)
+    let made = distinct(
+        request.count,
+        MOST_SERIES,
+        || Solver::new(&request.shape),
+        |solver, index, series| make_one(request, solver, index, series),
+        |puzzle| puzzle.puzzle.clone(),
+    );
+    made.map_err(|made| match request.blanks {
+        Some(_) => Error::TooFewPuzzles {
+            asked: request.count,
+            made,
+        },
+        None => Error::Usage(format!(
+            "-n {}: only {made} distinct puzzles of this shape could be made; ask for fewer",
+            request.count,
+        )),
+    })
 }
 
 /// `-n` on a 4×4 shape: `request.count` puzzles drawn from all that exist (see [`listed`]), or a
@@ -234,14 +214,19 @@ fn what_is_listed(wanted: &Wanted) -> String {
     }
 }
 
-/// Puzzle number `index`, or `None` when [`TRIES`] grids could not give one in range.
+/// Puzzle number `index` from attempt series `series`, or `None` when [`TRIES`] grids could not
+/// give one in range.
 fn make_one(
     request: &ShapedPuzzleRequest,
     solver: &mut Solver,
     index: u64,
+    series: u64,
 ) -> Option<ShapedPuzzle> {
-    let mut rng =
-        Xoshiro256PlusPlus::seed_from_u64(request.seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(
+        request.seed
+            ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ series.wrapping_mul(0xd1b5_4a32_d192_ed03),
+    );
     for _ in 0..TRIES {
         let solution = random_grid(&request.shape, solver, &mut rng)?;
         let aimed = aimed_blanks(&request.shape, request.blanks.as_ref(), request.minimal);

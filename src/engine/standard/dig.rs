@@ -23,15 +23,14 @@
 //! Puzzle `k` of a request draws from its own random generator, seeded from the request's seed and
 //! `k`, so the output does not depend on how the puzzles are spread over threads.
 
-use std::collections::HashSet;
 use std::ops::RangeInclusive;
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
-use rayon::prelude::*;
 
 use crate::classes::canon::canonical_form;
+use crate::engine::distinct::distinct;
 use crate::engine::standard::reach::Reach;
 use crate::engine::standard::solve::{Givens, Solver};
 use crate::jobs::rate::{Level, level_within, solves_within};
@@ -88,17 +87,8 @@ impl Puzzle {
 /// Generates `request.count` distinct puzzles over the current rayon pool, calling `progress` after
 /// each one.
 pub fn generate_puzzles(request: &PuzzleRequest, progress: &(dyn Fn() + Sync)) -> Vec<Puzzle> {
-    let mut puzzles: Vec<Puzzle> = (0..request.count)
-        .into_par_iter()
-        .map_init(Solver::new, |solver, k| {
-            let puzzle = make_puzzle(request, k as u64, 0, solver);
-            progress();
-            puzzle
-        })
-        .collect();
     // Two equal (or equivalent) puzzles need two equal (or equivalent) grids dug the same way:
-    // practically never. Should it happen, the later one is made again from its next attempts, so
-    // the result stays a function of the seed.
+    // practically never. Should it happen, the later one is made again from its next attempts.
     let key = |puzzle: &Puzzle| {
         if request.classes {
             canonical_form(&puzzle.puzzle)
@@ -106,18 +96,13 @@ pub fn generate_puzzles(request: &PuzzleRequest, progress: &(dyn Fn() + Sync)) -
             puzzle.puzzle
         }
     };
-    let keys: Vec<Grid> = puzzles.par_iter().map(key).collect();
-    let mut seen = HashSet::with_capacity(puzzles.len());
-    let mut solver = Solver::new();
-    for (k, (puzzle, mut this)) in puzzles.iter_mut().zip(keys).enumerate() {
-        let mut retry = 1;
-        while !seen.insert(this) {
-            *puzzle = make_puzzle(request, k as u64, retry, &mut solver);
-            this = key(puzzle);
-            retry += 1;
-        }
-    }
-    puzzles
+    let make = |solver: &mut Solver, index, series| {
+        let puzzle = make_puzzle(request, index, series, solver);
+        progress();
+        Some(puzzle)
+    };
+    distinct(request.count, u64::MAX, Solver::new, make, key)
+        .expect("every series gives a puzzle, and no index runs out of them")
 }
 
 /// Puzzle `index` of a request, from attempt series `series` of its random generator.

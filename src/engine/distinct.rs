@@ -1,0 +1,94 @@
+//! The one dedupe-and-retry loop of `-n`, for every kernel.
+//!
+//! Item `k` of a request is made from attempt series 0 of its own random generator; when that
+//! attempt fails, or gives an item whose key an earlier one has, item `k` is made again from series
+//! 1, then 2, and so on. Every attempt is a function of the seed, the index and the series alone,
+//! and repeats are settled in index order, so the items are a function of the seed whatever the
+//! thread count. A round makes every missing item at once, over the current rayon pool.
+
+use std::collections::HashSet;
+use std::hash::Hash;
+
+use rayon::prelude::*;
+
+/// Makes `count` items with distinct keys: item `k` is the first of `make(state, k, 0)`,
+/// `make(state, k, 1)`, ... that is `Some` with a key no earlier item has (see the module
+/// documentation); `state` is made once per thread by `init`. An index still without an item after
+/// `most_series` series ends the loop: `Err` holds how many items were made by then.
+pub fn distinct<T, K, S>(
+    count: usize,
+    most_series: u64,
+    init: impl Fn() -> S + Sync + Send,
+    make: impl Fn(&mut S, u64, u64) -> Option<T> + Sync + Send,
+    key: impl Fn(&T) -> K + Sync + Send,
+) -> Result<Vec<T>, usize>
+where
+    T: Send,
+    K: Hash + Eq + Send,
+{
+    let mut items: Vec<Option<T>> = (0..count).map(|_| None).collect();
+    let mut seen = HashSet::with_capacity(count);
+    // The indices still missing an item, with the series of their next attempt.
+    let mut missing: Vec<(usize, u64)> = (0..count).map(|k| (k, 0)).collect();
+    while !missing.is_empty() {
+        let made: Vec<Option<(T, K)>> = missing
+            .par_iter()
+            .map_init(&init, |state, &(k, series)| {
+                make(state, k as u64, series).map(|item| {
+                    let key = key(&item);
+                    (item, key)
+                })
+            })
+            .collect();
+        let mut again = Vec::new();
+        for ((k, series), attempt) in missing.into_iter().zip(made) {
+            match attempt {
+                Some((item, key)) if !seen.contains(&key) => {
+                    seen.insert(key);
+                    items[k] = Some(item);
+                }
+                _ if series + 1 < most_series => again.push((k, series + 1)),
+                _ => return Err(seen.len()),
+            }
+        }
+        missing = again;
+    }
+    Ok(items.into_iter().flatten().collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeats_and_failures_are_made_again_from_the_next_series() {
+        // Item k's series s is k + s; odd values fail. Round 1 keeps 0 and 2; round 2 gives item
+        // 1 a repeat (2) and item 3 a 4; item 1 fails on 3, repeats 4, fails on 5, keeps 6.
+        let items = distinct(
+            4,
+            10,
+            || (),
+            |_, k, s| Some(k + s).filter(|v| v % 2 == 0),
+            |&v| v,
+        )
+        .unwrap();
+        assert_eq!(items, [0, 6, 2, 4]);
+    }
+
+    #[test]
+    fn an_index_that_runs_out_of_series_says_how_many_were_made() {
+        assert_eq!(distinct(5, 3, || (), |_, _, s| Some(s), |&v| v), Err(3));
+    }
+
+    #[test]
+    fn the_items_do_not_depend_on_the_thread_count() {
+        let run = |threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| distinct(1000, 50, || (), |_, k, s| Some((k * 7 + s) % 900), |&v| v))
+        };
+        assert_eq!(run(1), run(4));
+    }
+}
