@@ -6,12 +6,16 @@ use rand::Rng;
 use super::layout::{read_layout, region_count};
 use super::shape::{SIZES, Shape, ShapeError};
 use super::symbols::Symbols;
+use crate::engine::generic::solve::Solver;
 
-/// The guesses spent looking for a complete grid of a random layout before another is drawn.
-const LAYOUT_GUESSES: usize = 2000;
+/// The guesses per cell the solver may spend drawing a complete grid of a random layout.
+const LAYOUT_GUESSES_PER_CELL: usize = 20;
 
-/// How many random layouts are drawn at most.
-const RANDOM_LAYOUTS: usize = 200;
+/// The rounds of trades a random layout grows by (see [`random_layout`]).
+const LAYOUT_ROUNDS: usize = 8;
+
+/// The growths a round may try before the layout of the round before is kept for it.
+const TRIES_PER_ROUND: usize = 2;
 
 /// Where a jigsaw layout comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,8 +66,9 @@ impl ShapeRequest {
             })
     }
 
-    /// The shape of size `size`; a random layout is drawn from `rng` until the solver finds a
-    /// complete grid for one within a few thousand guesses (a few hundred layouts at most).
+    /// The shape of size `size`; a random layout is grown from `rng` around a random grid of the
+    /// boxes (which it keeps valid) until the solver finds a complete grid for one within a few
+    /// thousand guesses (a few hundred layouts at most).
     pub fn shape<R: Rng + ?Sized>(&self, size: usize, rng: &mut R) -> Result<Shape, ShapeError> {
         if !SIZES.contains(&size) {
             return Err(match &self.symbols {
@@ -102,25 +107,50 @@ impl ShapeRequest {
                     }
                 })
             }
-            Some(LayoutSource::Random) => {
-                let empty = vec![0; size * size];
-                let mut grid = empty.clone();
-                for _ in 0..RANDOM_LAYOUTS {
-                    let shape = Shape::random_jigsaw(size, self.diagonal, symbols, rng);
-                    let mut solver = crate::engine::generic::solve::Solver::new(&shape);
-                    if solver.count_within(&empty, 1, &mut grid, LAYOUT_GUESSES) == Some(1) {
-                        return Ok(shape);
-                    }
-                }
-                Err(ShapeError::Layout {
-                    source_name: None,
-                    problem: format!(
-                        "none of {RANDOM_LAYOUTS} random layouts of this size had a complete grid the solver found quickly"
-                    ),
-                })
-            }
+            Some(LayoutSource::Random) => Ok(random_layout(
+                Shape::jigsaw_start(size, self.diagonal, symbols),
+                rng,
+            )),
         }
     }
+}
+
+/// A random jigsaw layout grown from `start` in rounds: each round the solver finds a complete
+/// grid of the layout so far, and cells of equal value in it are traded between regions (see
+/// [`Shape::random_jigsaw`]), so that every layout has a grid and the solver is seen to find one
+/// quickly. A growth whose grid the solver does not find within its guesses is dropped, and the
+/// next grows from the layout before it.
+fn random_layout<R: Rng + ?Sized>(start: Shape, rng: &mut R) -> Shape {
+    let cells = start.cells();
+    let empty = vec![0; cells];
+    // The search `-c` and `-n` look for a first grid with (`check_has_grid`), with fewer
+    // guesses: a layout it fills here it fills there.
+    let fill = |shape: &Shape| {
+        let mut grid = empty.clone();
+        let found =
+            Solver::new(shape).count_within(&empty, 1, &mut grid, LAYOUT_GUESSES_PER_CELL * cells);
+        (found == Some(1)).then_some(grid)
+    };
+    // The first grid is drawn at random: the solver's first grid of boxes is so regular that
+    // few of its equal values touch across a region's edge, and few trades would be found.
+    let mut witness = empty.clone();
+    let drawn = Solver::new(&start).random_solution(
+        &empty,
+        rng.next_u64(),
+        &mut witness,
+        LAYOUT_GUESSES_PER_CELL * cells,
+    );
+    let mut shape = start;
+    if drawn != Some(true) {
+        return shape;
+    }
+    for _ in 0..LAYOUT_ROUNDS * TRIES_PER_ROUND {
+        let grown = Shape::random_jigsaw(&shape, &witness, rng);
+        if let Some(next) = fill(&grown) {
+            (shape, witness) = (grown, next);
+        }
+    }
+    shape
 }
 
 /// A `--box` argument `RxC`.

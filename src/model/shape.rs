@@ -34,6 +34,10 @@ pub const SIZES: std::ops::RangeInclusive<usize> = 4..=25;
 /// The most cells a grid can have (25×25).
 pub const MAX_CELLS: usize = 625;
 
+/// The trades one growth of a random jigsaw layout tries, per cell (see
+/// [`Shape::random_jigsaw`]).
+const TRADES_PER_CELL: usize = 16;
+
 /// What went wrong building a shape from the command line; each is a usage error.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ShapeError {
@@ -186,43 +190,69 @@ impl Shape {
         ))
     }
 
-    /// A random jigsaw layout of size `size`: starting from the boxes (or from bands of rows when N
-    /// is prime), cells are traded between neighbouring regions, each trade kept only when both
-    /// regions stay connected.
-    pub fn random_jigsaw<R: Rng + ?Sized>(
-        size: usize,
-        diagonal: bool,
-        symbols: Symbols,
-        rng: &mut R,
-    ) -> Shape {
-        let mut region_of: Vec<u8> = match default_box(size) {
+    /// The shape a random jigsaw layout of size `size` starts from: its boxes, or strips of rows
+    /// when N is prime, with the diagonals when asked.
+    pub fn jigsaw_start(size: usize, diagonal: bool, symbols: Symbols) -> Shape {
+        let region_of: Vec<u8> = match default_box(size) {
             Some((rows, columns)) => (0..size * size)
                 .map(|cell| (cell / size / rows * (size / columns) + cell % size / columns) as u8)
                 .collect(),
-            None => (0..size * size).map(|cell| (cell / size) as u8).collect(),
+            // Rows would be too thin to trade cells between (any trade but at a row's end cuts
+            // the row in two), so prime sizes start from strips of two rows, each cut in two
+            // column by column, and the last row.
+            None => (0..size * size)
+                .map(|cell| {
+                    let (row, column) = (cell / size, cell % size);
+                    if row == size - 1 {
+                        row as u8
+                    } else {
+                        (row / 2 * 2 + usize::from(2 * column + row % 2 >= size)) as u8
+                    }
+                })
+                .collect(),
         };
-        for _ in 0..4 * size * size {
-            // A pair of neighbouring cells of different regions trade places.
+        Shape::with_regions(
+            size,
+            Regions::Jigsaw(region_of.clone()),
+            region_of,
+            diagonal,
+            symbols,
+        )
+    }
+
+    /// A random jigsaw layout grown from `start` (see [`Shape::jigsaw_start`]) that `grid`, a
+    /// complete grid of `start`, still fills: cells of equal value are traded between neighbouring
+    /// regions, each trade kept only when both regions stay connected.
+    ///
+    /// Trading cells of any value gives layouts most of which, from 20×20 up, have no complete
+    /// grid at all, or none a search finds; trading equal values keeps every region a set of
+    /// all N values, so `grid` is a witness that the layout can be filled.
+    pub fn random_jigsaw<R: Rng + ?Sized>(start: &Shape, grid: &[u8], rng: &mut R) -> Shape {
+        let size = start.size;
+        let mut region_of = start.region_of.clone();
+        // The cell of each region that holds each value.
+        let mut holder = vec![0usize; size * size];
+        for (cell, (&region, &value)) in region_of.iter().zip(grid).enumerate() {
+            holder[usize::from(region) * size + usize::from(value) - 1] = cell;
+        }
+        for _ in 0..TRADES_PER_CELL * size * size {
+            // `a` moves into the region of its neighbour `b`, and the cell `c` of that region that
+            // holds `a`'s value moves into `a`'s region, which it must touch.
             let a = rng.random_range(0..size * size);
             let neighbours = neighbours(a, size);
             let b = neighbours[rng.random_range(0..neighbours.len())];
             let (ra, rb) = (region_of[a], region_of[b]);
-            if ra == rb {
+            let value = usize::from(grid[a]) - 1;
+            let c = holder[usize::from(rb) * size + value];
+            if ra == rb || !neighbours_of_region(c, size, &region_of, ra, a) {
                 continue;
             }
-            // `a` moves into `b`'s region, and some cell `c` of `b`'s region next to `a`'s moves back.
-            let candidates: Vec<usize> = (0..size * size)
-                .filter(|&c| {
-                    region_of[c] == rb && c != b && neighbours_of_region(c, size, &region_of, ra, a)
-                })
-                .collect();
-            if candidates.is_empty() {
-                continue;
-            }
-            let c = candidates[rng.random_range(0..candidates.len())];
             region_of[a] = rb;
             region_of[c] = ra;
-            if !is_connected(&region_of, size, ra) || !is_connected(&region_of, size, rb) {
+            if is_connected(&region_of, size, ra) && is_connected(&region_of, size, rb) {
+                holder[usize::from(rb) * size + value] = a;
+                holder[usize::from(ra) * size + value] = c;
+            } else {
                 region_of[a] = ra;
                 region_of[c] = rb;
             }
@@ -232,8 +262,8 @@ impl Shape {
             size,
             Regions::Jigsaw(region_of.clone()),
             region_of,
-            diagonal,
-            symbols,
+            start.diagonal,
+            start.symbols,
         )
     }
 
@@ -482,12 +512,25 @@ mod tests {
     }
 
     #[test]
-    fn random_layouts_are_valid() {
+    fn random_layouts_are_valid_and_filled_by_the_grid_they_grew_around() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
-        for size in [5, 6, 9, 16] {
-            let shape = Shape::random_jigsaw(size, false, Symbols::default_for(size), &mut rng);
+        for (size, diagonal) in [(5, false), (6, true), (9, false), (16, false), (25, true)] {
+            let start = Shape::jigsaw_start(size, diagonal, Symbols::default_for(size));
+            let mut grid = vec![0; size * size];
+            let mut solver = crate::engine::generic::solve::Solver::new(&start);
+            let found = solver.random_solution(&vec![0; size * size], 7, &mut grid, usize::MAX);
+            assert_eq!(found, Some(true));
+            let shape = Shape::random_jigsaw(&start, &grid, &mut rng);
             let text = shape.layout_text().unwrap();
-            assert_eq!(read_layout(&text, Some(size)).unwrap().len(), size * size);
+            let region_of = read_layout(&text, Some(size)).unwrap();
+            assert_ne!(region_of, renumbered(&start.region_of), "{size}");
+            for house in shape.houses() {
+                let mut seen = 0u32;
+                for &cell in house {
+                    seen |= 1 << grid[usize::from(cell)];
+                }
+                assert_eq!(seen.count_ones() as usize, size, "{size}: {house:?}");
+            }
         }
     }
 }

@@ -18,7 +18,7 @@
 
 use std::collections::HashMap;
 
-use crate::model::request::ShapeRequest;
+use crate::model::request::{LayoutSource, ShapeRequest};
 use crate::model::shape::{SIZES, Shape, ShapeError};
 use crate::model::symbols::{DEFAULT_SYMBOLS, Symbols};
 use crate::problems::shown_character;
@@ -278,6 +278,28 @@ pub fn read_shaped(
     let mut rng = <rand::rngs::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(0);
     let shape = match request.shape(size, &mut rng) {
         Ok(shape) => shape,
+        // Records that carry their layouts need no boxes, at a prime size too: the first one's
+        // layout stands for the shape until each record gives its own.
+        Err(ShapeError::PrimeSize(_))
+            if request.layout.is_none() && detected.as_ref().is_some_and(|d| d.prefixed) =>
+        {
+            let first = numbered_lines(text, 1)
+                .map(|(_, line)| line)
+                .find(|line| !line.is_empty() && !line.starts_with(b"#"))
+                .and_then(|line| line.split(|&b| b == b' ').next())
+                .unwrap_or_default();
+            let with_layout = ShapeRequest {
+                layout: Some(LayoutSource::Text {
+                    text: first.to_vec(),
+                    name: String::new(),
+                }),
+                ..request.clone()
+            };
+            match with_layout.shape(size, &mut rng) {
+                Ok(shape) => shape,
+                Err(error) => return fail(1, error.to_string()),
+            }
+        }
         // A size read from the text is no flag of the user's: the message says what was read.
         Err(ShapeError::Size(_) | ShapeError::PrimeSize(_)) if known.is_none() => {
             return fail(

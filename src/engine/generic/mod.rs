@@ -11,7 +11,7 @@ use crate::model::shape::Shape;
 
 /// The guesses, per cell, the search may spend looking for a first complete grid of a shape
 /// before `-c` or `-n` works on it.
-const FIRST_GRID_GUESSES_PER_CELL: usize = 2000;
+pub(crate) const FIRST_GRID_GUESSES_PER_CELL: usize = 2000;
 
 /// Refuses a shape without a complete grid before `-c` or `-n` (asking for `asked`) works on it:
 /// both would search for grids that are not there, and on some jigsaw layouts without any, proving

@@ -296,6 +296,22 @@ impl Solver {
         unreachable!("the runs go on until one ends")
     }
 
+    /// Fills `puzzle` into `solution` with a complete grid drawn from `seed`, within `guesses`
+    /// guesses: every run's order comes from the seed, so that different seeds find different
+    /// grids. `Some(false)` when the puzzle has none, `None` when the guesses ran out first.
+    pub fn random_solution(
+        &mut self,
+        puzzle: &[u8],
+        seed: u64,
+        solution: &mut [u8],
+        guesses: usize,
+    ) -> Option<bool> {
+        self.drawn_from = Some(seed);
+        let found = self.count_within(puzzle, 1, solution, guesses);
+        self.drawn_from = None;
+        found.map(|count| count == 1)
+    }
+
     /// The guesses the last count made, over all its runs: the branches its searches took past
     /// their first.
     pub fn guesses_made(&self) -> usize {

@@ -46,6 +46,10 @@
 //! region 0's cells for the 1 is never drawn again: it names the parts. A shape whose complete
 //! grids the search does not find at all is refused before the walk starts.
 //!
+//! From the fourth restart on, each try's orders also put first the cells of a complete grid of
+//! its part, the solver's first grid relabelled: the try walks straight to that grid and on to
+//! its neighbours in the tree. On large jigsaw layouts drawn orders alone may never reach a grid.
+//!
 //! # Threads
 //! The tree is split into P = min(N, 8) fixed parts by the cell of region 0 that takes the 1
 //! (the `p`-th that cell order tries). Part `p` contributes the first `count / P` grids of its
@@ -59,6 +63,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
 use rayon::prelude::*;
 
+use super::solve::Solver;
 use crate::error::Error;
 use crate::model::shape::{Regions, Shape};
 use crate::text::format::Format;
@@ -152,6 +157,15 @@ fn first_budget(shape: &Shape) -> usize {
     }
 }
 
+/// The restart from which a try's orders lead first to a grid the solver found, rather than only
+/// being drawn again: on jigsaw layouts of 20×20 and up a try with drawn orders rarely reaches a
+/// grid at all, while the solver, restarting as it does, finds one.
+const GUIDED_FROM: u32 = 4;
+
+/// The guesses, per cell, the solver may spend finding the grid a guided try leads to: those of
+/// [`super::check_has_grid`], whose search it repeats.
+const GUIDE_GUESSES_PER_CELL: usize = super::FIRST_GRID_GUESSES_PER_CELL;
+
 /// How many of the last values are handed out to their cells in every order, at most (all of
 /// them on a shape of fewer values).
 const MOST_RELABELLED: usize = 8;
@@ -232,6 +246,8 @@ struct Walk {
     out_of_nodes: bool,
     /// The nodes of a first try (see [`first_budget`]).
     first_budget: usize,
+    /// The shape, for the solver that finds the grid a guided try leads to.
+    shape: Shape,
 }
 
 impl Walk {
@@ -341,6 +357,7 @@ impl Walk {
             budget: usize::MAX,
             out_of_nodes: false,
             first_budget: first_budget(shape),
+            shape: shape.clone(),
         }
     }
 
@@ -363,8 +380,67 @@ impl Walk {
                 break;
             }
             self.draw_orders_again(restart + 1);
+            if restart + 1 >= GUIDED_FROM {
+                self.lead_to_a_grid();
+            }
         }
         self.written
+    }
+
+    /// Puts first, in every order but the one that names the parts, the cells of a complete grid
+    /// of the current part: the try then walks straight to that grid, and from there to its
+    /// neighbours in the tree. The grid is the one the solver finds first, the search that showed
+    /// the shape has grids at all (see [`super::check_has_grid`]), relabelled so that the part's
+    /// cell of region 0 holds the 1. The orders stay as drawn when the solver gives up.
+    fn lead_to_a_grid(&mut self) {
+        let n = self.size;
+        let fixed = n - self.relabelled_values;
+        if fixed == 0 {
+            // Every value is relabelled, and the tree is small.
+            return;
+        }
+        let mut grid = vec![0; n * n];
+        let budget = GUIDE_GUESSES_PER_CELL * n * n;
+        if Solver::new(&self.shape).count_within(&vec![0; n * n], 1, &mut grid, budget) != Some(1) {
+            return;
+        }
+        if let Some(part) = self.part {
+            let k = usize::from(self.order[1][0][part]);
+            let one = grid[usize::from(self.region_cells[0][k])];
+            for value in &mut grid {
+                *value = match *value {
+                    v if v == one => 1,
+                    1 => one,
+                    v => v,
+                };
+            }
+        }
+        // The walk's canonical order of the relabelled values: region 0's cells take them in
+        // reading order.
+        let mut label: [u8; 26] = std::array::from_fn(|value| value as u8);
+        let mut next = fixed as u8;
+        for &cell in &self.region_cells[0] {
+            let value = usize::from(grid[usize::from(cell)]);
+            if value > fixed {
+                next += 1;
+                label[value] = next;
+            }
+        }
+        for (region, cells) in self.region_cells.iter().enumerate() {
+            for (k, &cell) in cells.iter().enumerate() {
+                let value = usize::from(label[usize::from(grid[usize::from(cell)])]);
+                // The last two values are not tried in an order but coloured.
+                if (value, region) == (1, 0) || value >= n - 1 {
+                    continue;
+                }
+                let order = &mut self.order[value][region];
+                let at = order
+                    .iter()
+                    .position(|&i| usize::from(i) == k)
+                    .expect("an order holds every cell of its region");
+                order[..=at].rotate_right(1);
+            }
+        }
     }
 
     /// Draws the cell orders of restart `restart` of the current part, from the seed, the part and
@@ -619,7 +695,6 @@ impl Walk {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::generic::solve::Solver;
     use crate::model::symbols::Symbols;
 
     fn shape(size: usize, diagonal: bool) -> Shape {
