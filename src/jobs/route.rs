@@ -9,7 +9,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 
 use super::shaped;
 use super::{Job, Mode};
-use crate::engine::generic::dig as generic_dig;
+use crate::engine::generic::reach as generic_reach;
 use crate::engine::standard::reach;
 use crate::engine::{Feature, Kernel};
 use crate::error::Error;
@@ -341,10 +341,12 @@ fn generic(
         Job::Puzzles {
             ref blanks,
             minimal,
+            symmetric,
             ..
         } => {
             let shape = needs_size()?;
-            generic_dig::check_reachable(&shape, blanks.as_ref(), minimal).map_err(usage)?;
+            generic_reach::check_reachable(&shape, blanks.as_ref(), minimal, symmetric)
+                .map_err(usage)?;
             return Ok(Planned::Make {
                 shape: Box::new(shape),
                 job,

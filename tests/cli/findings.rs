@@ -1,0 +1,160 @@
+//! Regression tests of a second round of reliability findings: the blank ranges each shape
+//! supports, symmetric blank counts, readable symbol sets, stray whitespace, located layout errors,
+//! signals and endless streams. Each test is named after its bug and runs the real binary.
+
+use std::time::{Duration, Instant};
+
+use crate::common::shapes::{Spec, line_records};
+use crate::common::sudoku_gen;
+
+/// The stdout of a successful run.
+fn run_ok(args: &[&str]) -> Vec<u8> {
+    let output = sudoku_gen().args(args).output().unwrap();
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output.stdout
+}
+
+/// The stderr of a run that ends with `code`, writes nothing on stdout, and takes under `limit`.
+fn run_failing_within(args: &[&str], stdin: &[u8], code: i32, limit: Duration) -> String {
+    let started = Instant::now();
+    let output = sudoku_gen()
+        .args(args)
+        .write_stdin(stdin.to_vec())
+        .output()
+        .unwrap();
+    assert!(
+        started.elapsed() < limit,
+        "{args:?} took {:?}",
+        started.elapsed()
+    );
+    assert_eq!(output.status.code(), Some(code), "{args:?}");
+    assert!(output.stdout.is_empty(), "{args:?} wrote on stdout");
+    String::from_utf8(output.stderr).unwrap()
+}
+
+/// The usage error of `args`, refused before any work.
+fn refusal(args: &[&str]) -> String {
+    run_failing_within(args, b"", 2, Duration::from_secs(10))
+}
+
+/// Asserts that the line-format puzzles of `text` are `count` puzzles of `spec`, each with one
+/// solution and a blank count in `blanks`.
+fn assert_puzzles(text: &[u8], spec: &Spec, count: usize, blanks: std::ops::RangeInclusive<usize>) {
+    let records = line_records(text);
+    assert_eq!(records.len(), count);
+    for (_, cells) in records {
+        let blank = cells.iter().filter(|&&c| c == b'.').count();
+        assert!(blanks.contains(&blank), "{blank} blanks");
+        assert_eq!(spec.count_solutions(&cells, 2), 1);
+    }
+}
+
+#[test]
+fn small_shapes_refused_their_own_default_blank_range() {
+    let four = Spec::boxes(4, 2, 2);
+    let text = run_ok(&[
+        "-n", "50", "--size", "4", "-r", "10~12", "--seed", "1", "--format", "line",
+    ]);
+    assert_puzzles(&text, &four, 50, 10..=12);
+    let six = Spec::boxes(6, 2, 3);
+    let text = run_ok(&[
+        "-n", "30", "--size", "6", "-r", "22~30", "--seed", "1", "--format", "line",
+    ]);
+    assert_puzzles(&text, &six, 30, 22..=30);
+    let text = run_ok(&[
+        "-n", "30", "--size", "6", "-r", "24~28", "--seed", "2", "--format", "line",
+    ]);
+    assert_puzzles(&text, &six, 30, 24..=28);
+    // What cannot be had is refused, with the shape's own range stated.
+    let message = refusal(&["-n", "5", "--size", "4", "-r", "13~16"]);
+    assert!(message.contains("1 to 12 blanks"), "{message}");
+    let message = refusal(&["-n", "5", "--size", "6", "-r", "29~30"]);
+    assert!(message.contains("-r can start at 1 to "), "{message}");
+    assert!(message.contains("6×6"), "{message}");
+    for args in [
+        &["-n", "5", "--size", "4", "-r", "0~3"][..],
+        &["-n", "5", "--size", "4", "-r", "13~16"],
+        &["-n", "5", "--size", "6", "-r", "29~30"],
+    ] {
+        let message = refusal(args);
+        assert!(!message.contains("58"), "{args:?}: {message}");
+    }
+}
+
+#[test]
+fn symmetric_odd_blank_counts_of_even_sizes_were_dug_for_nothing() {
+    for args in [
+        &["-n", "5", "--size", "4", "--symmetric", "-r", "9~9"][..],
+        &["-n", "5", "--size", "6", "--symmetric", "-r", "27~27"],
+        &["-n", "5", "--size", "16", "--symmetric", "-r", "121~121"],
+    ] {
+        let message = refusal(args);
+        assert!(
+            message.contains("an even number of blanks"),
+            "{args:?}: {message}"
+        );
+        assert!(message.contains("no centre cell"), "{args:?}: {message}");
+    }
+    // An odd size has a centre cell, its own partner: an odd count is fine.
+    let spec = Spec::boxes(9, 3, 3).with_diagonals();
+    let text = run_ok(&[
+        "-n",
+        "5",
+        "--size",
+        "9",
+        "--diagonal",
+        "--symmetric",
+        "-r",
+        "61~61",
+        "--seed",
+        "1",
+        "--format",
+        "line",
+    ]);
+    let records = line_records(&text);
+    assert_eq!(records.len(), 5);
+    for (_, cells) in &records {
+        assert_eq!(cells.iter().filter(|&&c| c == b'.').count(), 61);
+        assert!(spec.is_consistent(cells));
+        assert!((0..81).all(|c| (cells[c] == b'.') == (cells[80 - c] == b'.')));
+    }
+    // The plain backtracking of the checker is slow on 61 blanks: the solver counts.
+    sudoku_gen()
+        .args(["-s", "-", "--diagonal", "--unique"])
+        .write_stdin(text)
+        .assert()
+        .success();
+}
+
+#[test]
+fn minimal_blank_ranges_out_of_reach_crawled_or_failed_after_the_work() {
+    let message = refusal(&["-n", "5", "--size", "4", "--minimal", "-r", "1~9"]);
+    assert!(message.contains("10 to 12 blanks"), "{message}");
+    for args in [
+        &["-n", "5", "--size", "6", "--minimal", "-r", "1~20"][..],
+        &["-n", "5", "--size", "12", "--minimal", "-r", "110~144"],
+        &["-n", "5", "--size", "12", "--minimal", "-r", "72~80"],
+    ] {
+        let message = refusal(args);
+        assert!(message.contains("try -r "), "{args:?}: {message}");
+    }
+    let six = Spec::boxes(6, 2, 3);
+    let text = run_ok(&[
+        "-n",
+        "20",
+        "--size",
+        "6",
+        "--minimal",
+        "-r",
+        "24~28",
+        "--seed",
+        "3",
+        "--format",
+        "line",
+    ]);
+    assert_puzzles(&text, &six, 20, 24..=28);
+}
