@@ -158,3 +158,50 @@ fn minimal_blank_ranges_out_of_reach_crawled_or_failed_after_the_work() {
     ]);
     assert_puzzles(&text, &six, 20, 24..=28);
 }
+
+/// The run's stdout and stderr, which must end with exit code 1.
+fn run_data_problem(args: &[&str], stdin: &[u8]) -> (String, String) {
+    let output = sudoku_gen()
+        .args(args)
+        .write_stdin(stdin.to_vec())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{args:?}");
+    (
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn a_stray_space_made_a_9x9_grid_read_as_a_10x10_one() {
+    let grids = String::from_utf8(run_ok(&["-c", "2", "--seed", "1"])).unwrap();
+    let lines = String::from_utf8(run_ok(&["-c", "2", "--seed", "1", "--format", "line"])).unwrap();
+    let double = grids.replacen(' ', "  ", 1);
+    let leading = format!(" {grids}");
+    let in_line = format!("{} {}", &lines[..40], &lines[40..]);
+    for (text, column) in [(&double, 3), (&leading, 1), (&in_line, 41)] {
+        let (report, _) = run_data_problem(&["--check", "-"], text.as_bytes());
+        assert!(
+            report.starts_with(&format!(
+                "<stdin>:1: grid 1: column {column}: expected a digit"
+            )),
+            "{report}"
+        );
+        assert!(!report.contains("10×10"), "{report}");
+        let (out, message) = run_data_problem(&["-s", "-"], text.as_bytes());
+        assert!(out.is_empty());
+        assert!(
+            message.starts_with(&format!("<stdin>:1:{column}: unexpected character ' '")),
+            "{message}"
+        );
+    }
+    // Other shapes: the row is named, not taken for a row of another size.
+    let sixteen = String::from_utf8(run_ok(&["-c", "1", "--size", "16", "--seed", "1"])).unwrap();
+    let (report, _) =
+        run_data_problem(&["--check", "-"], sixteen.replacen(' ', "  ", 1).as_bytes());
+    assert!(
+        report.starts_with("<stdin>:1: column 1: expected a row of 16 cells"),
+        "{report}"
+    );
+}
