@@ -18,7 +18,7 @@ use crate::grade::plan::Plan;
 use crate::io::input::{read_at_most, source_name};
 use crate::model::layout::read_layout;
 use crate::model::request::{LayoutSource, ShapeRequest, parse_box};
-use crate::model::shape::{self, Shape};
+use crate::model::shape::{self, Shape, ShapeError};
 use crate::text::format::{Format, OutputFormat};
 
 /// The shape flags of a request, as given.
@@ -87,9 +87,13 @@ pub(super) fn plan(job: Job, flags: &ShapeFlags, seed: u64) -> Result<Planned, E
     let mut standard_shape = false;
     if !request.is_unspecified() {
         if let Some(LayoutSource::Text { text, name }) = &request.layout
-            && let Err(problem) = read_layout(text, request.size)
+            && let Err(error) = read_layout(text, request.size)
         {
-            return Err(usage(format!("jigsaw layout {name}: {problem}")));
+            let error = ShapeError::Layout {
+                place: Some(format!("{name}:{}:{}", error.line, error.column)),
+                problem: error.problem,
+            };
+            return Err(usage(error.to_string()));
         }
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let shape = match default_size(&request, mode)? {

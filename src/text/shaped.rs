@@ -18,6 +18,7 @@
 
 use std::collections::HashMap;
 
+use crate::model::layout::LayoutError;
 use crate::model::request::ShapeRequest;
 use crate::model::shape::{SIZES, Shape, ShapeError};
 use crate::model::symbols::{DEFAULT_SYMBOLS, Symbols};
@@ -436,8 +437,10 @@ impl Reader<'_> {
             let shape = match layout {
                 Some(layout) => match self.shape_of(layout) {
                     Ok(index) => index,
-                    Err(problem) => {
-                        self.error(number, 1, format!("malformed layout: {problem}"));
+                    Err(error) => {
+                        // A layout prefix is one line: its column is the place in the line.
+                        let message = format!("malformed layout: {}", error.problem);
+                        self.error(number, error.column, message);
                         continue;
                     }
                 },
@@ -451,7 +454,7 @@ impl Reader<'_> {
     }
 
     /// The shape of a `LAYOUT PUZZLE` line's layout, made once per layout.
-    fn shape_of(&mut self, layout: &[u8]) -> Result<u32, String> {
+    fn shape_of(&mut self, layout: &[u8]) -> Result<u32, LayoutError> {
         if let Some(&index) = self.shape_of_layout.get(layout) {
             return Ok(index);
         }

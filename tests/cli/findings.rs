@@ -205,3 +205,61 @@ fn a_stray_space_made_a_9x9_grid_read_as_a_10x10_one() {
         "{report}"
     );
 }
+
+#[test]
+fn jigsaw_layout_file_errors_named_no_line_or_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = [
+        "aabbbbbbb",
+        "aaaabbccc",
+        "daacccccc",
+        "ddaefffgg",
+        "hddeeefgg",
+        "hdddiefgg",
+        "hhdhieffg",
+        "hhhhieefg",
+        "iiiiiiefg",
+    ];
+    let with_line = |line: usize, text: &str| {
+        let mut lines = good.map(str::to_owned).to_vec();
+        lines[line - 1] = text.to_owned();
+        lines.join("\n") + "\n"
+    };
+    let cases = [
+        (
+            with_line(4, "ddxefffgg"),
+            ":4:3: jigsaw layout: it has 10 regions; expected 9",
+        ),
+        (
+            with_line(4, "dd efffgg"),
+            ":4:3: jigsaw layout: byte 0x20 cannot name a region",
+        ),
+        (
+            with_line(4, "ddaefffgga"),
+            ":4:10: jigsaw layout: a line of 10 characters",
+        ),
+        (
+            good[..8].join("\n") + "\n",
+            ":9:1: jigsaw layout: 8 lines of 9 characters",
+        ),
+        (
+            with_line(9, "iiiiiiefa"),
+            ":9:9: jigsaw layout: region 'a' has 10 cells",
+        ),
+        (
+            "aaab\naabb\nccdd\nccdd\n".to_owned(),
+            ":2:2: jigsaw layout: region 'a' has 5 cells; expected 4",
+        ),
+        (
+            "abab\naabb\nccdd\nccdd\n".to_owned(),
+            ":1:3: jigsaw layout: region 'a' is not connected",
+        ),
+    ];
+    for (k, (text, located)) in cases.iter().enumerate() {
+        let path = dir.path().join(format!("layout-{k}.txt"));
+        std::fs::write(&path, text).unwrap();
+        let path = path.to_str().unwrap();
+        let message = refusal(&["-c", "1", "--jigsaw", path, "--format", "line"]);
+        assert!(message.contains(&format!("{path}{located}")), "{message}");
+    }
+}
