@@ -263,3 +263,29 @@ fn jigsaw_layout_file_errors_named_no_line_or_column() {
         assert!(message.contains(&format!("{path}{located}")), "{message}");
     }
 }
+
+#[test]
+fn sigtrap_and_sigabrt_left_the_temporary_file_of_o_behind() {
+    use crate::output::stop_a_run;
+    let dir = tempfile::tempdir().unwrap();
+    // The signals of faults, which end the process in the thread that raises them, and the two
+    // other signals whose default action ends it.
+    let signals = [
+        (libc::SIGTRAP, "SIGTRAP"),
+        (libc::SIGABRT, "SIGABRT"),
+        (libc::SIGILL, "SIGILL"),
+        (libc::SIGFPE, "SIGFPE"),
+        (libc::SIGSYS, "SIGSYS"),
+        (libc::SIGPWR, "SIGPWR"),
+        (libc::SIGSTKFLT, "SIGSTKFLT"),
+    ];
+    let args: &[&str] = &["-c", "1000000"];
+    for (signal, name) in signals {
+        let mut stopped = 0;
+        for delay in [0, 30] {
+            let delay = Duration::from_millis(delay);
+            stopped += usize::from(stop_a_run(dir.path(), args, signal, delay, 163_000_000 - 1));
+        }
+        assert!(stopped > 0, "{name}: no run was stopped midway");
+    }
+}
