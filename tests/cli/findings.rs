@@ -289,3 +289,93 @@ fn sigtrap_and_sigabrt_left_the_temporary_file_of_o_behind() {
         assert!(stopped > 0, "{name}: no run was stopped midway");
     }
 }
+
+/// Runs `args` on an endless stream: `first`, then `line` over and over. Returns the exit code,
+/// stdout and stderr, and how many bytes the run read before it ended.
+fn run_on_endless_stream(args: &[&str], first: &[u8], line: &[u8]) -> (i32, String, String, usize) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-gen"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let (first, line) = (first.to_vec(), line.repeat(4096));
+    // Writes until the reader stops reading; a broken pipe is the expected end.
+    let writer = std::thread::spawn(move || {
+        let mut written = 0;
+        if stdin.write_all(&first).is_ok() {
+            written += first.len();
+            while stdin.write_all(&line).is_ok() {
+                written += line.len();
+            }
+        }
+        written
+    });
+    let output = child.wait_with_output().unwrap();
+    let written = writer.join().unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+        written,
+    )
+}
+
+#[test]
+fn endless_malformed_streams_were_read_whole_before_their_first_error() {
+    // (args, first bytes, the line repeated, where the first problem is named)
+    type Case<'a> = (&'a [&'a str], &'a [u8], &'a [u8], &'a str);
+    let cases: [Case; 7] = [
+        (
+            &["--check", "-"],
+            b"",
+            b"a,b\n",
+            "<stdin>:1: a CSV header without",
+        ),
+        (
+            &["--check", "-"],
+            b"puzzle,b\n",
+            b"x,b\n",
+            "<stdin>:2: column 1:",
+        ),
+        (
+            &["--check", "-", "--size", "4"],
+            b"",
+            b"1234\n",
+            "<stdin>:1: no empty line",
+        ),
+        (
+            &["--check", "-", "--size", "4"],
+            b"",
+            b"1111111111111111\n",
+            "<stdin>:1: grid 1:",
+        ),
+        (&["--shuffle", "-"], b"puzzle,b\n", b"x,b\n", "<stdin>:2:1:"),
+        (
+            &["--shuffle", "-"],
+            b"",
+            b"1234\n",
+            "<stdin>:1:5: expected 81 cells",
+        ),
+        (
+            &["--check", "-", "--classes"],
+            b"",
+            b"1234\n",
+            "<stdin>:1: grid 1:",
+        ),
+    ];
+    for (args, first, line, located) in cases {
+        let started = Instant::now();
+        let (code, stdout, stderr, read) = run_on_endless_stream(args, first, line);
+        assert_eq!(code, 1, "{args:?}: {stderr}");
+        let said = stdout + &stderr;
+        assert!(said.contains(located), "{args:?}: {said}");
+        // A piece is 32 MiB: the first malformed one, the one being read, and the pipe.
+        assert!(read < 100 << 20, "{args:?} read {} MiB", read >> 20);
+        assert!(started.elapsed() < Duration::from_secs(30), "{args:?}");
+    }
+}
