@@ -379,3 +379,36 @@ fn endless_malformed_streams_were_read_whole_before_their_first_error() {
         assert!(started.elapsed() < Duration::from_secs(30), "{args:?}");
     }
 }
+
+#[test]
+fn symbol_set_outputs_read_back_even_with_0_as_a_symbol() {
+    for symbols in ["ABCD", "0123"] {
+        for format in ["line", "grid"] {
+            let shape = ["--symbols", symbols];
+            let grids =
+                run_ok(&[&["-c", "3", "--seed", "1", "--format", format][..], &shape].concat());
+            sudoku_gen()
+                .args([&["--check", "-", "--count", "3"][..], &shape].concat())
+                .write_stdin(grids)
+                .assert()
+                .success();
+            let puzzles =
+                run_ok(&[&["-n", "3", "--seed", "1", "--format", format][..], &shape].concat());
+            // With 0 a symbol, blanks are written '.', which no symbol can be.
+            assert!(symbols != "0123" || puzzles.contains(&b'.'));
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("puzzles.txt");
+            std::fs::write(&path, &puzzles).unwrap();
+            let path = path.to_str().unwrap();
+            let solved = run_ok(&[&["-s", path, "--unique"][..], &shape].concat());
+            sudoku_gen()
+                .args([&["--check", "-", "--puzzles", path][..], &shape].concat())
+                .write_stdin(solved)
+                .assert()
+                .success();
+        }
+    }
+    // A blank cannot be a symbol: '.' is refused, naming why.
+    let message = refusal(&["-c", "1", "--symbols", "123."]);
+    assert!(message.contains("cannot be a symbol"), "{message}");
+}
