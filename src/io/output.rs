@@ -369,19 +369,24 @@ impl Replacement {
                 return Err(failed(io::Error::from(io::ErrorKind::Interrupted)));
             }
             // Opened here rather than by `tempfile_in`, whose errors name the temporary path.
-            let temporary = tempfile::Builder::new()
+            // Listed before it is created: a fault handler takes no lock, so a file created
+            // first would be one it cannot see until listed.
+            tempfile::Builder::new()
                 .prefix(".sudoku-gen-")
                 .make_in(folder_of(&target), |path| {
-                    OpenOptions::new()
+                    registry.paths.push(path.to_path_buf());
+                    registry.mirror();
+                    let opened = OpenOptions::new()
                         .write(true)
                         .create_new(true)
                         .mode(mode)
-                        .open(path)
+                        .open(path);
+                    if opened.is_err() {
+                        registry.forget(path);
+                    }
+                    opened
                 })
-                .map_err(failed)?;
-            registry.paths.push(temporary.path().to_path_buf());
-            registry.mirror();
-            temporary
+                .map_err(failed)?
         };
         let replacement = Replacement {
             name,
