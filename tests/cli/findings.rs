@@ -412,3 +412,33 @@ fn symbol_set_outputs_read_back_even_with_0_as_a_symbol() {
     let message = refusal(&["-c", "1", "--symbols", "123."]);
     assert!(message.contains("cannot be a symbol"), "{message}");
 }
+
+#[test]
+fn a_blank_range_on_a_layout_without_grids_is_refused_in_bounded_time() {
+    // The sample of where puzzles end needs a grid: a layout without one is refused as the job
+    // refuses it, in bounded time.
+    let hard = std::fs::read_to_string(format!(
+        "{}/tests/data/shapes/hard_layouts.txt",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let none = hard
+        .lines()
+        .find_map(|line| line.strip_suffix(" none"))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let layout = dir.path().join("layout.txt");
+    std::fs::write(&layout, none).unwrap();
+    let args = [
+        "-n",
+        "1",
+        "--jigsaw",
+        layout.to_str().unwrap(),
+        "-r",
+        "30~40",
+        "--format",
+        "line",
+    ];
+    let message = run_failing_within(&args, b"", 2, Duration::from_secs(30));
+    assert!(message.contains("no complete grid"), "{message}");
+}

@@ -85,7 +85,8 @@ pub fn check_reachable(
         if symmetric { " --symmetric" } else { "" }
     );
     if symmetric && n.is_multiple_of(2) && range.start() == range.end() && range.start() % 2 == 1 {
-        let (low, high) = (range.start() - 1, range.end() + 1);
+        let odd = *range.start();
+        let (low, high) = if odd > 1 { (odd - 1, odd + 1) } else { (2, 2) };
         return Err(format!(
             "{asked}: a half-turn symmetric {n}×{n} puzzle has an even number of blanks, since \
              a grid of even size has no centre cell and every blank has a partner; try -r \
@@ -128,9 +129,13 @@ pub fn check_reachable(
             Ok(())
         };
     }
+    // A layout without a grid, or one whose first grid the search cannot find within its bound,
+    // has nothing to sample: the job refuses it itself, in its own words.
+    if super::check_has_grid(shape, 1).is_err() {
+        return Ok(());
+    }
     let ends = sample_ends(shape, symmetric);
     let (Some(&fewest), Some(&most)) = (ends.first(), ends.last()) else {
-        // No grid to dig: the job itself says so.
         return Ok(());
     };
     let enough = ends.len().div_ceil(4);
