@@ -20,7 +20,25 @@ static ALLOCATOR: sudoku_gen::io::memory::HugePageAllocator =
     sudoku_gen::io::memory::HugePageAllocator;
 
 /// The signals that end a run from outside and can be caught: Ctrl-C, `kill`, a closed terminal,
-/// Ctrl-\, and those whose default action is to end the process (timers, user signals, CPU limit).
+/// Ctrl-\, and those whose default action is to end the process (timers, user signals, CPU limit,
+/// power failure, coprocessor stack fault). The signals of faults are handled apart, in the
+/// faulting thread (see `remove_replacements_on_faults`).
+#[cfg(target_os = "linux")]
+const ENDING_SIGNALS: [i32; 12] = [
+    SIGINT,
+    SIGTERM,
+    SIGHUP,
+    SIGQUIT,
+    SIGUSR1,
+    SIGUSR2,
+    SIGALRM,
+    SIGVTALRM,
+    SIGPROF,
+    SIGXCPU,
+    libc::SIGPWR,
+    libc::SIGSTKFLT,
+];
+#[cfg(not(target_os = "linux"))]
 const ENDING_SIGNALS: [i32; 10] = [
     SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU,
 ];
@@ -100,12 +118,20 @@ fn clean_up_before_ending_on_signals() -> std::io::Result<()> {
             if let Some(signal) = signals.forever().next() {
                 sudoku_gen::io::output::abandon_replacements();
                 sudoku_gen::grade::abandon_runs();
-                // Resets the signal's action to the default, and raises it again.
-                let _ = signal_hook::low_level::emulate_default_handler(signal);
+                // Resets the signal's action to the default, and raises it again; the signals
+                // signal-hook has no default for (SIGPWR, SIGSTKFLT) end the process by default.
+                if signal_hook::low_level::emulate_default_handler(signal).is_err() {
+                    // SAFETY: resetting an action to the default and raising the signal touch no
+                    // memory of the process.
+                    unsafe {
+                        libc::signal(signal, libc::SIG_DFL);
+                        libc::raise(signal);
+                    }
+                }
                 std::process::exit(128 + signal);
             }
         })?;
     // SAFETY: setting a signal to be ignored installs no code and touches no memory.
     unsafe { libc::signal(libc::SIGXFSZ, libc::SIG_IGN) };
-    Ok(())
+    sudoku_gen::io::output::remove_replacements_on_faults()
 }

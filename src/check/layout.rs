@@ -29,7 +29,9 @@ impl Layout {
         let crlf = first.ends_with(b"\r") && first.len() < text.len();
         let width = first.len() - usize::from(crlf);
         Layout {
-            line_format: width == 81,
+            // A line of 81 digits with a stray character is still in the line format, and its
+            // scan names that character; a row of the grid format is 17 wide.
+            line_format: width >= 81,
             eol: 1 + usize::from(crlf),
         }
     }

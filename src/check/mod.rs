@@ -49,6 +49,8 @@
 //!
 //! Read whole rather than a piece at a time: `--check --classes` (which compares every grid with every
 //! other), and the grids of other shapes (see [`shaped`]), which are checked one file at a time.
+//! A stream read whole is still judged a piece at a time as it comes, and not read past its first
+//! piece with a malformed record or an invalid grid: the check then reports what was read.
 
 mod corpus;
 mod count;

@@ -105,6 +105,16 @@ pub fn check_solutions(
     Ok(report)
 }
 
+/// Whether every grid of `grids` is complete and valid, repeats between them aside: how a stream
+/// is judged a piece at a time, so that it is not read past its first malformed piece.
+pub fn all_valid(grids: &ShapedPuzzles) -> bool {
+    let mut report = Report::default();
+    (0..grids.len()).all(|index| {
+        check_grid(grids, index, &mut report);
+        report.is_clean()
+    })
+}
+
 fn add(report: &mut Report, line: usize, grid: Option<usize>, fault: Fault) {
     report.add(Problem::of(line, grid, fault));
 }

@@ -21,7 +21,9 @@
 //!   an endless stream of records is read in bounded memory until it is stopped;
 //! - the jobs that read an input whole ([`Pieces::read_whole`]: see [`WHOLE`] for which) hold
 //!   at most [`WHOLE`] bytes, an error past that, and stop reading after the first piece that
-//!   holds a NUL byte, which no puzzle text has, so that the parser names it at once.
+//!   holds a NUL byte, which no puzzle text has, so that the parser names it at once; a stream
+//!   they read is cut at whole records and not read past its first malformed piece
+//!   ([`Pieces::read_whole_guarded`]).
 
 use std::io::Read;
 use std::path::Path;
@@ -122,11 +124,6 @@ enum Reader {
         /// Bytes read past the end of the last piece.
         carry: Vec<u8>,
     },
-}
-
-/// The whole text of `path` (standard input for `-`), for jobs that need all of it at once.
-pub fn read_source(path: &Path) -> Result<Vec<u8>, Error> {
-    open_pieces(path)?.read_whole()
 }
 
 /// The text of `path` (`-` for standard input) when it is at most `cap` bytes long, for inputs
@@ -322,9 +319,29 @@ impl Pieces {
     /// [`WHOLE`] bytes, else an error. Reading stops after a piece that holds a NUL byte, which no
     /// text of puzzles or grids has: the parser then names it, and an endless stream of bytes
     /// (`/dev/urandom`) is not read on.
-    pub fn read_whole(mut self) -> Result<Vec<u8>, Error> {
+    pub fn read_whole(self) -> Result<Vec<u8>, Error> {
+        self.read_whole_guarded(&mut WholeRecords)
+    }
+
+    /// The input read whole as [`Pieces::read_whole`] reads it, except that a stream, which may
+    /// never end, is cut into pieces of whole records as `guard` says and not read past the first
+    /// piece `guard` finds malformed: the job then names its problem from what was read, rather
+    /// than read gigabytes first. A file is read to its end, so that its report names every
+    /// problem.
+    pub fn read_whole_guarded(mut self, guard: &mut impl StreamGuard) -> Result<Vec<u8>, Error> {
+        let stream = self.file_len().is_none();
         let mut text = Vec::new();
-        while let Some(piece) = self.next_piece(|_| Boundary::Line)? {
+        loop {
+            let boundary = |piece: &[u8]| {
+                if stream {
+                    guard.boundary(piece)
+                } else {
+                    Boundary::Line
+                }
+            };
+            let Some(piece) = self.next_piece(boundary)? else {
+                break;
+            };
             if text.len() + piece.len() > WHOLE {
                 let line = piece.first_line;
                 return Err(Error::io(
@@ -336,11 +353,34 @@ impl Pieces {
                 ));
             }
             text.extend_from_slice(&piece);
-            if memchr::memchr(0, &piece).is_some() {
+            if memchr::memchr(0, &piece).is_some() || (stream && guard.malformed(&piece)) {
                 break;
             }
         }
         Ok(text)
+    }
+}
+
+/// How a job that reads its input whole judges a stream a piece at a time (see
+/// [`Pieces::read_whole_guarded`]).
+pub trait StreamGuard {
+    /// Where the piece whose text starts `text` may end: after whole records.
+    fn boundary(&self, text: &[u8]) -> Boundary;
+
+    /// Whether `piece` holds a problem, after which the stream is read no further.
+    fn malformed(&mut self, piece: &Piece) -> bool;
+}
+
+/// The guard of [`Pieces::read_whole`]: pieces end at lines, and none is malformed.
+struct WholeRecords;
+
+impl StreamGuard for WholeRecords {
+    fn boundary(&self, _: &[u8]) -> Boundary {
+        Boundary::Line
+    }
+
+    fn malformed(&mut self, _: &Piece) -> bool {
+        false
     }
 }
 

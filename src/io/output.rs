@@ -36,8 +36,10 @@
 //!   `/dev/stderr`, `/dev/fd/N` and `/proc/self/fd/N` are the process's own descriptor, written
 //!   where it stands (so `>> log` appends, and a header written before stays); another process's
 //!   `/proc/PID/fd/N` is opened for appending; `/dev/null` and FIFOs are opened and written.
-//! - **Signals.** SIGINT, SIGTERM, SIGHUP and SIGQUIT remove the temporary file, then end the run
-//!   by the same signal. SIGKILL cannot be caught: it leaves a `.sudoku-gen-XXXXXX` behind in
+//! - **Signals.** SIGINT, SIGTERM, SIGHUP, SIGQUIT and the other signals that end a process
+//!   (timers, user signals, CPU limit, SIGPWR, SIGSTKFLT), and SIGTRAP, SIGABRT, SIGILL, SIGFPE and
+//!   SIGSYS, whether sent or raised by a fault, remove the temporary file, then end the run by the
+//!   same signal. SIGKILL cannot be caught: it leaves a `.sudoku-gen-XXXXXX` behind in
 //!   FILE's folder, which may be deleted once no running `sudoku-gen` writes it.
 
 use std::fs::{File, OpenOptions};
@@ -367,19 +369,24 @@ impl Replacement {
                 return Err(failed(io::Error::from(io::ErrorKind::Interrupted)));
             }
             // Opened here rather than by `tempfile_in`, whose errors name the temporary path.
-            let temporary = tempfile::Builder::new()
+            // Listed before it is created: a fault handler takes no lock, so a file created
+            // first would be one it cannot see until listed.
+            tempfile::Builder::new()
                 .prefix(".sudoku-gen-")
                 .make_in(folder_of(&target), |path| {
-                    OpenOptions::new()
+                    registry.paths.push(path.to_path_buf());
+                    registry.mirror();
+                    let opened = OpenOptions::new()
                         .write(true)
                         .create_new(true)
                         .mode(mode)
-                        .open(path)
+                        .open(path);
+                    if opened.is_err() {
+                        registry.forget(path);
+                    }
+                    opened
                 })
-                .map_err(failed)?;
-            registry.paths.push(temporary.path().to_path_buf());
-            registry.mirror();
-            temporary
+                .map_err(failed)?
         };
         let replacement = Replacement {
             name,
@@ -501,6 +508,49 @@ pub(crate) fn remove_replacements_in_fault() {
             unsafe { libc::unlink(path) };
         }
     }
+}
+
+/// The signals whose default is to end the process with a core dump and that a watching thread
+/// cannot serve: a fault (SIGILL, SIGFPE) or `abort()` (SIGABRT) ends the process in the thread
+/// that raised it, before any other thread runs, and SIGTRAP and SIGSYS come the same way from a
+/// debugger's breakpoint or a filtered system call, or from `kill`.
+const FAULT_SIGNALS: [libc::c_int; 5] = [
+    libc::SIGTRAP,
+    libc::SIGABRT,
+    libc::SIGILL,
+    libc::SIGFPE,
+    libc::SIGSYS,
+];
+
+/// Installs, for the [`FAULT_SIGNALS`], a handler that removes the temporary files of the
+/// replacements in the making and then ends the process by the same signal, as its default action
+/// would. SIGSEGV and SIGBUS are left to the handlers of the standard library (a stack overflow)
+/// and of [`crate::io::input`] (a shortened input).
+pub fn remove_replacements_on_faults() -> io::Result<()> {
+    extern "C" fn on_fault(signal: libc::c_int) {
+        remove_replacements_in_fault();
+        // SAFETY: signal and raise are async-signal-safe. The signal stays blocked until this
+        // handler returns, and then ends the process by its default action.
+        unsafe {
+            libc::signal(signal, libc::SIG_DFL);
+            libc::raise(signal);
+        }
+    }
+    for signal in FAULT_SIGNALS {
+        // SAFETY: a zeroed sigaction is valid; the handler is an `extern "C"` function of the
+        // one-argument signature a handler without SA_SIGINFO has, and does only what is safe in
+        // a signal handler.
+        let installed = unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_fault as *const () as usize;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(signal, &action, std::ptr::null_mut()) == 0
+        };
+        if !installed {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
 }
 
 static REGISTRY: Mutex<Registry> = Mutex::new(Registry {

@@ -17,11 +17,13 @@
 //!   range, 1 below 45 blanks, 2 to 49, 4 to 54, 6 beyond; 3 at level 2; 0 at level 1, whose
 //!   puzzles never need a guess.
 //!
-//! Other shapes ([`crate::engine::generic::dig`]): a range may start at most at the shape's
-//! reach, three fifths of its cells up to 16×16 and twelve twenty-fifths beyond; without a range,
-//! minimal puzzles up to 12×12 and from nine twentieths of the cells to the reach beyond; `--minimal` only up to 12×12, with a
-//! range reaching half the cells, since past that each proof of uniqueness near a minimal
-//! puzzle costs the search a second or more.
+//! Other shapes ([`crate::engine::generic::reach`]): on 4×4 a range must meet the blank counts
+//! of the listed puzzles; up to 12×12, where digging to the end is the default, a sample of
+//! puzzles dug to the end tells where the shape's puzzles end, and a range must start where a
+//! quarter of them reach (with `--minimal`, hold a quarter of them); past 12×12 a range may start
+//! at most at the shape's reach, three fifths of its cells up to 16×16 and twelve twenty-fifths
+//! beyond, and `--minimal` is refused, since each proof of uniqueness near a minimal puzzle costs
+//! the search a second or more. A symmetric puzzle of an even size has an even blank count.
 
 use super::{Finished, Job};
 use crate::classes::distinct;

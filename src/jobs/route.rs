@@ -9,7 +9,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 
 use super::shaped;
 use super::{Job, Mode};
-use crate::engine::generic::dig as generic_dig;
+use crate::engine::generic::reach as generic_reach;
 use crate::engine::standard::reach;
 use crate::engine::{Feature, Kernel};
 use crate::error::Error;
@@ -18,7 +18,7 @@ use crate::grade::plan::Plan;
 use crate::io::input::{read_at_most, source_name};
 use crate::model::layout::read_layout;
 use crate::model::request::{LayoutSource, ShapeRequest, parse_box};
-use crate::model::shape::{self, Shape};
+use crate::model::shape::{self, Shape, ShapeError};
 use crate::text::format::{Format, OutputFormat};
 
 /// The shape flags of a request, as given.
@@ -87,9 +87,13 @@ pub(super) fn plan(job: Job, flags: &ShapeFlags, seed: u64) -> Result<Planned, E
     let mut standard_shape = false;
     if !request.is_unspecified() {
         if let Some(LayoutSource::Text { text, name }) = &request.layout
-            && let Err(problem) = read_layout(text, request.size)
+            && let Err(error) = read_layout(text, request.size)
         {
-            return Err(usage(format!("jigsaw layout {name}: {problem}")));
+            let error = ShapeError::Layout {
+                place: Some(format!("{name}:{}:{}", error.line, error.column)),
+                problem: error.problem,
+            };
+            return Err(usage(error.to_string()));
         }
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let shape = match default_size(&request, mode)? {
@@ -341,10 +345,12 @@ fn generic(
         Job::Puzzles {
             ref blanks,
             minimal,
+            symmetric,
             ..
         } => {
             let shape = needs_size()?;
-            generic_dig::check_reachable(&shape, blanks.as_ref(), minimal).map_err(usage)?;
+            generic_reach::check_reachable(&shape, blanks.as_ref(), minimal, symmetric)
+                .map_err(usage)?;
             return Ok(Planned::Make {
                 shape: Box::new(shape),
                 job,

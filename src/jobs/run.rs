@@ -5,14 +5,14 @@ use std::path::Path;
 
 use super::route::Planned;
 use super::solve::{BatchOutput, BatchRules, solve_batch};
-use super::stream::{parse_error_lines, run_on_puzzles};
+use super::stream::{PuzzleGuard, parse_error_lines, run_on_puzzles};
 use super::{Finished, Job, rate};
 use super::{make, shaped};
 use crate::check::{self, Report};
 use crate::classes::{distinct, shuffle};
 use crate::error::Error;
 use crate::grade;
-use crate::io::input::{open_pieces, read_source, source_name};
+use crate::io::input::{open_pieces, source_name};
 use crate::io::output::Destination;
 use crate::io::progress::InputProgress;
 use crate::problems::Problems;
@@ -131,7 +131,7 @@ fn run_standard(
             })
         }
         Job::Shuffle { path, format } => {
-            match shuffle::shuffle_text(&read_source(&path)?, seed, format) {
+            match shuffle::shuffle_text(&read_guarded(&path)?, seed, format) {
                 Ok(text) => {
                     destination.write(&text)?;
                     Ok(Finished::clean())
@@ -150,7 +150,7 @@ fn run_standard(
             classes,
         } => {
             if classes {
-                let text = read_source(&paths[0])?;
+                let text = read_guarded(&paths[0])?;
                 let mut report = check::check_grids(&text, rules);
                 distinct::check_classes(&mut report, &text, None);
                 return finish_check(&report, &paths[0]);
@@ -163,14 +163,13 @@ fn run_standard(
                 && !standard_shape
                 && is_other_shape(&input.peek(PEEK)?)
             {
-                let text = inputs.remove(0).read_whole()?;
                 let job = shaped::Job::Check {
                     path: paths[0].clone(),
                     puzzles: None,
                     request: Default::default(),
                     count: rules.count,
                 };
-                return shaped::run(job, Some(&text), destination);
+                return shaped::run(job, Some(inputs.remove(0)), destination);
             }
             let bytes = inputs.iter().map(|input| input.file_len()).sum();
             let mut progress = InputProgress::new(bytes, "grids");
@@ -192,7 +191,6 @@ fn run_standard(
             let path = &paths[0];
             let mut solutions = open_pieces(path)?;
             if !standard_shape && is_other_shape(&solutions.peek(PEEK)?) {
-                let text = solutions.read_whole()?;
                 // `--first` is a 9×9 rule, and stays one: it is refused with the shape flags,
                 // and not asked of other shapes here.
                 let job = shaped::Job::Check {
@@ -201,12 +199,12 @@ fn run_standard(
                     request: Default::default(),
                     count: rules.count,
                 };
-                return shaped::run(job, Some(&text), destination);
+                return shaped::run(job, Some(solutions), destination);
             }
             let checked = if classes {
                 // Classes compare puzzles with every other: both files are read whole.
-                let text = read_source(path)?;
-                let puzzle_text = read_source(&puzzles)?;
+                let text = read_guarded(path)?;
+                let puzzle_text = read_guarded(&puzzles)?;
                 check::check_solutions(&text, &puzzle_text, rules).map(|mut report| {
                     let name = source_name(&puzzles);
                     distinct::check_classes(&mut report, &text, Some((&puzzle_text, &name)));
@@ -233,6 +231,12 @@ fn run_standard(
         }
         job => unreachable!("{:?} is planned apart", job.mode()),
     }
+}
+
+/// The whole text of `path`, for the 9×9 jobs that read their input whole; a stream is not read
+/// past its first malformed piece (see [`PuzzleGuard`]).
+fn read_guarded(path: &Path) -> Result<Vec<u8>, Error> {
+    open_pieces(path)?.read_whole_guarded(&mut PuzzleGuard::default())
 }
 
 /// Writes the report of a check of `path` on standard output.

@@ -1,15 +1,14 @@
 //! The jobs of the generic kernel that read an input: `-s` and `--check` for every shape other
 //! than the standard 9×9 one.
 
-use std::borrow::Cow;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::Finished;
 use super::stream::parse_error_lines;
 use crate::check::shaped as check;
 use crate::engine::generic::solve::solve_all;
 use crate::error::Error;
-use crate::io::input::{Boundary, Pieces, open_pieces, read_source, source_name};
+use crate::io::input::{Boundary, Piece, Pieces, StreamGuard, open_pieces, source_name};
 use crate::io::output::Destination;
 use crate::io::progress::InputProgress;
 use crate::model::request::ShapeRequest;
@@ -43,10 +42,10 @@ pub(super) fn is_other_shape(text: &[u8]) -> bool {
     detect_size(text, None).is_some_and(|(size, prefixed)| size != 9 || prefixed)
 }
 
-/// Runs `job` (`text`: the input, when it has already been read).
+/// Runs `job` (`input`: the input of a check, when it has already been opened).
 pub(super) fn run(
     job: Job,
-    text: Option<&[u8]>,
+    input: Option<Pieces>,
     destination: Destination,
 ) -> Result<Finished, Error> {
     match job {
@@ -62,11 +61,16 @@ pub(super) fn run(
             request,
             count,
         } => {
-            let text = given_or_read(text, &path)?;
+            let input = match input {
+                Some(input) => input,
+                None => open_pieces(&path)?,
+            };
+            let text = read_for_check(input, &request, true)?;
             let report = match puzzles {
                 None => check::check_grids(&text, &request, count),
                 Some(puzzles) => {
-                    match check::check_solutions(&text, &read_source(&puzzles)?, &request, count) {
+                    let puzzle_text = read_for_check(open_pieces(&puzzles)?, &request, false)?;
+                    match check::check_solutions(&text, &puzzle_text, &request, count) {
                         Ok(report) => report,
                         Err(errors) => {
                             let name = source_name(&puzzles);
@@ -99,19 +103,7 @@ pub(super) fn solve_pieces(
     let mut puzzles_before = 0;
     loop {
         let known = request.known_size();
-        // A first record that fits no grid of the size asked is malformed: cut at lines, so that
-        // its error comes at once.
-        let detected = |text: &[u8]| {
-            detect_layout(text, known).map(|(size, layout)| match known {
-                Some(known) if known != size => Layout::Line,
-                _ => layout,
-            })
-        };
-        let boundary = |text: &[u8]| match layout.or_else(|| detected(text)) {
-            Some(Layout::Grid { .. }) => Boundary::EmptyLine,
-            _ => Boundary::Line,
-        };
-        let Some(piece) = pieces.next_piece(boundary)? else {
+        let Some(piece) = pieces.next_piece(|text| boundary(layout, known, text))? else {
             break;
         };
         let first = layout.is_none();
@@ -195,6 +187,58 @@ pub(super) fn solve_pieces(
     }
 }
 
+/// Where a piece of a text of `layout` (`None`: as its text shows) may end. A first record that
+/// fits no grid of the `known` size is malformed: cut at lines, so that its error comes at once.
+fn boundary(layout: Option<Layout>, known: Option<usize>, text: &[u8]) -> Boundary {
+    let detected = || {
+        detect_layout(text, known).map(|(size, layout)| match known {
+            Some(known) if known != size => Layout::Line,
+            _ => layout,
+        })
+    };
+    match layout.or_else(detected) {
+        Some(Layout::Grid { .. }) => Boundary::EmptyLine,
+        _ => Boundary::Line,
+    }
+}
+
+/// A stream of grids, solutions or puzzles of a shape, judged a piece at a time as the checker
+/// reads it whole: the first piece tells the size and the layout, and a piece with a malformed
+/// record, or with `complete` a grid that is not complete and valid, ends the reading.
+struct ShapedGuard {
+    request: ShapeRequest,
+    layout: Option<Layout>,
+    complete: bool,
+}
+
+impl StreamGuard for ShapedGuard {
+    fn boundary(&self, text: &[u8]) -> Boundary {
+        boundary(self.layout, self.request.known_size(), text)
+    }
+
+    fn malformed(&mut self, piece: &Piece) -> bool {
+        let Ok((puzzles, errors)) = read_shaped(piece, &self.request) else {
+            return true;
+        };
+        if self.layout.is_none() {
+            self.request.size = Some(puzzles.shapes[0].size());
+            self.layout = Some(puzzles.layout);
+        }
+        !errors.is_empty() || (self.complete && !check::all_valid(&puzzles))
+    }
+}
+
+/// The text of `input` for a check that reads it whole; a stream is not read past its first
+/// malformed piece (see [`ShapedGuard`]).
+fn read_for_check(input: Pieces, request: &ShapeRequest, complete: bool) -> Result<Vec<u8>, Error> {
+    let mut guard = ShapedGuard {
+        request: request.clone(),
+        layout: None,
+        complete,
+    };
+    input.read_whole_guarded(&mut guard)
+}
+
 /// `errors` of a piece whose first line is line `shift + 1` of its input, located in the input.
 fn shifted(errors: ParseErrors, shift: usize) -> ParseErrors {
     let mut located = ParseErrors::new();
@@ -206,12 +250,4 @@ fn shifted(errors: ParseErrors, shift: usize) -> ParseErrors {
     }
     located.count_unlisted(errors.count() - errors.listed().len());
     located
-}
-
-/// `text` when the input has already been read, else the text of `path`.
-fn given_or_read<'t>(text: Option<&'t [u8]>, path: &Path) -> Result<Cow<'t, [u8]>, Error> {
-    Ok(match text {
-        Some(text) => Cow::Borrowed(text),
-        None => Cow::Owned(read_source(path)?),
-    })
 }

@@ -162,6 +162,24 @@ pub struct BatchRules {
 /// puzzles and input bytes of each piece. Problems are numbered as in the whole input. Once a
 /// record is malformed, the rest of a file is only read for its problems, and a stream is not read
 /// further.
+/// Where a piece of a text of 9×9 puzzles may end: after a CSV record in a corpus (`csv`, or
+/// before the first piece a header with `column`), else after a line in the line format and an
+/// empty line in the grid format (`format`, or before the first piece as `text` shows it).
+pub(super) fn puzzle_boundary(
+    csv: bool,
+    format: Option<Format>,
+    column: Option<&str>,
+    text: &[u8],
+) -> Boundary {
+    if csv || (format.is_none() && corpus::detect_header(text, column).is_some()) {
+        return Boundary::CsvRecord;
+    }
+    match format.unwrap_or_else(|| detect_format(text)) {
+        Format::Line => Boundary::Line,
+        Format::Grid => Boundary::EmptyLine,
+    }
+}
+
 pub fn run_batch(
     pieces: &mut Pieces,
     rules: &BatchRules,
@@ -175,18 +193,8 @@ pub fn run_batch(
     let mut malformed: Option<ParseErrors> = None;
     let mut puzzles_before = 0;
     loop {
-        let boundary = |text: &[u8]| {
-            let csv = corpus.is_some()
-                || (format.is_none()
-                    && corpus::detect_header(text, rules.column.as_deref()).is_some());
-            if csv {
-                return Boundary::CsvRecord;
-            }
-            match format.unwrap_or_else(|| detect_format(text)) {
-                Format::Line => Boundary::Line,
-                Format::Grid => Boundary::EmptyLine,
-            }
-        };
+        let column = rules.column.as_deref();
+        let boundary = |text: &[u8]| puzzle_boundary(corpus.is_some(), format, column, text);
         let Some(piece) = pieces.next_piece(boundary)? else {
             break;
         };

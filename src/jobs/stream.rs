@@ -13,12 +13,14 @@
 //! - with `-o FILE`, FILE is only replaced at a successful end, at any size.
 
 use super::Finished;
-use super::solve::{BatchEnd, BatchOutput, BatchRules, PieceInfo, run_batch};
+use super::solve::{BatchEnd, BatchOutput, BatchRules, PieceInfo, puzzle_boundary, run_batch};
 use crate::error::Error;
-use crate::io::input::Pieces;
+use crate::io::input::{Boundary, Piece, Pieces, StreamGuard};
 use crate::io::output::Destination;
 use crate::io::progress::InputProgress;
-use crate::text::parse::{ParseErrors, Puzzles};
+use crate::text::corpus::{self, Header};
+use crate::text::format::Format;
+use crate::text::parse::{ParseErrors, Puzzles, detect_format, parse_piece};
 
 /// Reads the puzzles of `pieces` a piece at a time, runs `job` on each and writes its text.
 /// Malformed puzzles are reported instead; the output then stays unwritten unless it had grown
@@ -58,6 +60,48 @@ pub(super) fn run_on_puzzles(
                 ));
             }
             Ok(Finished::with(1, lines))
+        }
+    }
+}
+
+/// A stream of 9×9 puzzles or grids, or a CSV corpus of them, judged a piece at a time as a job
+/// that reads it whole reads it (`--shuffle`, `--classes`): the first piece tells the format, and
+/// a header without a puzzle column or a piece with a malformed record ends the reading.
+#[derive(Default)]
+pub(super) struct PuzzleGuard {
+    header: Option<Header>,
+    format: Option<Format>,
+}
+
+impl StreamGuard for PuzzleGuard {
+    fn boundary(&self, text: &[u8]) -> Boundary {
+        puzzle_boundary(self.header.is_some(), self.format, None, text)
+    }
+
+    fn malformed(&mut self, piece: &Piece) -> bool {
+        let first = piece.first_line == 1;
+        if first {
+            match corpus::detect_header(piece, None) {
+                Some(Ok(header)) => self.header = Some(header),
+                Some(Err(_)) => return true,
+                None => self.format = Some(detect_format(piece)),
+            }
+        }
+        match &self.header {
+            Some(header) => {
+                let (body, first_line) = if first {
+                    let body = memchr::memchr(b'\n', piece).map_or(piece.len(), |at| at + 1);
+                    (&piece[body..], 2)
+                } else {
+                    (&piece[..], piece.first_line)
+                };
+                !corpus::read_rows(body, header, first_line)
+                    .errors
+                    .is_empty()
+            }
+            None => !parse_piece(piece, self.format, piece.first_line)
+                .errors
+                .is_empty(),
         }
     }
 }

@@ -39,15 +39,17 @@ pub(crate) fn neighbours_of_region(
 
 /// Whether the cells of `region` are connected through shared edges.
 pub(crate) fn is_connected(region_of: &[u8], size: usize, region: u8) -> bool {
-    let Some(start) = region_of.iter().position(|&r| r == region) else {
-        return true;
-    };
+    first_unreached(region_of, size, region).is_none()
+}
+
+/// The first cell of `region` that its first cell does not reach through shared edges within
+/// the region, if any.
+fn first_unreached(region_of: &[u8], size: usize, region: u8) -> Option<usize> {
+    let start = region_of.iter().position(|&r| r == region)?;
     let mut seen = vec![false; region_of.len()];
     let mut stack = vec![start];
     seen[start] = true;
-    let mut reached = 0;
     while let Some(cell) = stack.pop() {
-        reached += 1;
         for next in neighbours(cell, size) {
             if !seen[next] && region_of[next] == region {
                 seen[next] = true;
@@ -55,7 +57,7 @@ pub(crate) fn is_connected(region_of: &[u8], size: usize, region: u8) -> bool {
             }
         }
     }
-    reached == region_of.iter().filter(|&&r| r == region).count()
+    (0..region_of.len()).find(|&cell| region_of[cell] == region && !seen[cell])
 }
 
 /// Regions renumbered in order of first appearance.
@@ -78,52 +80,150 @@ pub(crate) fn region_count(region_of: &[u8]) -> usize {
     usize::from(region_of.iter().copied().max().unwrap_or(0)) + 1
 }
 
+/// A problem of a layout text, at a line and a column of it (both counted from 1, the column in
+/// bytes), so that a message can name the place as `FILE:LINE:COLUMN`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayoutError {
+    /// The line of the problem.
+    pub line: usize,
+    /// The column of the problem.
+    pub column: usize,
+    /// What is wrong.
+    pub problem: String,
+}
+
+impl std::fmt::Display for LayoutError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.problem
+        )
+    }
+}
+
 /// Reads a layout (see [`Shape::jigsaw`](super::shape::Shape::jigsaw)) into region indices,
 /// numbered in order of first appearance, checking that it has N regions of N connected cells.
-pub fn read_layout(text: &[u8], size: Option<usize>) -> Result<Vec<u8>, String> {
+/// A problem is located where it shows: the character, the line of the wrong length, the first
+/// cell of a region too many, the cell of a region past its N, or the first cell that its region
+/// does not reach.
+pub fn read_layout(text: &[u8], size: Option<usize>) -> Result<Vec<u8>, LayoutError> {
     let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
-    let lines: Vec<&[u8]> = text
+    let lines: Vec<(usize, &[u8])> = text
         .split(|&b| b == b'\n')
         .map(|line| line.strip_suffix(b"\r").unwrap_or(line).trim_ascii_end())
-        .filter(|line| !line.is_empty())
+        .enumerate()
+        .map(|(k, line)| (k + 1, line))
+        .filter(|(_, line)| !line.is_empty())
         .collect();
-    let chars: Vec<u8> = lines.concat();
+    let error = |(line, column): (usize, usize), problem: String| LayoutError {
+        line,
+        column,
+        problem,
+    };
+    // The line and column of each cell, in cell order.
+    let places: Vec<(usize, usize)> = lines
+        .iter()
+        .flat_map(|&(number, line)| (1..=line.len()).map(move |column| (number, column)))
+        .collect();
+    let first_line = lines.first().map_or(1, |&(number, _)| number);
+    let shape_error = |place: (usize, usize), found: String| {
+        error(
+            place,
+            format!(
+                "{found}: expected N lines of N region characters, or one line of N·N, with N \
+                 from 4 to 25"
+            ),
+        )
+    };
     let side = match lines.as_slice() {
-        [one] => (4..=25).find(|s| s * s == one.len()),
-        many => Some(many.len()).filter(|&n| many.iter().all(|line| line.len() == n)),
+        [] => return Err(shape_error((1, 1), "no region characters".into())),
+        [(number, one)] => (4..=25).find(|s| s * s == one.len()).ok_or_else(|| {
+            shape_error(
+                (*number, 1),
+                format!("one line of {} characters", one.len()),
+            )
+        })?,
+        [(_, row), rest @ ..] => {
+            let width = row.len();
+            if let Some(&(number, line)) = rest.iter().find(|(_, line)| line.len() != width) {
+                let found = format!("a line of {} characters after one of {width}", line.len());
+                return Err(shape_error((number, line.len().min(width) + 1), found));
+            }
+            let n = rest.len() + 1;
+            if n < width {
+                let after = lines[n - 1].0 + 1;
+                let found = format!("{n} lines of {width} characters");
+                return Err(shape_error((after, 1), found));
+            }
+            if n > width {
+                let found = format!("more than {width} lines of {width} characters");
+                return Err(shape_error((lines[width].0, 1), found));
+            }
+            width
+        }
     };
-    let Some(side) = side.filter(|s| SIZES.contains(s)) else {
-        return Err(
-            "expected N lines of N region characters, or one line of N·N, with N from 4 to 25"
-                .into(),
-        );
-    };
-    if let Some(size) = size.filter(|&size| size != side) {
-        return Err(format!("the layout is {side}×{side} but --size is {size}"));
+    if !SIZES.contains(&side) {
+        return Err(shape_error(
+            (first_line, 1),
+            format!("{side} lines of {side} characters"),
+        ));
     }
-    if let Some(&bad) = chars.iter().find(|ch| !ch.is_ascii_graphic()) {
-        return Err(format!("byte 0x{bad:02x} cannot name a region"));
+    if let Some(size) = size.filter(|&size| size != side) {
+        return Err(error(
+            (first_line, 1),
+            format!("the layout is {side}×{side}, but the flags ask for {size}×{size}"),
+        ));
+    }
+    let chars: Vec<u8> = lines
+        .iter()
+        .flat_map(|(_, line)| line.iter().copied())
+        .collect();
+    if let Some(at) = chars.iter().position(|ch| !ch.is_ascii_graphic()) {
+        return Err(error(
+            places[at],
+            format!("byte 0x{:02x} cannot name a region", chars[at]),
+        ));
     }
     let region_of = renumbered(&chars);
     let regions = region_count(&region_of);
     if regions != side {
-        return Err(format!("it has {regions} regions; expected {side}"));
+        // Too many: the first cell of the smallest region, most likely a stray character; too
+        // few: the first cell of the largest, which holds another region's cells too.
+        let sizes: Vec<usize> = (0..regions as u8)
+            .map(|r| region_of.iter().filter(|&&c| c == r).count())
+            .collect();
+        let pick = if regions > side {
+            (0..regions).min_by_key(|&r| sizes[r])
+        } else {
+            (0..regions).max_by_key(|&r| (sizes[r], std::cmp::Reverse(r)))
+        };
+        let pick = pick.expect("a region") as u8;
+        let at = region_of.iter().position(|&r| r == pick).expect("a cell");
+        return Err(error(
+            places[at],
+            format!("it has {regions} regions; expected {side}"),
+        ));
     }
     for region in 0..side as u8 {
-        let first = region_of
-            .iter()
-            .position(|&r| r == region)
-            .expect("a region");
-        let name = chars[first] as char;
-        let cells = region_of.iter().filter(|&&r| r == region).count();
-        if cells != side {
-            return Err(format!(
-                "region '{name}' has {cells} cells; expected {side}"
+        let cells: Vec<usize> = (0..chars.len())
+            .filter(|&c| region_of[c] == region)
+            .collect();
+        let name = chars[cells[0]] as char;
+        if cells.len() != side {
+            // Past its N cells, the cell that makes it too big; else where it starts.
+            let at = cells.get(side).copied().unwrap_or(cells[0]);
+            return Err(error(
+                places[at],
+                format!("region '{name}' has {} cells; expected {side}", cells.len()),
             ));
         }
-        if !is_connected(&region_of, side, region) {
-            return Err(format!(
-                "region '{name}' is not connected (its cells must join through shared edges)"
+        if let Some(at) = first_unreached(&region_of, side, region) {
+            return Err(error(
+                places[at],
+                format!(
+                    "region '{name}' is not connected (its cells must join through shared edges)"
+                ),
             ));
         }
     }

@@ -96,14 +96,14 @@ impl ShapeRequest {
         match &self.layout {
             None => Shape::boxed(size, self.split, self.diagonal, symbols),
             Some(_) if self.split.is_some() => Err(ShapeError::Layout {
-                source_name: None,
+                place: None,
                 problem: "--box and --jigsaw cannot both give the regions".into(),
             }),
             Some(LayoutSource::Text { text, name }) => {
-                Shape::jigsaw(text, Some(size), self.diagonal, Some(symbols)).map_err(|problem| {
+                Shape::jigsaw(text, Some(size), self.diagonal, Some(symbols)).map_err(|error| {
                     ShapeError::Layout {
-                        source_name: Some(name.clone()),
-                        problem,
+                        place: Some(format!("{name}:{}:{}", error.line, error.column)),
+                        problem: error.problem,
                     }
                 })
             }

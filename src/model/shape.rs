@@ -23,8 +23,8 @@ use rand::RngExt;
 
 use super::house::House;
 use super::layout::{
-    LAYOUT_NAMES, is_connected, neighbours, neighbours_of_region, read_layout, region_count,
-    renumbered,
+    LAYOUT_NAMES, LayoutError, is_connected, neighbours, neighbours_of_region, read_layout,
+    region_count, renumbered,
 };
 use super::symbols::Symbols;
 
@@ -71,10 +71,10 @@ pub enum ShapeError {
         problem: String,
     },
     /// A jigsaw layout that is not N regions of N connected cells.
-    #[error("jigsaw layout{}: {problem}", .source_name.as_ref().map(|n| format!(" {n}")).unwrap_or_default())]
+    #[error("{}jigsaw layout: {problem}", .place.as_ref().map(|p| format!("{p}: ")).unwrap_or_default())]
     Layout {
-        /// Where the layout came from, when it was a file.
-        source_name: Option<String>,
+        /// Where the problem is, `FILE:LINE:COLUMN`, when the layout came from a file.
+        place: Option<String>,
         /// What is wrong with it.
         problem: String,
     },
@@ -168,16 +168,20 @@ impl Shape {
         size: Option<usize>,
         diagonal: bool,
         symbols: Option<Symbols>,
-    ) -> Result<Shape, String> {
+    ) -> Result<Shape, LayoutError> {
         let region_of = read_layout(layout, size)?;
         let size = region_count(&region_of);
         let symbols = match symbols {
             Some(symbols) if symbols.size == size => symbols,
             Some(symbols) => {
-                return Err(format!(
-                    "the layout is {size}×{size} but --symbols gives {} symbols",
-                    symbols.size
-                ));
+                return Err(LayoutError {
+                    line: 1,
+                    column: 1,
+                    problem: format!(
+                        "the layout is {size}×{size} but --symbols gives {} symbols",
+                        symbols.size
+                    ),
+                });
             }
             None => Symbols::default_for(size),
         };
@@ -501,13 +505,19 @@ mod tests {
         assert_eq!(read_layout(good, None).unwrap()[..4], [0, 0, 1, 1]);
         assert!(read_layout(b"aabbaabbccddccdd", Some(4)).is_ok());
         let split = read_layout(b"abab\naabb\nccdd\nccdd\n", None).unwrap_err();
-        assert!(split.contains("region 'a' is not connected"), "{split}");
+        assert!(
+            split.problem.contains("region 'a' is not connected"),
+            "{split}"
+        );
+        assert_eq!((split.line, split.column), (1, 3));
         let big = read_layout(b"aaab\naabb\nccdd\nccdd\n", None).unwrap_err();
-        assert!(big.contains("region 'a' has 5 cells"), "{big}");
+        assert!(big.problem.contains("region 'a' has 5 cells"), "{big}");
+        assert_eq!((big.line, big.column), (2, 2));
         assert!(
             read_layout(good, Some(9))
                 .unwrap_err()
-                .contains("--size is 9")
+                .problem
+                .contains("the flags ask for 9×9")
         );
     }
 

@@ -147,10 +147,12 @@ pub(crate) fn read_rows(text: &[u8], header: &Header, first_line: usize) -> Rows
         records: Vec::new(),
         errors: ParseErrors::new(),
     };
-    let records: Vec<_> = read_records(text).collect();
-    for (k, (record, start, record_line)) in records.iter().enumerate() {
-        let (start, line) = (*start, first_line + record_line - 1);
-        let end = records.get(k + 1).map_or(text.len(), |next| next.1);
+    // One record ahead, not all of them: a piece of malformed rows then holds none, where a
+    // list of every record held twenty times the piece's bytes.
+    let mut records = read_records(text).peekable();
+    while let Some((record, start, record_line)) = records.next() {
+        let line = first_line + record_line - 1;
+        let end = records.peek().map_or(text.len(), |next| next.1);
         // The reader takes a quote that is never closed to run to the end of the text, rows and
         // all: a field may hold line ends, but only inside a pair of quotes.
         if bytecount::count(&text[start..end], b'"') % 2 == 1 {
@@ -164,7 +166,6 @@ pub(crate) fn read_rows(text: &[u8], header: &Header, first_line: usize) -> Rows
             });
             continue;
         }
-        let record = record.clone();
         if record.iter().all(<[u8]>::is_empty) {
             continue;
         }

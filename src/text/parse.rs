@@ -55,8 +55,8 @@ pub type ParseErrors = Problems<ParseError>;
 /// - **grid**: 9 lines of 9 cells, separated by single spaces or not separated at all, `0` (or `.`) for
 ///   blanks; puzzles are separated by one or more empty lines.
 ///
-/// The first line that is neither empty nor a `#` comment decides: 9 characters or a space mean the
-/// grid format, anything else the line format. Everywhere a UTF-8 byte-order
+/// The first line that is neither empty nor a `#` comment decides: 9 cells, or spaces among fewer
+/// than 81, mean the grid format, anything else the line format. Everywhere a UTF-8 byte-order
 /// mark, CRLF line ends, trailing spaces or tabs and a missing final newline are accepted.
 ///
 /// The problems of the text are returned instead of any puzzle.
@@ -131,8 +131,13 @@ pub(crate) fn detect_format(text: &[u8]) -> Format {
     let first = numbered_lines(text, 1)
         .map(|(_, line)| line)
         .find(|line| !line.is_empty() && !line.starts_with(b"#"));
+    // The cells a line holds decide, not its spaces: a stray space in a line of 81 cells must
+    // not make it a row of a grid, nor a double space make a row something else.
+    let cells = |line: &[u8]| line.iter().filter(|&&b| b != b' ').count();
     match first {
-        Some(line) if line.len() == 9 || line.contains(&b' ') => Format::Grid,
+        Some(line) if cells(line) == 9 || (line.contains(&b' ') && cells(line) < 81) => {
+            Format::Grid
+        }
         _ => Format::Line,
     }
 }

@@ -18,6 +18,7 @@
 
 use std::collections::HashMap;
 
+use crate::model::layout::LayoutError;
 use crate::model::request::{LayoutSource, ShapeRequest};
 use crate::model::shape::{SIZES, Shape, ShapeError};
 use crate::model::symbols::{DEFAULT_SYMBOLS, Symbols};
@@ -145,7 +146,12 @@ pub(crate) fn detect_layout(text: &[u8], size: Option<usize>) -> Option<(usize, 
 fn detect(text: &[u8], size: Option<usize>) -> Option<Detected> {
     let mut lines = numbered_lines(text, 1).filter(|(_, line)| !line.starts_with(b"#"));
     let (_, first) = lines.by_ref().find(|(_, line)| !line.is_empty())?;
-    let tokens: Vec<&[u8]> = first.split(|&b| b == b' ').collect();
+    // Runs of spaces count as one, and spaces at the ends as none: a stray space must not make a
+    // row of N cells read as a row of N + 1, whose grid then misses a line; the reader names it.
+    let tokens: Vec<&[u8]> = first
+        .split(|&b| b == b' ')
+        .filter(|token| !token.is_empty())
+        .collect();
     if let [layout, puzzle] = tokens[..]
         && layout.len() == puzzle.len()
         && let Some(side) = square_root(layout.len())
@@ -156,13 +162,23 @@ fn detect(text: &[u8], size: Option<usize>) -> Option<Detected> {
             prefixed: true,
         });
     }
-    if tokens.len() > 1 {
+    if tokens.len() > 1 && SIZES.contains(&tokens.len()) {
         return Some(Detected {
             size: tokens.len(),
             layout: Layout::Grid { compact: false },
             prefixed: false,
         });
     }
+    if tokens.len() > 1 {
+        // No row of any size: a line with stray spaces, read as the line its cells make.
+        let cells = tokens.iter().map(|token| token.len()).sum();
+        return square_root(cells).map(|size| Detected {
+            size,
+            layout: Layout::Line,
+            prefixed: false,
+        });
+    }
+    let first = tokens.first().copied().unwrap_or(first);
     let len = first.len();
     let as_line = square_root(len);
     let as_row = Some(len).filter(|l| SIZES.contains(l));
@@ -443,8 +459,10 @@ impl Reader<'_> {
             let shape = match layout {
                 Some(layout) => match self.shape_of(layout) {
                     Ok(index) => index,
-                    Err(problem) => {
-                        self.error(number, 1, format!("malformed layout: {problem}"));
+                    Err(error) => {
+                        // A layout prefix is one line: its column is the place in the line.
+                        let message = format!("malformed layout: {}", error.problem);
+                        self.error(number, error.column, message);
                         continue;
                     }
                 },
@@ -458,7 +476,7 @@ impl Reader<'_> {
     }
 
     /// The shape of a `LAYOUT PUZZLE` line's layout, made once per layout.
-    fn shape_of(&mut self, layout: &[u8]) -> Result<u32, String> {
+    fn shape_of(&mut self, layout: &[u8]) -> Result<u32, LayoutError> {
         if let Some(&index) = self.shape_of_layout.get(layout) {
             return Ok(index);
         }

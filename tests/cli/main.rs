@@ -7,6 +7,7 @@ mod common;
 mod check;
 mod check_bounds;
 mod classes;
+mod findings;
 mod generate;
 mod generic_hangs;
 mod grade;

@@ -70,7 +70,7 @@ fn big_puzzle_file(folder: &Path, count: usize) -> PathBuf {
 /// run ends), waits `delay` more, and sends `signal`. Returns whether the signal ended the run;
 /// either way, `out.txt` must be its old self or complete (`complete_len` bytes), and no
 /// temporary file may be left.
-fn stop_a_run(
+pub(crate) fn stop_a_run(
     folder: &Path,
     args: &[&str],
     signal: i32,

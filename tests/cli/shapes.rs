@@ -350,7 +350,7 @@ fn bad_input_is_named_with_the_right_exit_code() {
         (
             vec!["-n", "1", "--size", "4", "-r", "14~16"],
             "",
-            "1 to 9 blanks",
+            "1 to 12 blanks",
         ),
     ];
     for (args, stdin, message) in usage {

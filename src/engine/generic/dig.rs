@@ -19,6 +19,7 @@ use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, RngExt, SeedableRng};
 
 use super::listed::{Listing, Wanted, is_listed};
+use super::reach::{MINIMAL_UP_TO, reach};
 use super::solve::Solver;
 use crate::engine::distinct::distinct;
 use crate::error::Error;
@@ -56,33 +57,14 @@ const GRID_GUESSES_PER_CELL: usize = 8;
 /// The guesses, per cell, the search may spend on whether blanking a cell keeps one solution.
 const DIG_GUESSES_PER_CELL: usize = 400;
 
-/// The largest shape whose minimal puzzles the digging makes at a useful rate: past it, proving
-/// that a near-minimal puzzle still has one solution is too slow for a tool run.
-const MINIMAL_UP_TO: usize = 12;
-
-/// The share of the cells, in percent, that may be blank on shapes up to 16×16.
-const REACH_PERCENT: usize = 60;
-
-/// The same for larger shapes, whose uniqueness checks slow down sharply past half the cells
-/// blank.
-const LARGE_REACH_PERCENT: usize = 48;
-
 /// Where the digging aims from, in percent of the cells, for shapes past `MINIMAL_UP_TO` and no
 /// range asked: well short of the reach, so that most puzzles land in the range.
 const AIM_FROM_PERCENT: usize = 45;
 
-/// The most blanks a request may ask for on `shape`: a share of its cells, smaller past 16×16.
-pub fn reach(shape: &Shape) -> usize {
-    let percent = if shape.size() <= 16 {
-        REACH_PERCENT
-    } else {
-        LARGE_REACH_PERCENT
-    };
-    shape.cells() * percent / 100
-}
-
-/// The blank counts the digging aims at: the asked range up to [`reach`]; without one, as far as
-/// the digging goes (`None`) on shapes up to `MINIMAL_UP_TO`, else from `AIM_FROM_PERCENT` of the
+/// The blank counts the digging aims at: the asked range, up to [`reach`] on shapes past
+/// `MINIMAL_UP_TO` (on smaller ones the digging ends where the shape lets it, and
+/// [`super::reach`] has checked that it ends in range often enough); without one, as far as the
+/// digging goes (`None`) on shapes up to `MINIMAL_UP_TO`, else from `AIM_FROM_PERCENT` of the
 /// cells to [`reach`].
 pub fn aimed_blanks(
     shape: &Shape,
@@ -91,47 +73,11 @@ pub fn aimed_blanks(
 ) -> Option<RangeInclusive<usize>> {
     match blanks {
         _ if minimal => None,
+        Some(range) if shape.size() <= MINIMAL_UP_TO => Some(range.clone()),
         Some(range) => Some(*range.start()..=(*range.end()).min(reach(shape))),
         None if shape.size() <= MINIMAL_UP_TO => None,
         None => Some(shape.cells() * AIM_FROM_PERCENT / 100..=reach(shape)),
     }
-}
-
-/// Refuses up front, with a usage message naming what works, a request the digging cannot meet in
-/// reasonable time: a range starting past [`reach`], `--minimal` past 12×12, or `--minimal` with
-/// a range below half the cells.
-pub fn check_reachable(
-    shape: &Shape,
-    blanks: Option<&RangeInclusive<usize>>,
-    minimal: bool,
-) -> Result<(), String> {
-    let n = shape.size();
-    let reach = reach(shape);
-    if minimal && n > MINIMAL_UP_TO {
-        return Err(format!(
-            "--minimal: minimal {n}×{n} puzzles take the digging a second or more each; it makes them up to {MINIMAL_UP_TO}×{MINIMAL_UP_TO} (use -r up to {reach} blanks instead)"
-        ));
-    }
-    let Some(blanks) = blanks else {
-        return Ok(());
-    };
-    if *blanks.start() > reach {
-        return Err(format!(
-            "-r {}~{}: a {n}×{n} puzzle can have 1 to {reach} blanks here (more are too slow to dig); try -r 1~{reach}",
-            blanks.start(),
-            blanks.end()
-        ));
-    }
-    let floor = shape.cells() / 2;
-    if minimal && *blanks.end() < floor {
-        return Err(format!(
-            "-r {}~{} with --minimal: minimal {n}×{n} puzzles have at least about {floor} blanks; try -r {floor}~{}",
-            blanks.start(),
-            blanks.end(),
-            shape.cells()
-        ));
-    }
-    Ok(())
 }
 
 /// A puzzle and its solution, N·N values each.
@@ -216,7 +162,7 @@ fn what_is_listed(wanted: &Wanted) -> String {
 
 /// Puzzle number `index` from attempt series `series`, or `None` when [`TRIES`] grids could not
 /// give one in range.
-fn make_one(
+pub(super) fn make_one(
     request: &ShapedPuzzleRequest,
     solver: &mut Solver,
     index: u64,

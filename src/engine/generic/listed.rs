@@ -122,6 +122,26 @@ impl Listing {
         self.len() == 0
     }
 
+    /// The fewest (at least 1: a complete grid is no puzzle `-r` asks for) and the most blanks of
+    /// the listed puzzles; `None` when there is none.
+    pub fn blank_counts(&self) -> Option<RangeInclusive<usize>> {
+        let (mut fewest, mut most) = (usize::MAX, 0);
+        for words in &self.lists {
+            for (at, &word) in words.iter().enumerate() {
+                let mut word = word;
+                while word != 0 {
+                    let givens = (at * 64 + word.trailing_zeros() as usize).count_ones() as usize;
+                    if givens < CELLS {
+                        fewest = fewest.min(CELLS - givens);
+                        most = most.max(CELLS - givens);
+                    }
+                    word &= word - 1;
+                }
+            }
+        }
+        (fewest <= most).then_some(fewest..=most)
+    }
+
     /// Puzzle `index` of the listing.
     pub fn puzzle(&self, index: usize) -> ShapedPuzzle {
         let grid = self.before.partition_point(|&b| b <= index) - 1;
@@ -267,7 +287,13 @@ mod tests {
             symmetric: false,
             dug_to_the_end: true,
         };
-        assert_eq!(Listing::new(&shape, &minimal).len(), 85_632);
+        let listing = Listing::new(&shape, &minimal);
+        assert_eq!(listing.len(), 85_632);
+        assert_eq!(listing.blank_counts(), Some(10..=12));
+        assert_eq!(
+            Listing::new(&shape, &all(None)).blank_counts(),
+            Some(1..=12)
+        );
         assert_eq!(Listing::new(&shape, &all(Some(13..=16))).len(), 0);
         assert_eq!(Listing::new(&shape, &all(None)).len(), 13_579_680);
     }

@@ -3,6 +3,7 @@
 
 pub mod dig;
 pub mod listed;
+pub mod reach;
 pub mod solve;
 pub mod walk;
 

@@ -1,0 +1,444 @@
+//! Regression tests of a second round of reliability findings: the blank ranges each shape
+//! supports, symmetric blank counts, readable symbol sets, stray whitespace, located layout errors,
+//! signals and endless streams. Each test is named after its bug and runs the real binary.
+
+use std::time::{Duration, Instant};
+
+use crate::common::shapes::{Spec, line_records};
+use crate::common::sudoku_gen;
+
+/// The stdout of a successful run.
+fn run_ok(args: &[&str]) -> Vec<u8> {
+    let output = sudoku_gen().args(args).output().unwrap();
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output.stdout
+}
+
+/// The stderr of a run that ends with `code`, writes nothing on stdout, and takes under `limit`.
+fn run_failing_within(args: &[&str], stdin: &[u8], code: i32, limit: Duration) -> String {
+    let started = Instant::now();
+    let output = sudoku_gen()
+        .args(args)
+        .write_stdin(stdin.to_vec())
+        .output()
+        .unwrap();
+    assert!(
+        started.elapsed() < limit,
+        "{args:?} took {:?}",
+        started.elapsed()
+    );
+    assert_eq!(output.status.code(), Some(code), "{args:?}");
+    assert!(output.stdout.is_empty(), "{args:?} wrote on stdout");
+    String::from_utf8(output.stderr).unwrap()
+}
+
+/// The usage error of `args`, refused before any work.
+fn refusal(args: &[&str]) -> String {
+    run_failing_within(args, b"", 2, Duration::from_secs(10))
+}
+
+/// Asserts that the line-format puzzles of `text` are `count` puzzles of `spec`, each with one
+/// solution and a blank count in `blanks`.
+fn assert_puzzles(text: &[u8], spec: &Spec, count: usize, blanks: std::ops::RangeInclusive<usize>) {
+    let records = line_records(text);
+    assert_eq!(records.len(), count);
+    for (_, cells) in records {
+        let blank = cells.iter().filter(|&&c| c == b'.').count();
+        assert!(blanks.contains(&blank), "{blank} blanks");
+        assert_eq!(spec.count_solutions(&cells, 2), 1);
+    }
+}
+
+#[test]
+fn small_shapes_refused_their_own_default_blank_range() {
+    let four = Spec::boxes(4, 2, 2);
+    let text = run_ok(&[
+        "-n", "50", "--size", "4", "-r", "10~12", "--seed", "1", "--format", "line",
+    ]);
+    assert_puzzles(&text, &four, 50, 10..=12);
+    let six = Spec::boxes(6, 2, 3);
+    let text = run_ok(&[
+        "-n", "30", "--size", "6", "-r", "22~30", "--seed", "1", "--format", "line",
+    ]);
+    assert_puzzles(&text, &six, 30, 22..=30);
+    let text = run_ok(&[
+        "-n", "30", "--size", "6", "-r", "24~28", "--seed", "2", "--format", "line",
+    ]);
+    assert_puzzles(&text, &six, 30, 24..=28);
+    // What cannot be had is refused, with the shape's own range stated.
+    let message = refusal(&["-n", "5", "--size", "4", "-r", "13~16"]);
+    assert!(message.contains("1 to 12 blanks"), "{message}");
+    let message = refusal(&["-n", "5", "--size", "6", "-r", "29~30"]);
+    assert!(message.contains("-r can start at 1 to "), "{message}");
+    assert!(message.contains("6×6"), "{message}");
+    for args in [
+        &["-n", "5", "--size", "4", "-r", "0~3"][..],
+        &["-n", "5", "--size", "4", "-r", "13~16"],
+        &["-n", "5", "--size", "6", "-r", "29~30"],
+    ] {
+        let message = refusal(args);
+        assert!(!message.contains("58"), "{args:?}: {message}");
+    }
+}
+
+#[test]
+fn symmetric_odd_blank_counts_of_even_sizes_were_dug_for_nothing() {
+    for args in [
+        &["-n", "5", "--size", "4", "--symmetric", "-r", "9~9"][..],
+        &["-n", "5", "--size", "6", "--symmetric", "-r", "27~27"],
+        &["-n", "5", "--size", "16", "--symmetric", "-r", "121~121"],
+    ] {
+        let message = refusal(args);
+        assert!(
+            message.contains("an even number of blanks"),
+            "{args:?}: {message}"
+        );
+        assert!(message.contains("no centre cell"), "{args:?}: {message}");
+    }
+    // An odd size has a centre cell, its own partner: an odd count is fine.
+    let spec = Spec::boxes(9, 3, 3).with_diagonals();
+    let text = run_ok(&[
+        "-n",
+        "5",
+        "--size",
+        "9",
+        "--diagonal",
+        "--symmetric",
+        "-r",
+        "61~61",
+        "--seed",
+        "1",
+        "--format",
+        "line",
+    ]);
+    let records = line_records(&text);
+    assert_eq!(records.len(), 5);
+    for (_, cells) in &records {
+        assert_eq!(cells.iter().filter(|&&c| c == b'.').count(), 61);
+        assert!(spec.is_consistent(cells));
+        assert!((0..81).all(|c| (cells[c] == b'.') == (cells[80 - c] == b'.')));
+    }
+    // The plain backtracking of the checker is slow on 61 blanks: the solver counts.
+    sudoku_gen()
+        .args(["-s", "-", "--diagonal", "--unique"])
+        .write_stdin(text)
+        .assert()
+        .success();
+}
+
+#[test]
+fn minimal_blank_ranges_out_of_reach_crawled_or_failed_after_the_work() {
+    let message = refusal(&["-n", "5", "--size", "4", "--minimal", "-r", "1~9"]);
+    assert!(message.contains("10 to 12 blanks"), "{message}");
+    for args in [
+        &["-n", "5", "--size", "6", "--minimal", "-r", "1~20"][..],
+        &["-n", "5", "--size", "12", "--minimal", "-r", "110~144"],
+        &["-n", "5", "--size", "12", "--minimal", "-r", "72~80"],
+    ] {
+        let message = refusal(args);
+        assert!(message.contains("try -r "), "{args:?}: {message}");
+    }
+    let six = Spec::boxes(6, 2, 3);
+    let text = run_ok(&[
+        "-n",
+        "20",
+        "--size",
+        "6",
+        "--minimal",
+        "-r",
+        "24~28",
+        "--seed",
+        "3",
+        "--format",
+        "line",
+    ]);
+    assert_puzzles(&text, &six, 20, 24..=28);
+}
+
+/// The run's stdout and stderr, which must end with exit code 1.
+fn run_data_problem(args: &[&str], stdin: &[u8]) -> (String, String) {
+    let output = sudoku_gen()
+        .args(args)
+        .write_stdin(stdin.to_vec())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{args:?}");
+    (
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn a_stray_space_made_a_9x9_grid_read_as_a_10x10_one() {
+    let grids = String::from_utf8(run_ok(&["-c", "2", "--seed", "1"])).unwrap();
+    let lines = String::from_utf8(run_ok(&["-c", "2", "--seed", "1", "--format", "line"])).unwrap();
+    let double = grids.replacen(' ', "  ", 1);
+    let leading = format!(" {grids}");
+    let in_line = format!("{} {}", &lines[..40], &lines[40..]);
+    for (text, column) in [(&double, 3), (&leading, 1), (&in_line, 41)] {
+        let (report, _) = run_data_problem(&["--check", "-"], text.as_bytes());
+        assert!(
+            report.starts_with(&format!(
+                "<stdin>:1: grid 1: column {column}: expected a digit"
+            )),
+            "{report}"
+        );
+        assert!(!report.contains("10×10"), "{report}");
+        let (out, message) = run_data_problem(&["-s", "-"], text.as_bytes());
+        assert!(out.is_empty());
+        assert!(
+            message.starts_with(&format!("<stdin>:1:{column}: unexpected character ' '")),
+            "{message}"
+        );
+    }
+    // Other shapes: the row is named, not taken for a row of another size.
+    let sixteen = String::from_utf8(run_ok(&["-c", "1", "--size", "16", "--seed", "1"])).unwrap();
+    let (report, _) =
+        run_data_problem(&["--check", "-"], sixteen.replacen(' ', "  ", 1).as_bytes());
+    assert!(
+        report.starts_with("<stdin>:1: column 1: expected a row of 16 cells"),
+        "{report}"
+    );
+}
+
+#[test]
+fn jigsaw_layout_file_errors_named_no_line_or_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = [
+        "aabbbbbbb",
+        "aaaabbccc",
+        "daacccccc",
+        "ddaefffgg",
+        "hddeeefgg",
+        "hdddiefgg",
+        "hhdhieffg",
+        "hhhhieefg",
+        "iiiiiiefg",
+    ];
+    let with_line = |line: usize, text: &str| {
+        let mut lines = good.map(str::to_owned).to_vec();
+        lines[line - 1] = text.to_owned();
+        lines.join("\n") + "\n"
+    };
+    let cases = [
+        (
+            with_line(4, "ddxefffgg"),
+            ":4:3: jigsaw layout: it has 10 regions; expected 9",
+        ),
+        (
+            with_line(4, "dd efffgg"),
+            ":4:3: jigsaw layout: byte 0x20 cannot name a region",
+        ),
+        (
+            with_line(4, "ddaefffgga"),
+            ":4:10: jigsaw layout: a line of 10 characters",
+        ),
+        (
+            good[..8].join("\n") + "\n",
+            ":9:1: jigsaw layout: 8 lines of 9 characters",
+        ),
+        (
+            with_line(9, "iiiiiiefa"),
+            ":9:9: jigsaw layout: region 'a' has 10 cells",
+        ),
+        (
+            "aaab\naabb\nccdd\nccdd\n".to_owned(),
+            ":2:2: jigsaw layout: region 'a' has 5 cells; expected 4",
+        ),
+        (
+            "abab\naabb\nccdd\nccdd\n".to_owned(),
+            ":1:3: jigsaw layout: region 'a' is not connected",
+        ),
+    ];
+    for (k, (text, located)) in cases.iter().enumerate() {
+        let path = dir.path().join(format!("layout-{k}.txt"));
+        std::fs::write(&path, text).unwrap();
+        let path = path.to_str().unwrap();
+        let message = refusal(&["-c", "1", "--jigsaw", path, "--format", "line"]);
+        assert!(message.contains(&format!("{path}{located}")), "{message}");
+    }
+}
+
+#[test]
+fn sigtrap_and_sigabrt_left_the_temporary_file_of_o_behind() {
+    use crate::output::stop_a_run;
+    let dir = tempfile::tempdir().unwrap();
+    // The signals of faults, which end the process in the thread that raises them, and the two
+    // other signals whose default action ends it.
+    let signals = [
+        (libc::SIGTRAP, "SIGTRAP"),
+        (libc::SIGABRT, "SIGABRT"),
+        (libc::SIGILL, "SIGILL"),
+        (libc::SIGFPE, "SIGFPE"),
+        (libc::SIGSYS, "SIGSYS"),
+        (libc::SIGPWR, "SIGPWR"),
+        (libc::SIGSTKFLT, "SIGSTKFLT"),
+    ];
+    let args: &[&str] = &["-c", "1000000"];
+    for (signal, name) in signals {
+        let mut stopped = 0;
+        for delay in [0, 30] {
+            let delay = Duration::from_millis(delay);
+            stopped += usize::from(stop_a_run(dir.path(), args, signal, delay, 163_000_000 - 1));
+        }
+        assert!(stopped > 0, "{name}: no run was stopped midway");
+    }
+}
+
+/// Runs `args` on an endless stream: `first`, then `line` over and over. Returns the exit code,
+/// stdout and stderr, and how many bytes the run read before it ended.
+fn run_on_endless_stream(args: &[&str], first: &[u8], line: &[u8]) -> (i32, String, String, usize) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-gen"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let (first, line) = (first.to_vec(), line.repeat(4096));
+    // Writes until the reader stops reading; a broken pipe is the expected end.
+    let writer = std::thread::spawn(move || {
+        let mut written = 0;
+        if stdin.write_all(&first).is_ok() {
+            written += first.len();
+            while stdin.write_all(&line).is_ok() {
+                written += line.len();
+            }
+        }
+        written
+    });
+    let output = child.wait_with_output().unwrap();
+    let written = writer.join().unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+        written,
+    )
+}
+
+#[test]
+fn endless_malformed_streams_were_read_whole_before_their_first_error() {
+    // (args, first bytes, the line repeated, where the first problem is named)
+    type Case<'a> = (&'a [&'a str], &'a [u8], &'a [u8], &'a str);
+    let cases: [Case; 7] = [
+        (
+            &["--check", "-"],
+            b"",
+            b"a,b\n",
+            "<stdin>:1: a CSV header without",
+        ),
+        (
+            &["--check", "-"],
+            b"puzzle,b\n",
+            b"x,b\n",
+            "<stdin>:2: column 1:",
+        ),
+        (
+            &["--check", "-", "--size", "4"],
+            b"",
+            b"1234\n",
+            "<stdin>:1: no empty line",
+        ),
+        (
+            &["--check", "-", "--size", "4"],
+            b"",
+            b"1111111111111111\n",
+            "<stdin>:1: grid 1:",
+        ),
+        (&["--shuffle", "-"], b"puzzle,b\n", b"x,b\n", "<stdin>:2:1:"),
+        (
+            &["--shuffle", "-"],
+            b"",
+            b"1234\n",
+            "<stdin>:1:5: expected 81 cells",
+        ),
+        (
+            &["--check", "-", "--classes"],
+            b"",
+            b"1234\n",
+            "<stdin>:1: grid 1:",
+        ),
+    ];
+    for (args, first, line, located) in cases {
+        let started = Instant::now();
+        let (code, stdout, stderr, read) = run_on_endless_stream(args, first, line);
+        assert_eq!(code, 1, "{args:?}: {stderr}");
+        let said = stdout + &stderr;
+        assert!(said.contains(located), "{args:?}: {said}");
+        // A piece is 32 MiB: the first malformed one, the one being read, and the pipe.
+        assert!(read < 100 << 20, "{args:?} read {} MiB", read >> 20);
+        assert!(started.elapsed() < Duration::from_secs(30), "{args:?}");
+    }
+}
+
+#[test]
+fn symbol_set_outputs_read_back_even_with_0_as_a_symbol() {
+    for symbols in ["ABCD", "0123"] {
+        for format in ["line", "grid"] {
+            let shape = ["--symbols", symbols];
+            let grids =
+                run_ok(&[&["-c", "3", "--seed", "1", "--format", format][..], &shape].concat());
+            sudoku_gen()
+                .args([&["--check", "-", "--count", "3"][..], &shape].concat())
+                .write_stdin(grids)
+                .assert()
+                .success();
+            let puzzles =
+                run_ok(&[&["-n", "3", "--seed", "1", "--format", format][..], &shape].concat());
+            // With 0 a symbol, blanks are written '.', which no symbol can be.
+            assert!(symbols != "0123" || puzzles.contains(&b'.'));
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("puzzles.txt");
+            std::fs::write(&path, &puzzles).unwrap();
+            let path = path.to_str().unwrap();
+            let solved = run_ok(&[&["-s", path, "--unique"][..], &shape].concat());
+            sudoku_gen()
+                .args([&["--check", "-", "--puzzles", path][..], &shape].concat())
+                .write_stdin(solved)
+                .assert()
+                .success();
+        }
+    }
+    // A blank cannot be a symbol: '.' is refused, naming why.
+    let message = refusal(&["-c", "1", "--symbols", "123."]);
+    assert!(message.contains("cannot be a symbol"), "{message}");
+}
+
+#[test]
+fn a_blank_range_on_a_layout_without_grids_is_refused_in_bounded_time() {
+    // The sample of where puzzles end needs a grid: a layout without one is refused as the job
+    // refuses it, in bounded time.
+    let hard = std::fs::read_to_string(format!(
+        "{}/tests/data/shapes/hard_layouts.txt",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let none = hard
+        .lines()
+        .find_map(|line| line.strip_suffix(" none"))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let layout = dir.path().join("layout.txt");
+    std::fs::write(&layout, none).unwrap();
+    let args = [
+        "-n",
+        "1",
+        "--jigsaw",
+        layout.to_str().unwrap(),
+        "-r",
+        "30~40",
+        "--format",
+        "line",
+    ];
+    let message = run_failing_within(&args, b"", 2, Duration::from_secs(30));
+    assert!(message.contains("no complete grid"), "{message}");
+}
