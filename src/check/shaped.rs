@@ -7,6 +7,8 @@
 //! print alike.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::hash::Hasher;
 
 use super::report::{Cell, Fault, Problem, Report, Subject};
 use crate::model::request::ShapeRequest;
@@ -17,35 +19,76 @@ use crate::text::shaped::{Layout, ShapedPuzzles, read_shaped};
 /// Checks a text of complete grids of the shape `request` asks for (N from the text when it does
 /// not say): every grid valid, none repeated, and `count` of them when given.
 pub fn check_grids(text: &[u8], request: &ShapeRequest, count: Option<usize>) -> Report {
-    let mut report = Report::default();
-    let grids = match read_shaped(text, request) {
-        Ok((grids, errors)) => {
-            add_parse_errors(&mut report, &errors);
-            grids
-        }
-        Err(errors) => {
-            add_parse_errors(&mut report, &errors);
-            return report;
-        }
+    let mut checker = GridChecker::default();
+    match read_shaped(text, request) {
+        Ok((grids, errors)) => checker.piece(&grids, &errors),
+        Err(errors) => checker.piece(&ShapedPuzzles::empty_like(request), &errors),
     };
-    report.grids = grids.len();
-    let mut first_of: HashMap<&[u8], usize> = HashMap::new();
-    for index in 0..grids.len() {
-        check_grid(&grids, index, &mut report);
-        let cells = grids.puzzle(index);
-        if let Some(&earlier) = first_of.get(cells) {
-            let fault = Fault::RepeatedGrid {
-                grid: earlier + 1,
-                file: None,
-                line: grids.lines[earlier],
-            };
-            add(&mut report, grids.lines[index], Some(index + 1), fault);
-        } else {
-            first_of.insert(cells, index);
+    checker.finish(last_line(text), count)
+}
+
+/// The check of a text of grids read a piece at a time: each piece's grids are checked as they
+/// come, and each leaves a key of 16 bytes (a 128-bit hash of its cells, which stands for them:
+/// for a billion grids the odds of a collision are below 10⁻²⁰) and its place, so that a repeat is
+/// found in any later piece.
+#[derive(Default)]
+pub struct GridChecker {
+    report: Report,
+    first_of: HashMap<u128, (usize, usize)>,
+}
+
+impl GridChecker {
+    /// Checks the grids of one piece and its parse errors, both located in the whole input;
+    /// returns whether the piece had a problem.
+    pub fn piece(&mut self, grids: &ShapedPuzzles, errors: &ParseErrors) -> bool {
+        let before = self.report.problems.count();
+        add_parse_errors(&mut self.report, errors);
+        let earlier = self.report.grids;
+        for index in 0..grids.len() {
+            let ordinal = earlier + index;
+            check_grid(grids, index, ordinal, &mut self.report);
+            let line = grids.lines[index];
+            match self.first_of.entry(key_of(grids.puzzle(index))) {
+                Entry::Occupied(first) => {
+                    let (grid, first_line) = *first.get();
+                    let fault = Fault::RepeatedGrid {
+                        grid: grid + 1,
+                        file: None,
+                        line: first_line,
+                    };
+                    add(&mut self.report, line, Some(ordinal + 1), fault);
+                }
+                Entry::Vacant(place) => {
+                    place.insert((ordinal, line));
+                }
+            }
         }
+        self.report.grids += grids.len();
+        self.report.problems.count() > before
     }
-    check_count(&mut report, text, count);
-    report
+
+    /// Whether no grid and no problem was met yet.
+    pub fn is_empty(&self) -> bool {
+        self.report.grids == 0 && self.report.is_clean()
+    }
+
+    /// The report, once every piece is checked: `last_line` is the input's last line, where a
+    /// wrong count is reported.
+    pub fn finish(mut self, last_line: usize, count: Option<usize>) -> Report {
+        check_count(&mut self.report, last_line, count);
+        self.report
+    }
+}
+
+/// The key a grid leaves: two 64-bit hashes of its cells under different keys.
+fn key_of(cells: &[u8]) -> u128 {
+    let half = |salt: u8| {
+        let mut hasher = std::hash::DefaultHasher::new();
+        hasher.write_u8(salt);
+        hasher.write(cells);
+        hasher.finish()
+    };
+    u128::from(half(0)) << 64 | u128::from(half(1))
 }
 
 /// Checks a text of solutions against the puzzles of `puzzles_text`, in order: each solution
@@ -76,7 +119,7 @@ pub fn check_solutions(
     };
     report.grids = solutions.len();
     for index in 0..solutions.len().min(puzzles.len()) {
-        check_grid(&solutions, index, &mut report);
+        check_grid(&solutions, index, index, &mut report);
         let shape = puzzles.shape(index);
         let solution = solutions.puzzle(index);
         let puzzle = puzzles.puzzle(index);
@@ -101,7 +144,7 @@ pub fn check_solutions(
         };
         add(&mut report, last_line(text), None, fault);
     }
-    check_count(&mut report, text, count);
+    check_count(&mut report, last_line(text), count);
     Ok(report)
 }
 
@@ -110,7 +153,7 @@ pub fn check_solutions(
 pub fn all_valid(grids: &ShapedPuzzles) -> bool {
     let mut report = Report::default();
     (0..grids.len()).all(|index| {
-        check_grid(grids, index, &mut report);
+        check_grid(grids, index, index, &mut report);
         report.is_clean()
     })
 }
@@ -137,23 +180,24 @@ fn add_parse_errors(report: &mut Report, errors: &ParseErrors) {
         .count_unlisted(errors.count() - errors.listed().len());
 }
 
-fn check_count(report: &mut Report, text: &[u8], count: Option<usize>) {
+fn check_count(report: &mut Report, last_line: usize, count: Option<usize>) {
     if let Some(expected) = count.filter(|&c| c != report.grids) {
         let fault = Fault::GridCount {
             expected,
             found: report.grids,
         };
-        add(report, last_line(text), None, fault);
+        add(report, last_line, None, fault);
     }
 }
 
-fn last_line(text: &[u8]) -> usize {
+pub(crate) fn last_line(text: &[u8]) -> usize {
     text.split(|&b| b == b'\n').count().max(1) - usize::from(text.ends_with(b"\n"))
 }
 
-/// Checks grid `index`: no blank, every house a permutation of the symbols. The problem's line is
+/// Checks grid `index` (grid `ordinal` of the input, from 0): no blank, every house a
+/// permutation of the symbols. The problem's line is
 /// the row of the second copy, in the grid layout.
-fn check_grid(grids: &ShapedPuzzles, index: usize, report: &mut Report) {
+fn check_grid(grids: &ShapedPuzzles, index: usize, ordinal: usize, report: &mut Report) {
     let shape: &Shape = grids.shape(index);
     let cells = grids.puzzle(index);
     let n = shape.size();
@@ -163,7 +207,7 @@ fn check_grid(grids: &ShapedPuzzles, index: usize, report: &mut Report) {
     };
     if let Some(cell) = cells.iter().position(|&v| v == 0) {
         let fault = Fault::EmptyCell(Cell::at(cell, n));
-        add(report, line_of(cell), Some(index + 1), fault);
+        add(report, line_of(cell), Some(ordinal + 1), fault);
         return;
     }
     let symbols = shape.symbols();
@@ -186,7 +230,7 @@ fn check_grid(grids: &ShapedPuzzles, index: usize, report: &mut Report) {
                     first: Cell::at(seen_at[value], n),
                     second: Cell::at(cell, n),
                 };
-                add(report, line_of(cell), Some(index + 1), fault);
+                add(report, line_of(cell), Some(ordinal + 1), fault);
                 break;
             }
             seen_at[value] = cell;

@@ -522,7 +522,7 @@ const FAULT_SIGNALS: [libc::c_int; 5] = [
     libc::SIGSYS,
 ];
 
-/// Installs, for the [`FAULT_SIGNALS`], a handler that removes the temporary files of the
+/// Installs, for the fault signals (`FAULT_SIGNALS`), a handler that removes the temporary files of the
 /// replacements in the making and then ends the process by the same signal, as its default action
 /// would. SIGSEGV and SIGBUS are left to the handlers of the standard library (a stack overflow)
 /// and of [`crate::io::input`] (a shortened input).

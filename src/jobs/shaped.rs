@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use super::Finished;
 use super::stream::parse_error_lines;
-use crate::check::shaped as check;
+use crate::check::Report;
+use crate::check::shaped::{self as check, GridChecker};
 use crate::engine::generic::solve::solve_all;
 use crate::error::Error;
 use crate::io::input::{Boundary, Piece, Pieces, StreamGuard, open_pieces, source_name};
@@ -65,10 +66,10 @@ pub(super) fn run(
                 Some(input) => input,
                 None => open_pieces(&path)?,
             };
-            let text = read_for_check(input, &request, true)?;
             let report = match puzzles {
-                None => check::check_grids(&text, &request, count),
+                None => check_pieces(input, request, count)?,
                 Some(puzzles) => {
+                    let text = read_for_check(input, &request, true)?;
                     let puzzle_text = read_for_check(open_pieces(&puzzles)?, &request, false)?;
                     match check::check_solutions(&text, &puzzle_text, &request, count) {
                         Ok(report) => report,
@@ -185,6 +186,58 @@ pub(super) fn solve_pieces(
             Ok(Finished::with(1, lines))
         }
     }
+}
+
+/// `--check` of grids of every shape, a piece of the input at a time as `-s` reads it: the first
+/// piece tells the size and the layout, and every grid leaves 16 bytes for the search for repeats.
+/// A stream is not read past its first piece with a problem; a file is read to its end, so that
+/// its report names every problem.
+fn check_pieces(
+    mut pieces: Pieces,
+    mut request: ShapeRequest,
+    count: Option<usize>,
+) -> Result<Report, Error> {
+    let stream = pieces.file_len().is_none();
+    let mut layout: Option<Layout> = None;
+    let mut checker = GridChecker::default();
+    let mut last_line = 0;
+    loop {
+        let known = request.known_size();
+        let Some(piece) = pieces.next_piece(|text| boundary(layout, known, text))? else {
+            break;
+        };
+        let shift = piece.first_line - 1;
+        last_line = shift + check::last_line(&piece);
+        let (mut grids, errors) = match read_shaped(&piece, &request) {
+            Ok(read) => read,
+            Err(errors) => {
+                // Nothing tells the shape of what follows: the report names what was read.
+                checker.piece(
+                    &ShapedPuzzles::empty_like(&request),
+                    &shifted(errors, shift),
+                );
+                return Ok(checker.finish(last_line, None));
+            }
+        };
+        if layout.is_none() {
+            request.size = Some(grids.shapes[0].size());
+            layout = Some(grids.layout);
+        }
+        for line in &mut grids.lines {
+            *line += shift;
+        }
+        let errors = shifted(errors, shift);
+        if stream && !piece.last && checker.is_empty() && grids.is_empty() && errors.is_empty() {
+            let mut errors = ParseErrors::new();
+            errors.push(piece.empty_stream_error());
+            checker.piece(&grids, &errors);
+            return Ok(checker.finish(last_line, None));
+        }
+        if checker.piece(&grids, &errors) && stream {
+            break;
+        }
+    }
+    Ok(checker.finish(last_line, count))
 }
 
 /// Where a piece of a text of `layout` (`None`: as its text shows) may end. A first record that

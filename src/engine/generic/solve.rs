@@ -38,7 +38,7 @@
 //!
 //! # Restarts
 //! A count up to a small limit that runs out of guesses starts again with the ties of those rules
-//! and the order of the values drawn anew (see [`restart`]): each run is complete but for its
+//! and the order of the values drawn anew (see `solve/restart.rs`): each run is complete but for its
 //! guesses, the solutions earlier runs found are kept so that none is counted twice, and the run
 //! that ends gives the count. Which draw each run gets depends on its number alone, so a count,
 //! and its first solution, are the same on every run of the program.
