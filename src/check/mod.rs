@@ -47,8 +47,10 @@
 //! `--unique` a puzzle with exactly one solution; problems are `FILE:LINE: column C: what` (a
 //! malformed field) or `FILE:LINE: grid K: what` (row K).
 //!
-//! Read whole rather than a piece at a time: `--check --classes` (which compares every grid with every
-//! other), and the grids of other shapes (see [`shaped`]), which are checked one file at a time.
+//! Grids of other shapes (see [`shaped`]) are read a piece at a time too, one file at a time, their
+//! keys kept within the same budget. Read whole rather than a piece at a time, a stream not past
+//! its first malformed piece: `--check --classes` (which compares every grid with every other) and
+//! `--check --puzzles` of other shapes (which pairs the two files whole).
 //! A stream read whole is still judged a piece at a time as it comes, and not read past its first
 //! piece with a malformed record or an invalid grid: the check then reports what was read.
 

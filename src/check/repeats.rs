@@ -209,7 +209,7 @@ impl SeenGrids {
 }
 
 /// The key of the grid with `digits` and ordinal `ordinal` (see [`SeenGrids::keys`]).
-pub(super) fn seen_key(digits: &[u8; 81], ordinal: usize) -> u128 {
+pub(super) fn seen_key(digits: &[u8], ordinal: usize) -> u128 {
     let hash = xxhash_rust::xxh3::xxh3_128(digits);
     hash & !ORDINAL_MASK | ordinal as u128 & ORDINAL_MASK
 }

@@ -6,10 +6,7 @@
 //! report is the 9×9 grader's [`Report`], with the same words for the same fault, so that both
 //! print alike.
 
-use std::collections::HashMap;
-use std::collections::hash_map::Entry;
-use std::hash::Hasher;
-
+use super::repeats::{Places, SeenGrids, add_repeats, seen_key};
 use super::report::{Cell, Fault, Problem, Report, Subject};
 use crate::model::request::ShapeRequest;
 use crate::model::shape::Shape;
@@ -19,50 +16,72 @@ use crate::text::shaped::{Layout, ShapedPuzzles, read_shaped};
 /// Checks a text of complete grids of the shape `request` asks for (N from the text when it does
 /// not say): every grid valid, none repeated, and `count` of them when given.
 pub fn check_grids(text: &[u8], request: &ShapeRequest, count: Option<usize>) -> Report {
-    let mut checker = GridChecker::default();
+    let mut checker = GridChecker::new(SeenGrids::default());
     match read_shaped(text, request) {
         Ok((grids, errors)) => checker.piece(&grids, &errors),
         Err(errors) => checker.piece(&ShapedPuzzles::empty_like(request), &errors),
     };
-    checker.finish(last_line(text), count)
+    checker
+        .finish(last_line(text), count)
+        .expect("keys held in memory are read back")
 }
 
 /// The check of a text of grids read a piece at a time: each piece's grids are checked as they
-/// come, and each leaves a key of 16 bytes (a 128-bit hash of its cells, which stands for them:
-/// for a billion grids the odds of a collision are below 10⁻²⁰) and its place, so that a repeat is
-/// found in any later piece.
-#[derive(Default)]
+/// come, and each leaves a key of 16 bytes for the search for repeats, which runs once every piece
+/// is read, within the memory budget of the 9×9 checker (see `check/repeats.rs`).
 pub struct GridChecker {
     report: Report,
-    first_of: HashMap<u128, (usize, usize)>,
+    seen: SeenGrids,
 }
 
 impl GridChecker {
+    /// A check whose keys `seen` holds.
+    fn new(seen: SeenGrids) -> GridChecker {
+        GridChecker {
+            report: Report::default(),
+            seen,
+        }
+    }
+
+    /// A check whose keys are held within the budget of `SUDOKU_GEN_CHECK_MEMORY`.
+    pub fn within_budget() -> GridChecker {
+        GridChecker::new(SeenGrids::within_budget())
+    }
+
     /// Checks the grids of one piece and its parse errors, both located in the whole input;
-    /// returns whether the piece had a problem.
+    /// returns whether the piece had a problem (repeats aside, which are found at the end).
     pub fn piece(&mut self, grids: &ShapedPuzzles, errors: &ParseErrors) -> bool {
         let before = self.report.problems.count();
         add_parse_errors(&mut self.report, errors);
         let earlier = self.report.grids;
         for index in 0..grids.len() {
-            let ordinal = earlier + index;
-            check_grid(grids, index, ordinal, &mut self.report);
-            let line = grids.lines[index];
-            match self.first_of.entry(key_of(grids.puzzle(index))) {
-                Entry::Occupied(first) => {
-                    let (grid, first_line) = *first.get();
-                    let fault = Fault::RepeatedGrid {
-                        grid: grid + 1,
-                        file: None,
-                        line: first_line,
-                    };
-                    add(&mut self.report, line, Some(ordinal + 1), fault);
-                }
-                Entry::Vacant(place) => {
-                    place.insert((ordinal, line));
-                }
-            }
+            check_grid(grids, index, earlier + index, &mut self.report);
         }
+        for (index, key) in self.seen.open(grids.len()).iter_mut().enumerate() {
+            *key = seen_key(grids.puzzle(index), earlier + index);
+        }
+        let lines = &grids.lines;
+        let step = if lines.len() > 1 {
+            lines[1] - lines[0]
+        } else {
+            1
+        };
+        let spaced = lines.windows(2).all(|pair| pair[1] - pair[0] == step);
+        let places = match lines.first() {
+            Some(&first_line) if spaced => Places::Spaced {
+                first_grid: earlier,
+                first_line,
+                step,
+            },
+            _ => Places::Listed(
+                lines
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &l)| (earlier + k, l))
+                    .collect(),
+            ),
+        };
+        self.seen.close(0, places);
         self.report.grids += grids.len();
         self.report.problems.count() > before
     }
@@ -73,22 +92,19 @@ impl GridChecker {
     }
 
     /// The report, once every piece is checked: `last_line` is the input's last line, where a
-    /// wrong count is reported.
-    pub fn finish(mut self, last_line: usize, count: Option<usize>) -> Report {
+    /// wrong count is reported. An error when a run of keys written out cannot be read back.
+    pub fn finish(mut self, last_line: usize, count: Option<usize>) -> std::io::Result<Report> {
+        if let Some(error) = self.seen.take_failure() {
+            return Err(error);
+        }
+        add_repeats(
+            self.seen,
+            std::slice::from_mut(&mut self.report),
+            &[String::new()],
+        )?;
         check_count(&mut self.report, last_line, count);
-        self.report
+        Ok(self.report)
     }
-}
-
-/// The key a grid leaves: two 64-bit hashes of its cells under different keys.
-fn key_of(cells: &[u8]) -> u128 {
-    let half = |salt: u8| {
-        let mut hasher = std::hash::DefaultHasher::new();
-        hasher.write_u8(salt);
-        hasher.write(cells);
-        hasher.finish()
-    };
-    u128::from(half(0)) << 64 | u128::from(half(1))
 }
 
 /// Checks a text of solutions against the puzzles of `puzzles_text`, in order: each solution

@@ -189,7 +189,8 @@ pub(super) fn solve_pieces(
 }
 
 /// `--check` of grids of every shape, a piece of the input at a time as `-s` reads it: the first
-/// piece tells the size and the layout, and every grid leaves 16 bytes for the search for repeats.
+/// piece tells the size and the layout, and every grid leaves 16 bytes for the search for repeats
+/// (spilled to disk past the memory budget, as the 9×9 checker's are).
 /// A stream is not read past its first piece with a problem; a file is read to its end, so that
 /// its report names every problem.
 fn check_pieces(
@@ -199,7 +200,7 @@ fn check_pieces(
 ) -> Result<Report, Error> {
     let stream = pieces.file_len().is_none();
     let mut layout: Option<Layout> = None;
-    let mut checker = GridChecker::default();
+    let mut checker = GridChecker::within_budget();
     let mut last_line = 0;
     loop {
         let known = request.known_size();
@@ -216,7 +217,7 @@ fn check_pieces(
                     &ShapedPuzzles::empty_like(&request),
                     &shifted(errors, shift),
                 );
-                return Ok(checker.finish(last_line, None));
+                return checker.finish(last_line, None).map_err(spill_failed);
             }
         };
         if layout.is_none() {
@@ -231,13 +232,18 @@ fn check_pieces(
             let mut errors = ParseErrors::new();
             errors.push(piece.empty_stream_error());
             checker.piece(&grids, &errors);
-            return Ok(checker.finish(last_line, None));
+            return checker.finish(last_line, None).map_err(spill_failed);
         }
         if checker.piece(&grids, &errors) && stream {
             break;
         }
     }
-    Ok(checker.finish(last_line, count))
+    checker.finish(last_line, count).map_err(spill_failed)
+}
+
+/// The error of a check whose keys written out cannot be read back.
+fn spill_failed(error: std::io::Error) -> Error {
+    Error::io("a temporary file of the repeats check", error)
 }
 
 /// Where a piece of a text of `layout` (`None`: as its text shows) may end. A first record that

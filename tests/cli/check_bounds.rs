@@ -222,3 +222,38 @@ fn csv_note_across_a_piece_boundary_keeps_the_memory_of_the_file() {
         "peak {noted} KiB with the note, {plain} KiB without"
     );
 }
+
+#[test]
+fn check_of_another_shape_streams_and_spills_its_keys_past_the_budget() {
+    // --check of other shapes read its input whole (a 257 MB 16×16 file peaked at 601 MB); it now
+    // reads a piece at a time, with the 9×9 checker's budget for the keys of the repeats search.
+    let grids = crate::common::sudoku_gen()
+        .args([
+            "-c", "3000", "--size", "16", "--format", "line", "--seed", "5",
+        ])
+        .output()
+        .unwrap()
+        .stdout;
+    let first = grids
+        .split_inclusive(|&b| b == b'\n')
+        .next()
+        .unwrap()
+        .to_vec();
+    let text = [grids, first].concat();
+    let out = crate::common::sudoku_gen()
+        .args(["--check", "-"])
+        .env("SUDOKU_GEN_CHECK_MEMORY", "16K")
+        .write_stdin(text)
+        .output()
+        .unwrap();
+    let printed = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{printed}");
+    assert!(
+        printed.contains("<stdin>:3001: grid 3001: repeats grid 1 (line 1)"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("FAIL: 1 problem in 3001 grids"),
+        "{printed}"
+    );
+}
