@@ -124,6 +124,7 @@ fn draw_listed(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzle>, Error
         symmetric: request.symmetric,
         dug_to_the_end: aimed_blanks(&request.shape, request.blanks.as_ref(), request.minimal)
             .is_none(),
+        minimal: request.minimal,
     };
     let listing = Listing::new(&request.shape, &wanted);
     if listing.len() < request.count {
@@ -142,6 +143,7 @@ fn draw_listed(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzle>, Error
 /// The puzzles `wanted` asks for, as a count of them names them.
 fn what_is_listed(wanted: &Wanted) -> String {
     let kind = match (wanted.dug_to_the_end, wanted.symmetric) {
+        (_, true) if wanted.minimal => "minimal symmetric puzzles".to_owned(),
         (true, false) => "minimal puzzles".to_owned(),
         (true, true) => {
             "symmetric puzzles with one solution that blanking any pair of givens loses".to_owned()
@@ -186,11 +188,27 @@ pub(super) fn make_one(
             &mut rng,
         );
         let blanks = puzzle.iter().filter(|&&v| v == 0).count();
-        if request.blanks.as_ref().is_none_or(|r| r.contains(&blanks)) {
+        // Digging by pairs may leave a given that could go alone: such a puzzle is not minimal.
+        let minimal = !(request.minimal && request.symmetric) || is_minimal(solver, &puzzle);
+        if request.blanks.as_ref().is_none_or(|r| r.contains(&blanks)) && minimal {
             return Some(ShapedPuzzle { puzzle, solution });
         }
     }
     None
+}
+
+/// Whether blanking any one given of `puzzle` leaves more than one solution, as the search shows
+/// within its guesses: a count it cannot settle does not show it.
+fn is_minimal(solver: &mut Solver, puzzle: &[u8]) -> bool {
+    let mut trial = puzzle.to_vec();
+    let mut scratch = vec![0; puzzle.len()];
+    let guesses = DIG_GUESSES_PER_CELL * puzzle.len();
+    (0..puzzle.len()).filter(|&c| puzzle[c] != 0).all(|c| {
+        trial[c] = 0;
+        let count = solver.count_within(&trial, 2, &mut scratch, guesses);
+        trial[c] = puzzle[c];
+        count == Some(2)
+    })
 }
 
 /// A random complete grid of `shape` (`solver` is one for `shape`), or `None` when it has none.

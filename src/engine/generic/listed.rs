@@ -43,6 +43,9 @@ pub struct Wanted {
     /// Dug to the end: blanking any given (with `symmetric`, any given and its partner) leaves
     /// more than one solution. Without `symmetric`, the minimal puzzles.
     pub dug_to_the_end: bool,
+    /// Minimal (`--minimal`): blanking any one given leaves more than one solution, with
+    /// `symmetric` too, where digging by pairs alone may leave a given that could go.
+    pub minimal: bool,
 }
 
 /// Every puzzle of a 4×4 shape that a request asks for, in a fixed order: grid by grid, and for
@@ -249,8 +252,13 @@ impl Wanted {
         {
             return false;
         }
+        let mut givens = (0..CELLS).filter(|&c| mask >> c & 1 == 1);
+        if self.minimal {
+            // Blanking a given and its partner blanks more than the given alone.
+            return givens.all(|c| ambiguous[mask & !(1 << c)]);
+        }
         !self.dug_to_the_end
-            || (0..CELLS).filter(|&c| mask >> c & 1 == 1).all(|c| {
+            || givens.all(|c| {
                 let partner = if self.symmetric { CELLS - 1 - c } else { c };
                 ambiguous[mask & !(1 << c) & !(1 << partner)]
             })
@@ -274,6 +282,7 @@ mod tests {
             blanks,
             symmetric: false,
             dug_to_the_end: false,
+            minimal: false,
         }
     }
 
@@ -286,6 +295,7 @@ mod tests {
             blanks: None,
             symmetric: false,
             dug_to_the_end: true,
+            minimal: false,
         };
         let listing = Listing::new(&shape, &minimal);
         assert_eq!(listing.len(), 85_632);
@@ -306,6 +316,7 @@ mod tests {
                 blanks: Some(6..=10),
                 symmetric: true,
                 dug_to_the_end: false,
+                minimal: false,
             };
             let listing = Listing::new(&shape, &wanted);
             let mut solver = Solver::new(&shape);
