@@ -67,6 +67,10 @@ fn main() -> ExitCode {
         }
     };
     let request = cli.request();
+    // A write past the file size limit (`ulimit -f`) is an error to report, on standard output as
+    // with -o, not a signal that ends the process without a word.
+    // SAFETY: setting a signal to be ignored installs no code and touches no memory.
+    unsafe { libc::signal(libc::SIGXFSZ, libc::SIG_IGN) };
     // Only runs that write a file, and the grader with its programs and folders, leave something
     // behind when they are stopped; the others keep the system's handling, and the start-up time
     // of a thread.
@@ -131,7 +135,5 @@ fn clean_up_before_ending_on_signals() -> std::io::Result<()> {
                 std::process::exit(128 + signal);
             }
         })?;
-    // SAFETY: setting a signal to be ignored installs no code and touches no memory.
-    unsafe { libc::signal(libc::SIGXFSZ, libc::SIG_IGN) };
     sudoku_gen::io::output::remove_replacements_on_faults()
 }

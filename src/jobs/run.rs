@@ -159,6 +159,30 @@ fn run_standard(
                 .iter()
                 .map(|path| open_pieces(path))
                 .collect::<Result<Vec<_>, Error>>()?;
+            if !standard_shape {
+                // The shapes read from the input: other shapes are checked one file at a time,
+                // and `--first`, a 9×9 rule, is refused for them as it is with the shape flags.
+                let mut other = None;
+                for (path, input) in paths.iter().zip(&mut inputs) {
+                    if is_other_shape(&input.peek(PEEK)?) {
+                        other.get_or_insert(path);
+                    }
+                }
+                if let Some(path) = other {
+                    let name = source_name(path);
+                    if paths.len() > 1 {
+                        return Err(Error::Usage(format!(
+                            "--check takes one file at a time for shapes other than 9×9, and \
+                             {name} reads as one"
+                        )));
+                    }
+                    if rules.first.is_some() {
+                        return Err(Error::Usage(format!(
+                            "--first is for 9×9 grids, and {name} reads as another shape"
+                        )));
+                    }
+                }
+            }
             if let [input] = &mut inputs[..]
                 && !standard_shape
                 && is_other_shape(&input.peek(PEEK)?)
@@ -191,8 +215,12 @@ fn run_standard(
             let path = &paths[0];
             let mut solutions = open_pieces(path)?;
             if !standard_shape && is_other_shape(&solutions.peek(PEEK)?) {
-                // `--first` is a 9×9 rule, and stays one: it is refused with the shape flags,
-                // and not asked of other shapes here.
+                if rules.first.is_some() {
+                    return Err(Error::Usage(format!(
+                        "--first is for 9×9 grids, and {} reads as another shape",
+                        source_name(path)
+                    )));
+                }
                 let job = shaped::Job::Check {
                     path: path.clone(),
                     puzzles: Some(puzzles),

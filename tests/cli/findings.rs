@@ -488,3 +488,39 @@ fn minimal_symmetric_puzzles_of_other_shapes_kept_a_given_that_could_go() {
     let message = refusal(&["-n", "5", "--minimal", "--symmetric", "--size", "12"]);
     assert!(message.contains("up to 10×10"), "{message}");
 }
+
+#[test]
+fn check_of_other_shapes_took_first_and_several_files_as_if_9x9() {
+    // `--check c6.txt --first 9` passed grids that start with 1, and two valid 16×16 files were
+    // read as 9×9 grids ("expected a digit 1-9, found 'B'").
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("c6.txt");
+    std::fs::write(
+        &file,
+        run_ok(&["-c", "3", "--size", "6", "--format", "line", "--seed", "1"]),
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let message = refusal(&["--check", file, "--first", "9"]);
+    assert!(message.contains("--first is for 9×9 grids"), "{message}");
+    let message = refusal(&["--check", file, file]);
+    assert!(message.contains("one file at a time"), "{message}");
+}
+
+#[test]
+fn standard_output_past_the_file_size_limit_ended_by_sigxfsz_without_a_word() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -f 100; exec \"$0\" -c 100000 > \"$1\"")
+        .arg(assert_cmd::cargo::cargo_bin("sudoku-gen"))
+        .arg(dir.path().join("big.txt"))
+        .output()
+        .unwrap();
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{message}");
+    assert!(
+        message.contains("standard output: File too large"),
+        "{message}"
+    );
+}
