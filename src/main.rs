@@ -116,6 +116,11 @@ fn main() -> ExitCode {
 /// process on the spot.
 fn clean_up_before_ending_on_signals() -> std::io::Result<()> {
     let mut signals = Signals::new(ENDING_SIGNALS)?;
+    // The real-time signals end a process by default too.
+    #[cfg(target_os = "linux")]
+    for signal in libc::SIGRTMIN()..=libc::SIGRTMAX() {
+        signals.add_signal(signal)?;
+    }
     std::thread::Builder::new()
         .name("signals".into())
         .spawn(move || {
