@@ -155,7 +155,8 @@ fn standard(job: Job, seed: u64, standard_shape: bool) -> Result<Planned, Error>
                 )));
             }
             if let Some(guesses) = &guesses {
-                reach::check_guesses_reachable(guesses, level, blanks.as_ref()).map_err(usage)?;
+                reach::check_guesses_reachable(guesses, level, blanks.as_ref(), symmetric, minimal)
+                    .map_err(usage)?;
             }
             reach::check_reachable(level, minimal, symmetric, blanks.as_ref()).map_err(usage)?;
             let job = Job::Puzzles {

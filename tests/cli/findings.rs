@@ -527,3 +527,23 @@ fn standard_output_past_the_file_size_limit_ended_by_sigxfsz_without_a_word() {
         "{message}"
     );
 }
+
+#[test]
+fn guess_counts_that_symmetric_digging_rarely_gives_crawled_instead_of_being_refused() {
+    // `-n 20 --guesses 9~9 --symmetric --minimal` ran at about 1 puzzle a second, and
+    // `--guesses 9~9 --symmetric` at about 3.
+    let message = refusal(&["-n", "20", "--guesses", "9~9", "--symmetric", "--minimal"]);
+    assert!(message.contains("can start at 3 at most"), "{message}");
+    let message = refusal(&["-n", "20", "--guesses", "7~7", "--symmetric"]);
+    assert!(message.contains("can start at 6 at most"), "{message}");
+    run_ok(&[
+        "-n",
+        "3",
+        "--guesses",
+        "3~3",
+        "--symmetric",
+        "--minimal",
+        "--seed",
+        "1",
+    ]);
+}

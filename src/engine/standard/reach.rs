@@ -184,6 +184,8 @@ pub fn check_guesses_reachable(
     guesses: &RangeInclusive<usize>,
     level: Option<Level>,
     blanks: Option<&RangeInclusive<usize>>,
+    symmetric: bool,
+    minimal: bool,
 ) -> Result<(), String> {
     if level == Some(Level::Singles) && *guesses.start() > 0 {
         return Err("level 1 puzzles are solved without a guess: --guesses must start at 0".into());
@@ -205,6 +207,13 @@ pub fn check_guesses_reachable(
         (3, format!("{why} at level 2"))
     } else {
         (most, why)
+    };
+    // Symmetric digging, minimal above all, leaves fewer puzzles that need many guesses: from
+    // these counts on, fewer than 50 puzzles a second on two cores (BENCHMARKS.md).
+    let (most, why) = match (symmetric, minimal) {
+        (true, true) if most > 3 => (3, format!("{why} with --symmetric --minimal")),
+        (true, false) if most > 6 => (6, format!("{why} with --symmetric")),
+        _ => (most, why),
     };
     if *guesses.start() > most {
         return Err(format!(
