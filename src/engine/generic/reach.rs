@@ -1,9 +1,8 @@
 //! Which blank ranges `-n` meets at a useful rate on each shape, so that the others are refused
 //! up front, with a message that states the range the shape supports.
 //!
-//! Where digging ends depends on the shape far more than on its size: dug to the end, 6×6 puzzles
-//! keep 67% to 78% of their cells blank, 12×12 ones 62% to 69%, 9×9 X-Sudoku 74% to 80% and random
-//! 9×9 jigsaw layouts 79% to 84%. So no share of the cells can both take every shape's default
+//! Where digging ends depends on the shape far more than on its size (BENCHMARKS.md has the
+//! shares of blank cells per shape), so no share of the cells can both take every shape's default
 //! puzzles and refuse what it cannot reach. Instead:
 //!
 //! - **4×4** shapes are listed (see [`super::listed`]): their blank counts are known exactly.
@@ -44,7 +43,8 @@ const REACH_PERCENT: usize = 60;
 /// blank.
 const LARGE_REACH_PERCENT: usize = 48;
 
-/// Puzzles dug to the end to see where a shape's puzzles end: a few tens of milliseconds at 12×12.
+/// Puzzles dug to the end to see where a shape's puzzles end: few, since they are dug before any
+/// work of the request.
 pub const SAMPLE: usize = 24;
 
 /// The seed of the sample: a fixed one, so that whether a request is taken depends on the request

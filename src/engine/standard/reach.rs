@@ -208,8 +208,8 @@ pub fn check_guesses_reachable(
     } else {
         (most, why)
     };
-    // Symmetric digging, minimal above all, leaves fewer puzzles that need many guesses: from
-    // these counts on, fewer than 50 puzzles a second on two cores (BENCHMARKS.md).
+    // Symmetric digging, minimal above all, leaves fewer puzzles that need many guesses, so the
+    // rate at which the filter finds them falls off sooner (BENCHMARKS.md has the rates).
     let (most, why) = match (symmetric, minimal) {
         (true, true) if most > 3 => (3, format!("{why} with --symmetric --minimal")),
         (true, false) if most > 6 => (6, format!("{why} with --symmetric")),
