@@ -5,18 +5,7 @@
 use std::time::{Duration, Instant};
 
 use crate::common::shapes::{Spec, line_records};
-use crate::common::sudoku_gen;
-
-/// The stdout of a successful run.
-fn run_ok(args: &[&str]) -> Vec<u8> {
-    let output = sudoku_gen().args(args).output().unwrap();
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output.stdout
-}
+use crate::common::{run_ok, sudoku_gen};
 
 /// The stderr of a run that ends with `code`, writes nothing on stdout, and takes under `limit`.
 fn run_failing_within(args: &[&str], stdin: &[u8], code: i32, limit: Duration) -> String {

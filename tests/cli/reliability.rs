@@ -7,22 +7,11 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use crate::common::shapes::{Spec, grid_records, keeps_givens, line_records};
-use crate::common::sudoku_gen;
+use crate::common::{run_ok, sudoku_gen};
 
 /// The binary, to be run with pipes of its own.
 fn binary() -> std::process::Command {
     std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-gen"))
-}
-
-/// The stdout of a successful run.
-fn run_ok(args: &[&str]) -> Vec<u8> {
-    let output = sudoku_gen().args(args).output().unwrap();
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output.stdout
 }
 
 /// The stderr of a run that ends with `code` and writes nothing on stdout.

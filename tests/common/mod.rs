@@ -13,6 +13,17 @@ pub fn sudoku_gen() -> Command {
     Command::cargo_bin("sudoku-gen").expect("the binary is built")
 }
 
+/// The stdout of a successful run of the binary.
+pub fn run_ok(args: &[&str]) -> Vec<u8> {
+    let output = sudoku_gen().args(args).output().unwrap();
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output.stdout
+}
+
 /// The grids of `-c` output in either format, as 81 digits each; panics on any layout error.
 pub fn parse_grids(text: &[u8], line_format: bool) -> Vec<[u8; 81]> {
     let text = std::str::from_utf8(text).expect("ASCII output");
