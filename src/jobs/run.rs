@@ -159,34 +159,27 @@ fn run_standard(
                 .iter()
                 .map(|path| open_pieces(path))
                 .collect::<Result<Vec<_>, Error>>()?;
+            // The shapes read from the input: other shapes are checked one file at a time, and
+            // `--first`, a 9×9 rule, is refused for them as it is with the shape flags.
+            let mut other = None;
             if !standard_shape {
-                // The shapes read from the input: other shapes are checked one file at a time,
-                // and `--first`, a 9×9 rule, is refused for them as it is with the shape flags.
-                let mut other = None;
                 for (path, input) in paths.iter().zip(&mut inputs) {
                     if is_other_shape(&input.peek(PEEK)?) {
                         other.get_or_insert(path);
                     }
                 }
-                if let Some(path) = other {
-                    let name = source_name(path);
-                    if paths.len() > 1 {
-                        return Err(Error::Usage(format!(
-                            "--check takes one file at a time for shapes other than 9×9, and \
-                             {name} reads as one"
-                        )));
-                    }
-                    if rules.first.is_some() {
-                        return Err(Error::Usage(format!(
-                            "--first is for 9×9 grids, and {name} reads as another shape"
-                        )));
-                    }
-                }
             }
-            if let [input] = &mut inputs[..]
-                && !standard_shape
-                && is_other_shape(&input.peek(PEEK)?)
-            {
+            if let Some(path) = other {
+                let name = source_name(path);
+                if paths.len() > 1 {
+                    return Err(Error::Usage(format!(
+                        "--check takes one file at a time for shapes other than 9×9, and {name} \
+                         reads as one"
+                    )));
+                }
+                if rules.first.is_some() {
+                    return Err(first_of_another_shape(path));
+                }
                 let job = shaped::Job::Check {
                     path: paths[0].clone(),
                     puzzles: None,
@@ -216,10 +209,7 @@ fn run_standard(
             let mut solutions = open_pieces(path)?;
             if !standard_shape && is_other_shape(&solutions.peek(PEEK)?) {
                 if rules.first.is_some() {
-                    return Err(Error::Usage(format!(
-                        "--first is for 9×9 grids, and {} reads as another shape",
-                        source_name(path)
-                    )));
+                    return Err(first_of_another_shape(path));
                 }
                 let job = shaped::Job::Check {
                     path: path.clone(),
@@ -268,6 +258,15 @@ fn read_guarded(path: &Path) -> Result<Vec<u8>, Error> {
 }
 
 /// Writes the report of a check of `path` on standard output.
+/// The refusal of `--first`, a 9×9 rule, for an input at `path` that reads as another shape, as
+/// it is refused with the shape flags.
+fn first_of_another_shape(path: &Path) -> Error {
+    Error::Usage(format!(
+        "--first is for 9×9 grids, and {} reads as another shape",
+        source_name(path)
+    ))
+}
+
 pub(super) fn finish_check(report: &Report, path: &Path) -> Result<Finished, Error> {
     Destination::Stdout.write(report.text(&source_name(path)).as_bytes())?;
     Ok(Finished::with(report.problems.count(), Vec::new()))
