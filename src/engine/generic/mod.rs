@@ -12,13 +12,13 @@ use crate::model::shape::Shape;
 
 /// The guesses, per cell, the search may spend looking for a first complete grid of a shape
 /// before `-c` or `-n` works on it.
-pub(crate) const FIRST_GRID_GUESSES_PER_CELL: usize = 2000;
+const FIRST_GRID_GUESSES_PER_CELL: usize = 2000;
 
 /// Refuses a shape without a complete grid before `-c` or `-n` (asking for `asked`) works on it:
 /// both would search for grids that are not there, and on some jigsaw layouts without any, proving
 /// that takes the search longer than a run can wait, so a shape whose first grid is not found
-/// within a bound is refused too, saying so.
-pub fn check_has_grid(shape: &Shape, asked: usize) -> Result<(), Error> {
+/// within a bound is refused too, saying so. Returns that first grid.
+pub fn check_has_grid(shape: &Shape, asked: usize) -> Result<Vec<u8>, Error> {
     let cells = shape.cells();
     let mut grid = vec![0; cells];
     match solve::Solver::new(shape).count_within(
@@ -27,7 +27,7 @@ pub fn check_has_grid(shape: &Shape, asked: usize) -> Result<(), Error> {
         &mut grid,
         FIRST_GRID_GUESSES_PER_CELL * cells,
     ) {
-        Some(1) => Ok(()),
+        Some(1) => Ok(grid),
         Some(_) => Err(Error::TooFewGrids { asked, exist: 0 }),
         None => Err(Error::Usage(format!(
             "the search found no complete grid of this layout within {} guesses: it may have none; \

@@ -47,8 +47,9 @@
 //! grids the search does not find at all is refused before the walk starts.
 //!
 //! From the fourth restart on, each try's orders also put first the cells of a complete grid of
-//! its part, the solver's first grid relabelled: the try walks straight to that grid and on to
-//! its neighbours in the tree. On large jigsaw layouts drawn orders alone may never reach a grid.
+//! its part, the solver's first grid (found when the shape was checked for one) relabelled: the
+//! try walks straight to that grid and on to its neighbours in the tree. On large jigsaw layouts
+//! drawn orders alone may never reach a grid.
 //!
 //! # Threads
 //! The tree is split into P = min(N, 8) fixed parts by the cell of region 0 that takes the 1
@@ -63,7 +64,6 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
 use rayon::prelude::*;
 
-use super::solve::Solver;
 use crate::error::Error;
 use crate::model::shape::{Regions, Shape};
 use crate::text::format::Format;
@@ -100,12 +100,12 @@ fn layout_of(format: Format) -> Layout {
 /// documentation) run over the current rayon pool.
 pub fn render_grids(request: &ShapedGrids) -> Result<Vec<u8>, Error> {
     let shape = &request.shape;
-    super::check_has_grid(shape, request.count)?;
+    let first_grid = super::check_has_grid(shape, request.count)?;
     let layout = layout_of(request.format);
     let with_layout = shape.layout_text().is_some();
     let record = record_len(shape.size(), layout, with_layout);
     let mut out = vec![0; record * request.count];
-    let walk = Walk::new(shape, request.seed, layout, with_layout);
+    let walk = Walk::new(shape, request.seed, layout, with_layout, first_grid);
     let parts = shape.size().min(MOST_PARTS);
     let mut pieces = Vec::with_capacity(parts);
     let mut rest = out.as_mut_slice();
@@ -135,7 +135,7 @@ pub fn render_grids(request: &ShapedGrids) -> Result<Vec<u8>, Error> {
 
 /// Counts the complete grids of `shape`, stopping at `limit`.
 pub fn count_grids(shape: &Shape, limit: usize) -> usize {
-    let mut walk = Walk::new(shape, 0, Layout::Line, false);
+    let mut walk = Walk::new(shape, 0, Layout::Line, false, Vec::new());
     walk.counting = true;
     walk.run(&mut [], limit, None)
 }
@@ -161,10 +161,6 @@ fn first_budget(shape: &Shape) -> usize {
 /// being drawn again: on jigsaw layouts of 20×20 and up a try with drawn orders rarely reaches a
 /// grid at all, while the solver, restarting as it does, finds one.
 const GUIDED_FROM: u32 = 4;
-
-/// The guesses, per cell, the solver may spend finding the grid a guided try leads to: those of
-/// [`super::check_has_grid`], whose search it repeats.
-const GUIDE_GUESSES_PER_CELL: usize = super::FIRST_GRID_GUESSES_PER_CELL;
 
 /// How many of the last values are handed out to their cells in every order, at most (all of
 /// them on a shape of fewer values).
@@ -246,12 +242,13 @@ struct Walk {
     out_of_nodes: bool,
     /// The nodes of a first try (see [`first_budget`]).
     first_budget: usize,
-    /// The shape, for the solver that finds the grid a guided try leads to.
-    shape: Shape,
+    /// The grid guided tries lead to: the first one the solver found (see
+    /// [`super::check_has_grid`]); empty when there is none to lead to.
+    guide: Vec<u8>,
 }
 
 impl Walk {
-    fn new(shape: &Shape, seed: u64, layout: Layout, with_layout: bool) -> Walk {
+    fn new(shape: &Shape, seed: u64, layout: Layout, with_layout: bool, guide: Vec<u8>) -> Walk {
         let n = shape.size();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let mut region_cells = vec![Vec::new(); n];
@@ -357,7 +354,7 @@ impl Walk {
             budget: usize::MAX,
             out_of_nodes: false,
             first_budget: first_budget(shape),
-            shape: shape.clone(),
+            guide,
         }
     }
 
@@ -389,21 +386,17 @@ impl Walk {
 
     /// Puts first, in every order but the one that names the parts, the cells of a complete grid
     /// of the current part: the try then walks straight to that grid, and from there to its
-    /// neighbours in the tree. The grid is the one the solver finds first, the search that showed
-    /// the shape has grids at all (see [`super::check_has_grid`]), relabelled so that the part's
-    /// cell of region 0 holds the 1. The orders stay as drawn when the solver gives up.
+    /// neighbours in the tree. The grid is the walk's guide, the first one the solver found,
+    /// relabelled so that the part's cell of region 0 holds the 1. Without a guide the orders stay
+    /// as drawn.
     fn lead_to_a_grid(&mut self) {
         let n = self.size;
         let fixed = n - self.relabelled_values;
-        if fixed == 0 {
-            // Every value is relabelled, and the tree is small.
+        if fixed == 0 || self.guide.is_empty() {
+            // With every value relabelled, the tree is small.
             return;
         }
-        let mut grid = vec![0; n * n];
-        let budget = GUIDE_GUESSES_PER_CELL * n * n;
-        if Solver::new(&self.shape).count_within(&vec![0; n * n], 1, &mut grid, budget) != Some(1) {
-            return;
-        }
+        let mut grid = self.guide.clone();
         if let Some(part) = self.part {
             let k = usize::from(self.order[1][0][part]);
             let one = grid[usize::from(self.region_cells[0][k])];
@@ -695,6 +688,7 @@ impl Walk {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::generic::solve::Solver;
     use crate::model::symbols::Symbols;
 
     fn shape(size: usize, diagonal: bool) -> Shape {
