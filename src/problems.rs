@@ -45,10 +45,23 @@ impl<T> Problems<T> {
     /// Adds a problem found out of order (threads report as they finish): the listed ones stay the
     /// first by `key`.
     pub(crate) fn insert_by_key<K: Ord>(&mut self, problem: T, key: impl Fn(&T) -> K) {
+        let at_key = key(&problem);
+        self.insert_with(at_key, || problem, key);
+    }
+
+    /// As [`insert_by_key`](Self::insert_by_key) for the problem whose key is `at_key`, made only
+    /// if it will be listed: a file with a fault in every grid is worded twenty times, not once a
+    /// grid.
+    pub(crate) fn insert_with<K: Ord>(
+        &mut self,
+        at_key: K,
+        problem: impl FnOnce() -> T,
+        key: impl Fn(&T) -> K,
+    ) {
         self.count += 1;
-        let at = self.listed.partition_point(|p| key(p) <= key(&problem));
+        let at = self.listed.partition_point(|p| key(p) <= at_key);
         if at < LISTED {
-            self.listed.insert(at, problem);
+            self.listed.insert(at, problem());
             self.listed.truncate(LISTED);
         }
     }

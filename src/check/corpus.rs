@@ -52,7 +52,7 @@ impl CorpusCheck {
                 column: e.column,
                 message: &e.message,
             };
-            self.report.add(Problem::of(e.line, None, fault));
+            self.report.add_fault(e.line, None, fault);
         }
         let unlisted = rows.errors.count() - rows.errors.listed().len();
         self.report.problems.count_unlisted(unlisted);

@@ -196,7 +196,7 @@ impl FileCheck {
                 expected: count,
                 found: self.report.grids,
             };
-            self.report.add(Problem::of(lines.max(1), None, fault));
+            self.report.add_fault(lines.max(1), None, fault);
         }
         self.report
     }
@@ -356,11 +356,7 @@ pub(super) fn judge(
     report: &mut Report,
 ) {
     if let Some((cell, fault)) = first_repeat_in_text(digits) {
-        report.add(Problem::of(
-            spot.line + row_lines * (cell / 9),
-            Some(index + 1),
-            fault,
-        ));
+        report.add_fault(spot.line + row_lines * (cell / 9), Some(index + 1), fault);
     }
     if let Some(d) = first.filter(|&d| digits[0] != b'0' + d) {
         report.add(Problem {

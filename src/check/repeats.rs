@@ -22,7 +22,7 @@ use std::io::{BufReader, BufWriter, Read, Seek, Write};
 
 use rayon::prelude::*;
 
-use super::report::{Fault, Problem, Report};
+use super::report::{Fault, Report};
 
 /// The grids of the files checked, as the search for repeats keeps them: 16 bytes a grid, in
 /// memory within the budget and in sorted runs on disk past it, plus a line number for each grid
@@ -297,11 +297,7 @@ pub(super) fn add_repeats(
                     file: (later.file != first.file).then(|| names[first.file as usize].as_str()),
                     line: first.line,
                 };
-                reports[later.file as usize].add(Problem::of(
-                    later.line,
-                    Some(later.grid + 1),
-                    fault,
-                ));
+                reports[later.file as usize].add_fault(later.line, Some(later.grid + 1), fault);
             }
             _ => first = Some((key, None)),
         }

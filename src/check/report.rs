@@ -63,6 +63,12 @@ impl Report {
         self.problems.insert_by_key(problem, |p| p.line);
     }
 
+    /// Counts `fault` at `line` of grid `grid`, worded only if it is among the first listed.
+    pub(super) fn add_fault(&mut self, line: usize, grid: Option<usize>, fault: Fault) {
+        let problem = || Problem::of(line, grid, fault);
+        self.problems.insert_with(line, problem, |p| p.line);
+    }
+
     /// The report of two parts of one file, checked apart (in parallel, or a piece at a time).
     pub(super) fn merge(mut self, other: Report) -> Report {
         self.problems.merge_by_key(other.problems, |p| p.line);

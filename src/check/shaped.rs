@@ -7,7 +7,7 @@
 //! print alike.
 
 use super::repeats::{Places, SeenGrids, add_repeats, seen_key};
-use super::report::{Cell, Fault, Problem, Report, Subject};
+use super::report::{Cell, Fault, Report, Subject};
 use crate::model::request::ShapeRequest;
 use crate::model::shape::Shape;
 use crate::text::parse::{ParseError, ParseErrors};
@@ -150,7 +150,7 @@ pub fn check_solutions(
                 found: glyph(solution[cell]),
                 given: glyph(puzzle[cell]),
             };
-            add(&mut report, solutions.lines[index], Some(index + 1), fault);
+            report.add_fault(solutions.lines[index], Some(index + 1), fault);
         }
     }
     if solutions.len() != puzzles.len() {
@@ -158,7 +158,7 @@ pub fn check_solutions(
             expected: puzzles.len(),
             found: solutions.len(),
         };
-        add(&mut report, last_line(text), None, fault);
+        report.add_fault(last_line(text), None, fault);
     }
     check_count(&mut report, last_line(text), count);
     Ok(report)
@@ -174,10 +174,6 @@ pub fn all_valid(grids: &ShapedPuzzles) -> bool {
     })
 }
 
-fn add(report: &mut Report, line: usize, grid: Option<usize>, fault: Fault) {
-    report.add(Problem::of(line, grid, fault));
-}
-
 fn add_parse_errors(report: &mut Report, errors: &ParseErrors) {
     for ParseError {
         line,
@@ -189,7 +185,7 @@ fn add_parse_errors(report: &mut Report, errors: &ParseErrors) {
             column: *column,
             message,
         };
-        add(report, *line, None, fault);
+        report.add_fault(*line, None, fault);
     }
     report
         .problems
@@ -202,7 +198,7 @@ fn check_count(report: &mut Report, last_line: usize, count: Option<usize>) {
             expected,
             found: report.grids,
         };
-        add(report, last_line, None, fault);
+        report.add_fault(last_line, None, fault);
     }
 }
 
@@ -223,7 +219,7 @@ fn check_grid(grids: &ShapedPuzzles, index: usize, ordinal: usize, report: &mut 
     };
     if let Some(cell) = cells.iter().position(|&v| v == 0) {
         let fault = Fault::EmptyCell(Cell::at(cell, n));
-        add(report, line_of(cell), Some(ordinal + 1), fault);
+        report.add_fault(line_of(cell), Some(ordinal + 1), fault);
         return;
     }
     let symbols = shape.symbols();
@@ -246,7 +242,7 @@ fn check_grid(grids: &ShapedPuzzles, index: usize, ordinal: usize, report: &mut 
                     first: Cell::at(seen_at[value], n),
                     second: Cell::at(cell, n),
                 };
-                add(report, line_of(cell), Some(ordinal + 1), fault);
+                report.add_fault(line_of(cell), Some(ordinal + 1), fault);
                 break;
             }
             seen_at[value] = cell;

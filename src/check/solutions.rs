@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use super::GridRules;
 use super::grids::judge;
 use super::layout::Spot;
-use super::report::{Cell, Fault, Problem, Report, Subject};
+use super::report::{Cell, Fault, Report, Subject};
 use crate::error::Error;
 use crate::io::input::{Boundary, Pieces};
 use crate::model::grid::Grid;
@@ -61,7 +61,7 @@ pub fn check_solution_files(
                 column: e.column,
                 message: &e.message,
             };
-            report.add(Problem::of(e.line, None, fault));
+            report.add_fault(e.line, None, fault);
         }
         report
             .problems
@@ -111,21 +111,14 @@ pub fn check_solution_files(
     // The line after the last record, well-formed or not.
     let last_line = last_line + 1;
     if found != expected {
-        report.add(Problem::of(
-            last_line,
-            None,
-            Fault::SolutionCount { expected, found },
-        ));
+        report.add_fault(last_line, None, Fault::SolutionCount { expected, found });
     }
     if let Some(count) = rules.count.filter(|&count| count != found) {
-        report.add(Problem::of(
-            last_line,
-            None,
-            Fault::GridCount {
-                expected: count,
-                found,
-            },
-        ));
+        let fault = Fault::GridCount {
+            expected: count,
+            found,
+        };
+        report.add_fault(last_line, None, fault);
     }
     Ok(Ok(report))
 }
@@ -215,11 +208,11 @@ pub(super) fn judge_solution(
     report: &mut Report,
 ) {
     let cells = solution.cells();
-    let problem = |cell: usize, fault: Fault| {
-        Problem::of(spot.line + row_lines * (cell / 9), Some(index + 1), fault)
+    let mut add = |cell: usize, fault: Fault| {
+        report.add_fault(spot.line + row_lines * (cell / 9), Some(index + 1), fault)
     };
     if let Some(cell) = cells.iter().position(|&v| v == 0) {
-        report.add(problem(cell, Fault::EmptyCell(Cell::at(cell, 9))));
+        add(cell, Fault::EmptyCell(Cell::at(cell, 9)));
         return;
     }
     if let Some(cell) = (0..81).find(|&c| puzzle.get(c) != 0 && puzzle.get(c) != cells[c]) {
@@ -228,7 +221,7 @@ pub(super) fn judge_solution(
             found: char::from(b'0' + cells[cell]),
             given: char::from(b'0' + puzzle.get(cell)),
         };
-        report.add(problem(cell, fault));
+        add(cell, fault);
         return;
     }
     judge(

@@ -14,6 +14,7 @@ use crate::io::output::Destination;
 use crate::io::progress::InputProgress;
 use crate::model::request::ShapeRequest;
 use crate::problems::Problems;
+use crate::text::alphabet::written_alphabet;
 use crate::text::format::Format;
 use crate::text::parse::{ParseError, ParseErrors};
 use crate::text::shaped::{Layout, ShapedPuzzles, detect_layout, detect_size, read_shaped};
@@ -37,10 +38,12 @@ pub enum Job {
     },
 }
 
-/// Whether an input read without shape flags is of another shape than 9×9, or a jigsaw one, so
-/// that the generic kernel, not the standard one, must read it.
+/// Whether an input read without shape flags is of another shape than 9×9, a jigsaw one, or one
+/// written in another alphabet, so that the generic kernel, not the standard one, must read it.
 pub(super) fn is_other_shape(text: &[u8]) -> bool {
-    detect_size(text, None).is_some_and(|(size, prefixed)| size != 9 || prefixed)
+    detect_size(text, None).is_some_and(|(size, prefixed)| {
+        size != 9 || prefixed || written_alphabet(text, size, prefixed).is_some()
+    })
 }
 
 /// Runs `job` (`input`: the input of a check, when it has already been opened).

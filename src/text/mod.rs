@@ -1,5 +1,6 @@
 //! Text: the formats grids and puzzles are written in, reading them, and CSV corpora.
 
+pub(crate) mod alphabet;
 pub mod corpus;
 pub mod format;
 pub mod parse;

@@ -23,6 +23,7 @@ use crate::model::request::{LayoutSource, ShapeRequest};
 use crate::model::shape::{SIZES, Shape, ShapeError};
 use crate::model::symbols::{DEFAULT_SYMBOLS, Symbols};
 use crate::problems::shown_character;
+use crate::text::alphabet::written_alphabet;
 use crate::text::parse::{ParseError, ParseErrors, numbered_lines, utf16_encoding};
 
 /// The layout of a text of puzzles or grids.
@@ -292,6 +293,23 @@ pub fn read_shaped(
     };
     // The seed of a random layout does not matter here: -s and --check take no random layout.
     let mut rng = <rand::rngs::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(0);
+    let prefixed = detected.as_ref().is_some_and(|d| d.prefixed);
+    let written = request
+        .symbols
+        .is_none()
+        .then(|| written_alphabet(text, size, prefixed))
+        .flatten();
+    let inferred;
+    let request = match written {
+        Some(symbols) => {
+            inferred = ShapeRequest {
+                symbols: Some(symbols),
+                ..request.clone()
+            };
+            &inferred
+        }
+        None => request,
+    };
     let shape = match request.shape(size, &mut rng) {
         Ok(shape) => shape,
         // Records that carry their layouts need no boxes, at a prime size too: the first one's

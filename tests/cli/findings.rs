@@ -321,6 +321,9 @@ fn run_on_endless_stream(args: &[&str], first: &[u8], line: &[u8]) -> (i32, Stri
 fn endless_malformed_streams_were_read_whole_before_their_first_error() {
     // (args, first bytes, the line repeated, where the first problem is named)
     type Case<'a> = (&'a [&'a str], &'a [u8], &'a [u8], &'a str);
+    // Long rows: the contract (stop at the first malformed piece) needs no piece of millions of
+    // short ones.
+    let row = [b"x,".as_slice(), &[b'b'; 4000], b"\n"].concat();
     let cases: [Case; 7] = [
         (
             &["--check", "-"],
@@ -331,7 +334,7 @@ fn endless_malformed_streams_were_read_whole_before_their_first_error() {
         (
             &["--check", "-"],
             b"puzzle,b\n",
-            b"x,b\n",
+            &row,
             "<stdin>:2: column 1:",
         ),
         (
@@ -346,7 +349,7 @@ fn endless_malformed_streams_were_read_whole_before_their_first_error() {
             b"1111111111111111\n",
             "<stdin>:1: grid 1:",
         ),
-        (&["--shuffle", "-"], b"puzzle,b\n", b"x,b\n", "<stdin>:2:1:"),
+        (&["--shuffle", "-"], b"puzzle,b\n", &row, "<stdin>:2:1:"),
         (
             &["--shuffle", "-"],
             b"",
@@ -535,4 +538,33 @@ fn guess_counts_that_symmetric_digging_rarely_gives_crawled_instead_of_being_ref
         "--seed",
         "1",
     ]);
+}
+
+#[test]
+fn symbol_set_outputs_read_back_without_their_flag() {
+    // Hexadoku's 0–F read back with 0 taken for a blank: -s solved another puzzle, silently.
+    for symbols in ["0123456789ABCDEF", "ABCDEFGHI", "012345678"] {
+        let shape = ["--symbols", symbols];
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("puzzles.txt");
+        let path = path.to_str().unwrap();
+        for format in ["line", "grid"] {
+            let grids =
+                run_ok(&[&["-c", "3", "--seed", "4", "--format", format][..], &shape].concat());
+            sudoku_gen()
+                .args(["--check", "-", "--count", "3"])
+                .write_stdin(grids)
+                .assert()
+                .success();
+            let puzzles =
+                run_ok(&[&["-n", "3", "--seed", "4", "--format", format][..], &shape].concat());
+            std::fs::write(path, &puzzles).unwrap();
+            let solved = run_ok(&["-s", path]);
+            sudoku_gen()
+                .args([&["--check", "-", "--puzzles", path][..], &shape].concat())
+                .write_stdin(solved)
+                .assert()
+                .success();
+        }
+    }
 }

@@ -159,7 +159,8 @@ fn endless_stream_of_another_shape_reports_its_error_at_once() {
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || while stdin.write_all(b"1234\n").is_ok() {});
+    let lines = b"1234\n".repeat(4096);
+    let writer = std::thread::spawn(move || while stdin.write_all(&lines).is_ok() {});
     let output = child.wait_with_output().unwrap();
     writer.join().unwrap();
     assert_eq!(output.status.code(), Some(1));
