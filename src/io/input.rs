@@ -541,7 +541,9 @@ mod sigbus {
                 }
             }
         }
-        // Not one of ours: die of it as the default action would.
+        // Not one of ours (a fault elsewhere, or a `kill`): die of it as the default action would,
+        // leaving no temporary file of `-o FILE` behind.
+        crate::io::output::remove_replacements_in_fault();
         // SAFETY: signal and raise are async-signal-safe.
         unsafe {
             libc::signal(signal, libc::SIG_DFL);

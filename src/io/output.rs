@@ -513,19 +513,20 @@ pub(crate) fn remove_replacements_in_fault() {
 /// The signals whose default is to end the process with a core dump and that a watching thread
 /// cannot serve: a fault (SIGILL, SIGFPE) or `abort()` (SIGABRT) ends the process in the thread
 /// that raised it, before any other thread runs, and SIGTRAP and SIGSYS come the same way from a
-/// debugger's breakpoint or a filtered system call, or from `kill`.
-const FAULT_SIGNALS: [libc::c_int; 5] = [
+/// debugger's breakpoint or a filtered system call, or from `kill`. SIGBUS is among them until a
+/// mapped input is watched, whose handler then serves it (see [`crate::io::input`]).
+const FAULT_SIGNALS: [libc::c_int; 6] = [
     libc::SIGTRAP,
     libc::SIGABRT,
     libc::SIGILL,
     libc::SIGFPE,
     libc::SIGSYS,
+    libc::SIGBUS,
 ];
 
 /// Installs, for the fault signals (`FAULT_SIGNALS`), a handler that removes the temporary files of the
 /// replacements in the making and then ends the process by the same signal, as its default action
-/// would. SIGSEGV and SIGBUS are left to the handlers of the standard library (a stack overflow)
-/// and of [`crate::io::input`] (a shortened input).
+/// would. SIGSEGV is left to the handler of the standard library (a stack overflow).
 pub fn remove_replacements_on_faults() -> io::Result<()> {
     extern "C" fn on_fault(signal: libc::c_int) {
         remove_replacements_in_fault();

@@ -282,6 +282,41 @@ fn sigtrap_and_sigabrt_left_the_temporary_file_of_o_behind() {
     }
 }
 
+#[test]
+fn an_external_sigbus_left_the_temporary_file_of_o_behind() {
+    use crate::output::stop_a_run;
+    // Its handler took only faults in a mapped input for its own; a `kill -BUS`, or a run with no
+    // mapped input, died with the temporary file in place.
+    let dir = tempfile::tempdir().unwrap();
+    let sample = std::fs::read(format!(
+        "{}/tests/data/sample_17_clue.txt",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let copies = 400_000 / sample.len() + 1;
+    std::fs::write(dir.path().join("puzzles.txt"), sample.repeat(copies)).unwrap();
+    let solved_len = (sample.len() * copies) as u64;
+    for (args, complete_len) in [
+        (&["-c", "1000000"][..], 163_000_000 - 1),
+        (&["-s", "puzzles.txt"][..], solved_len),
+    ] {
+        let stopped: usize = [0, 30]
+            .into_iter()
+            .map(Duration::from_millis)
+            .map(|delay| {
+                usize::from(stop_a_run(
+                    dir.path(),
+                    args,
+                    libc::SIGBUS,
+                    delay,
+                    complete_len,
+                ))
+            })
+            .sum();
+        assert!(stopped > 0, "{args:?}: no run was stopped midway");
+    }
+}
+
 /// Runs `args` on an endless stream: `first`, then `line` over and over. Returns the exit code,
 /// stdout and stderr, and how many bytes the run read before it ended.
 fn run_on_endless_stream(args: &[&str], first: &[u8], line: &[u8]) -> (i32, String, String, usize) {
