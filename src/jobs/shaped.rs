@@ -88,64 +88,145 @@ pub(super) fn run(
     }
 }
 
-/// `-s` for every shape, a piece of the input at a time: the first piece tells the size and the
-/// layout, which every later piece keeps. Once a piece is malformed, the rest of a file is only
-/// read for its problems, and a stream is not read further.
+/// What the pieces read so far tell of an input's shape: the first readable piece gives the size
+/// and the layout, which every later piece keeps.
+struct ShapeSoFar {
+    request: ShapeRequest,
+    layout: Option<Layout>,
+}
+
+impl ShapeSoFar {
+    fn new(request: ShapeRequest) -> ShapeSoFar {
+        ShapeSoFar {
+            request,
+            layout: None,
+        }
+    }
+
+    fn boundary(&self, text: &[u8]) -> Boundary {
+        boundary(self.layout, self.request.known_size(), text)
+    }
+
+    /// The records and problems of `piece`, located within it; the located problems alone when
+    /// nothing in it tells the shape.
+    fn read(&mut self, piece: &[u8]) -> Result<(ShapedPuzzles, ParseErrors), ParseErrors> {
+        let (puzzles, errors) = read_shaped(piece, &self.request)?;
+        if self.layout.is_none() {
+            self.request.size = Some(puzzles.shapes[0].size());
+            self.layout = Some(puzzles.layout);
+        }
+        Ok((puzzles, errors))
+    }
+}
+
+/// An input of one shape read a piece at a time, as `-s` and `--check` read it, with lines counted
+/// from the start of the input.
+struct ShapedPieces {
+    pieces: Pieces,
+    shape: ShapeSoFar,
+    records: usize,
+}
+
+/// One piece of a [`ShapedPieces`].
+struct ShapedPiece {
+    /// Its records; none when `unreadable`.
+    puzzles: ShapedPuzzles,
+    /// Its problems.
+    errors: ParseErrors,
+    /// Whether nothing in it tells the shape (its problems then say why).
+    unreadable: bool,
+    /// Whether it is a piece of a stream that no record has come from yet, and holds none: the
+    /// reading ends with the problem that says so, or an endless stream of nothing is read for
+    /// ever.
+    empty_stream: bool,
+    /// Whether it is the input's first piece.
+    first: bool,
+    /// The line of the input its last byte is on.
+    last_line: usize,
+    /// Its length in bytes.
+    len: usize,
+}
+
+impl ShapedPieces {
+    fn new(pieces: Pieces, request: ShapeRequest) -> ShapedPieces {
+        ShapedPieces {
+            pieces,
+            shape: ShapeSoFar::new(request),
+            records: 0,
+        }
+    }
+
+    fn is_stream(&self) -> bool {
+        self.pieces.file_len().is_none()
+    }
+
+    fn next(&mut self) -> Result<Option<ShapedPiece>, Error> {
+        let shape = &self.shape;
+        let Some(piece) = self.pieces.next_piece(|text| shape.boundary(text))? else {
+            return Ok(None);
+        };
+        let first = self.shape.layout.is_none();
+        let shift = piece.first_line - 1;
+        let (mut puzzles, errors, unreadable) = match self.shape.read(&piece) {
+            Ok((puzzles, errors)) => (puzzles, errors, false),
+            Err(errors) => (ShapedPuzzles::empty_like(&self.shape.request), errors, true),
+        };
+        for line in &mut puzzles.lines {
+            *line += shift;
+        }
+        let mut errors = shifted(errors, shift);
+        let empty_stream = self.is_stream()
+            && !piece.last
+            && self.records == 0
+            && puzzles.is_empty()
+            && errors.is_empty();
+        if empty_stream {
+            errors.push(piece.empty_stream_error());
+        }
+        self.records += puzzles.len();
+        Ok(Some(ShapedPiece {
+            puzzles,
+            errors,
+            unreadable,
+            empty_stream,
+            first,
+            last_line: shift + check::last_line(&piece),
+            len: piece.len(),
+        }))
+    }
+}
+
+/// `-s` for every shape, a piece of the input at a time (see [`ShapedPieces`]). Once a piece is
+/// malformed, the rest of a file is only read for its problems, and a stream is not read further.
 pub(super) fn solve_pieces(
-    mut pieces: Pieces,
-    mut request: ShapeRequest,
+    pieces: Pieces,
+    request: ShapeRequest,
     format: Option<Format>,
     unique: bool,
     destination: Destination,
 ) -> Result<Finished, Error> {
     let name = pieces.name().to_owned();
     let mut progress = InputProgress::new(pieces.file_len(), "puzzles");
+    let mut pieces = ShapedPieces::new(pieces, request);
     let mut output = destination.into_stream();
-    let mut layout: Option<Layout> = None;
     let mut problems = Problems::new();
     let mut malformed: Option<ParseErrors> = None;
     let mut puzzles_before = 0;
-    loop {
-        let known = request.known_size();
-        let Some(piece) = pieces.next_piece(|text| boundary(layout, known, text))? else {
-            break;
-        };
-        let first = layout.is_none();
-        let shift = piece.first_line - 1;
-        let (mut puzzles, errors) = match read_shaped(&piece, &request) {
-            Ok(read) => read,
-            Err(errors) if first => {
-                return Ok(Finished::with(
-                    1,
-                    parse_error_lines(&name, &shifted(errors, shift)),
-                ));
-            }
-            Err(errors) => (ShapedPuzzles::empty_like(&request), errors),
-        };
-        let errors = shifted(errors, shift);
-        if first {
-            request.size = Some(puzzles.shapes[0].size());
-            layout = Some(puzzles.layout);
-        }
-        for line in &mut puzzles.lines {
-            *line += shift;
-        }
-        let count = puzzles.len();
-        if pieces.file_len().is_none()
-            && !piece.last
-            && puzzles_before == 0
-            && count == 0
-            && errors.is_empty()
-        {
-            let mut errors = ParseErrors::new();
-            errors.push(piece.empty_stream_error());
+    while let Some(piece) = pieces.next()? {
+        let ShapedPiece {
+            mut puzzles,
+            errors,
+            ..
+        } = piece;
+        if piece.unreadable && piece.first || piece.empty_stream {
             return Ok(Finished::with(1, parse_error_lines(&name, &errors)));
         }
+        let count = puzzles.len();
         if let Some(all) = &mut malformed {
             all.append(errors);
         } else if !errors.is_empty() {
             malformed = Some(errors);
-            if pieces.file_len().is_none() {
+            if pieces.is_stream() {
                 break;
             }
         } else if count > 0 {
@@ -155,7 +236,7 @@ pub(super) fn solve_pieces(
                 None => {}
             }
             let solved = solve_all(&puzzles, unique);
-            if !first && puzzles.layout != Layout::Line {
+            if !piece.first && puzzles.layout != Layout::Line {
                 output.write(b"\n")?;
             }
             output.write(&solved.text)?;
@@ -169,7 +250,7 @@ pub(super) fn solve_pieces(
             problems.count_unlisted(solved.problems.count() - solved.problems.listed().len());
         }
         puzzles_before += count;
-        progress.advance(count, piece.len());
+        progress.advance(count, piece.len);
     }
     progress.finish();
     match malformed {
@@ -191,53 +272,27 @@ pub(super) fn solve_pieces(
     }
 }
 
-/// `--check` of grids of every shape, a piece of the input at a time as `-s` reads it: the first
-/// piece tells the size and the layout, and every grid leaves 16 bytes for the search for repeats
-/// (spilled to disk past the memory budget, as the 9×9 checker's are).
-/// A stream is not read past its first piece with a problem; a file is read to its end, so that
-/// its report names every problem.
+/// `--check` of grids of every shape, a piece of the input at a time as `-s` reads it (see
+/// [`ShapedPieces`]): every grid leaves 16 bytes for the search for repeats (spilled to disk past
+/// the memory budget, as the 9×9 checker's are). A stream is not read past its first piece with a
+/// problem; a file is read to its end, so that its report names every problem.
 fn check_pieces(
-    mut pieces: Pieces,
-    mut request: ShapeRequest,
+    pieces: Pieces,
+    request: ShapeRequest,
     count: Option<usize>,
 ) -> Result<Report, Error> {
-    let stream = pieces.file_len().is_none();
-    let mut layout: Option<Layout> = None;
+    let mut pieces = ShapedPieces::new(pieces, request);
     let mut checker = GridChecker::within_budget();
     let mut last_line = 0;
-    loop {
-        let known = request.known_size();
-        let Some(piece) = pieces.next_piece(|text| boundary(layout, known, text))? else {
-            break;
-        };
-        let shift = piece.first_line - 1;
-        last_line = shift + check::last_line(&piece);
-        let (mut grids, errors) = match read_shaped(&piece, &request) {
-            Ok(read) => read,
-            Err(errors) => {
-                // Nothing tells the shape of what follows: the report names what was read.
-                checker.piece(
-                    &ShapedPuzzles::empty_like(&request),
-                    &shifted(errors, shift),
-                );
-                return checker.finish(last_line, None).map_err(spill_failed);
-            }
-        };
-        if layout.is_none() {
-            request.size = Some(grids.shapes[0].size());
-            layout = Some(grids.layout);
-        }
-        for line in &mut grids.lines {
-            *line += shift;
-        }
-        let errors = shifted(errors, shift);
-        if stream && !piece.last && checker.is_empty() && grids.is_empty() && errors.is_empty() {
-            let mut errors = ParseErrors::new();
-            errors.push(piece.empty_stream_error());
-            checker.piece(&grids, &errors);
+    while let Some(piece) = pieces.next()? {
+        last_line = piece.last_line;
+        let problem = checker.piece(&piece.puzzles, &piece.errors);
+        // After a piece that tells nothing of the shape, or none of a stream, nothing tells what
+        // follows: the report names what was read.
+        if piece.unreadable || piece.empty_stream {
             return checker.finish(last_line, None).map_err(spill_failed);
         }
-        if checker.piece(&grids, &errors) && stream {
+        if problem && pieces.is_stream() {
             break;
         }
     }
@@ -265,27 +320,22 @@ fn boundary(layout: Option<Layout>, known: Option<usize>, text: &[u8]) -> Bounda
 }
 
 /// A stream of grids, solutions or puzzles of a shape, judged a piece at a time as the checker
-/// reads it whole: the first piece tells the size and the layout, and a piece with a malformed
-/// record, or with `complete` a grid that is not complete and valid, ends the reading.
+/// reads it whole (see [`ShapeSoFar`]): a piece with a malformed record, or with `complete` a grid
+/// that is not complete and valid, ends the reading.
 struct ShapedGuard {
-    request: ShapeRequest,
-    layout: Option<Layout>,
+    shape: ShapeSoFar,
     complete: bool,
 }
 
 impl StreamGuard for ShapedGuard {
     fn boundary(&self, text: &[u8]) -> Boundary {
-        boundary(self.layout, self.request.known_size(), text)
+        self.shape.boundary(text)
     }
 
     fn malformed(&mut self, piece: &Piece) -> bool {
-        let Ok((puzzles, errors)) = read_shaped(piece, &self.request) else {
+        let Ok((puzzles, errors)) = self.shape.read(piece) else {
             return true;
         };
-        if self.layout.is_none() {
-            self.request.size = Some(puzzles.shapes[0].size());
-            self.layout = Some(puzzles.layout);
-        }
         !errors.is_empty() || (self.complete && !check::all_valid(&puzzles))
     }
 }
@@ -294,8 +344,7 @@ impl StreamGuard for ShapedGuard {
 /// malformed piece (see [`ShapedGuard`]).
 fn read_for_check(input: Pieces, request: &ShapeRequest, complete: bool) -> Result<Vec<u8>, Error> {
     let mut guard = ShapedGuard {
-        request: request.clone(),
-        layout: None,
+        shape: ShapeSoFar::new(request.clone()),
         complete,
     };
     input.read_whole_guarded(&mut guard)
