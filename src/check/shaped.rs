@@ -117,28 +117,77 @@ pub fn check_solutions(
     count: Option<usize>,
 ) -> Result<Report, ParseErrors> {
     let puzzles = crate::text::shaped::parse_shaped(puzzles_text, request)?;
-    let mut report = Report {
-        subject: Subject::Solutions,
-        ..Report::default()
-    };
-    let mut solution_request = request.clone();
-    solution_request.size = Some(puzzles.shapes[0].size());
-    let solutions = match read_shaped(text, &solution_request) {
+    let mut checker = SolutionChecker::new();
+    match read_shaped(text, &checker.request_for(&puzzles, request)) {
         Ok((solutions, errors)) => {
-            add_parse_errors(&mut report, &errors);
-            solutions
+            checker.errors(&errors);
+            for index in 0..solutions.len().min(puzzles.len()) {
+                checker.pair(&solutions, index, &puzzles, index);
+            }
+            checker.counted(solutions.len());
         }
         Err(errors) => {
-            add_parse_errors(&mut report, &errors);
-            return Ok(report);
+            checker.errors(&errors);
+            return Ok(checker.report);
         }
-    };
-    report.grids = solutions.len();
-    for index in 0..solutions.len().min(puzzles.len()) {
-        check_grid(&solutions, index, index, &mut report);
-        let shape = puzzles.shape(index);
+    }
+    Ok(checker.finish(puzzles.len(), last_line(text), count))
+}
+
+/// The check of solutions against their puzzles, both read a piece at a time: each solution
+/// valid and keeping its puzzle's givens, one per puzzle.
+pub struct SolutionChecker {
+    report: Report,
+    /// The solutions of the pieces before, checked, or only counted past the last puzzle.
+    solutions: usize,
+}
+
+impl Default for SolutionChecker {
+    fn default() -> SolutionChecker {
+        SolutionChecker::new()
+    }
+}
+
+impl SolutionChecker {
+    /// A check with nothing checked yet.
+    pub fn new() -> SolutionChecker {
+        SolutionChecker {
+            report: Report {
+                subject: Subject::Solutions,
+                ..Report::default()
+            },
+            solutions: 0,
+        }
+    }
+
+    /// The shape the solutions are read as: the puzzles' size, with the flags of `request`.
+    pub fn request_for(&self, puzzles: &ShapedPuzzles, request: &ShapeRequest) -> ShapeRequest {
+        ShapeRequest {
+            size: Some(puzzles.shapes[0].size()),
+            ..request.clone()
+        }
+    }
+
+    /// Counts the parse errors of a piece of solutions; returns whether there were any.
+    pub fn errors(&mut self, errors: &ParseErrors) -> bool {
+        add_parse_errors(&mut self.report, errors);
+        !errors.is_empty()
+    }
+
+    /// Checks solution `index` of `solutions`, the next of the input, against puzzle `puzzle` of
+    /// `puzzles`.
+    pub fn pair(
+        &mut self,
+        solutions: &ShapedPuzzles,
+        index: usize,
+        puzzles: &ShapedPuzzles,
+        puzzle: usize,
+    ) {
+        let ordinal = self.solutions + index;
+        check_grid(solutions, index, ordinal, &mut self.report);
+        let shape = puzzles.shape(puzzle);
         let solution = solutions.puzzle(index);
-        let puzzle = puzzles.puzzle(index);
+        let puzzle = puzzles.puzzle(puzzle);
         // A blank cell is reported as empty by `check_grid`, not as a changed given.
         let changed = (0..solution.len()).find(|&cell| {
             puzzle[cell] != 0 && solution[cell] != 0 && solution[cell] != puzzle[cell]
@@ -150,18 +199,40 @@ pub fn check_solutions(
                 found: glyph(solution[cell]),
                 given: glyph(puzzle[cell]),
             };
-            report.add_fault(solutions.lines[index], Some(index + 1), fault);
+            self.report
+                .add_fault(solutions.lines[index], Some(ordinal + 1), fault);
         }
     }
-    if solutions.len() != puzzles.len() {
-        let fault = Fault::SolutionCount {
-            expected: puzzles.len(),
-            found: solutions.len(),
-        };
-        report.add_fault(last_line(text), None, fault);
+
+    /// Counts the `solutions` of a piece, once it is checked.
+    pub fn counted(&mut self, solutions: usize) {
+        self.solutions += solutions;
     }
-    check_count(&mut report, last_line(text), count);
-    Ok(report)
+
+    /// How many solutions were counted.
+    pub fn solutions(&self) -> usize {
+        self.solutions
+    }
+
+    /// Whether a problem was found so far.
+    pub fn has_problems(&self) -> bool {
+        !self.report.is_clean()
+    }
+
+    /// The report, once every piece is checked: `puzzles` is how many puzzles there were, and
+    /// `last_line` the last line of the solutions, where a wrong count is reported.
+    pub fn finish(mut self, puzzles: usize, last_line: usize, count: Option<usize>) -> Report {
+        self.report.grids = self.solutions;
+        if self.solutions != puzzles {
+            let fault = Fault::SolutionCount {
+                expected: puzzles,
+                found: self.solutions,
+            };
+            self.report.add_fault(last_line, None, fault);
+        }
+        check_count(&mut self.report, last_line, count);
+        self.report
+    }
 }
 
 /// Whether every grid of `grids` is complete and valid, repeats between them aside: how a stream

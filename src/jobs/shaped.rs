@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use super::Finished;
 use super::stream::parse_error_lines;
 use crate::check::Report;
-use crate::check::shaped::{self as check, GridChecker};
+use crate::check::shaped::{self as check, GridChecker, SolutionChecker};
 use crate::engine::generic::solve::solve_all;
 use crate::error::Error;
-use crate::io::input::{Boundary, Piece, Pieces, StreamGuard, open_pieces, source_name};
+use crate::io::input::{Boundary, Pieces, open_pieces, source_name};
 use crate::io::output::Destination;
 use crate::io::progress::InputProgress;
 use crate::model::request::ShapeRequest;
@@ -72,9 +72,8 @@ pub(super) fn run(
             let report = match puzzles {
                 None => check_pieces(input, request, count)?,
                 Some(puzzles) => {
-                    let text = read_for_check(input, &request, true)?;
-                    let puzzle_text = read_for_check(open_pieces(&puzzles)?, &request, false)?;
-                    match check::check_solutions(&text, &puzzle_text, &request, count) {
+                    let puzzle_pieces = open_pieces(&puzzles)?;
+                    match check_solution_pieces(input, puzzle_pieces, request, count)? {
                         Ok(report) => report,
                         Err(errors) => {
                             let name = source_name(&puzzles);
@@ -319,35 +318,79 @@ fn boundary(layout: Option<Layout>, known: Option<usize>, text: &[u8]) -> Bounda
     }
 }
 
-/// A stream of grids, solutions or puzzles of a shape, judged a piece at a time as the checker
-/// reads it whole (see [`ShapeSoFar`]): a piece with a malformed record, or with `complete` a grid
-/// that is not complete and valid, ends the reading.
-struct ShapedGuard {
-    shape: ShapeSoFar,
-    complete: bool,
-}
-
-impl StreamGuard for ShapedGuard {
-    fn boundary(&self, text: &[u8]) -> Boundary {
-        self.shape.boundary(text)
-    }
-
-    fn malformed(&mut self, piece: &Piece) -> bool {
-        let Ok((puzzles, errors)) = self.shape.read(piece) else {
-            return true;
-        };
-        !errors.is_empty() || (self.complete && !check::all_valid(&puzzles))
-    }
-}
-
-/// The text of `input` for a check that reads it whole; a stream is not read past its first
-/// malformed piece (see [`ShapedGuard`]).
-fn read_for_check(input: Pieces, request: &ShapeRequest, complete: bool) -> Result<Vec<u8>, Error> {
-    let mut guard = ShapedGuard {
-        shape: ShapeSoFar::new(request.clone()),
-        complete,
+/// `--check --puzzles` of every shape: the solutions and their puzzles both read a piece at a
+/// time (see [`ShapedPieces`]), the puzzles as far as the solutions need them. A stream of
+/// solutions is not read past its first piece with a problem; malformed puzzles are returned
+/// instead of a report.
+fn check_solution_pieces(
+    solutions: Pieces,
+    puzzles: Pieces,
+    request: ShapeRequest,
+    count: Option<usize>,
+) -> Result<Result<Report, ParseErrors>, Error> {
+    let mut checker = SolutionChecker::new();
+    let mut puzzles = ShapedPieces::new(puzzles, request.clone());
+    // The puzzles' piece in hand, and the next of its puzzles to pair.
+    let (mut held, mut next) = match next_puzzles(&mut puzzles)? {
+        Ok(Some(piece)) => (piece, 0),
+        Ok(None) => (ShapedPuzzles::empty_like(&request), 0),
+        Err(errors) => return Ok(Err(errors)),
     };
-    input.read_whole_guarded(&mut guard)
+    let mut solution_pieces = ShapedPieces::new(solutions, checker.request_for(&held, &request));
+    let (mut paired, mut last_line) = (0, 0);
+    while let Some(piece) = solution_pieces.next()? {
+        last_line = piece.last_line;
+        let problem = checker.errors(&piece.errors);
+        if piece.unreadable || piece.empty_stream {
+            return Ok(Ok(checker.finish(paired, last_line, None)));
+        }
+        for index in 0..piece.puzzles.len() {
+            while next == held.len() {
+                match next_puzzles(&mut puzzles)? {
+                    Ok(Some(piece)) => (held, next) = (piece, 0),
+                    Ok(None) => break,
+                    Err(errors) => return Ok(Err(errors)),
+                }
+            }
+            if next == held.len() {
+                break;
+            }
+            checker.pair(&piece.puzzles, index, &held, next);
+            (next, paired) = (next + 1, paired + 1);
+        }
+        checker.counted(piece.puzzles.len());
+        // More solutions than puzzles is a problem of the count, found at the end.
+        let beyond = paired < checker.solutions();
+        if (problem || beyond || checker.has_problems()) && solution_pieces.is_stream() {
+            break;
+        }
+    }
+    // The puzzles no solution came for count too.
+    let mut puzzles_in_all = paired + (held.len() - next);
+    loop {
+        match next_puzzles(&mut puzzles)? {
+            Ok(Some(piece)) => puzzles_in_all += piece.len(),
+            Ok(None) => break,
+            Err(errors) => return Ok(Err(errors)),
+        }
+    }
+    Ok(Ok(checker.finish(puzzles_in_all, last_line, count)))
+}
+
+/// The next piece of puzzles that holds any, `None` at the end of the input, or the problems of
+/// the first malformed one.
+fn next_puzzles(
+    puzzles: &mut ShapedPieces,
+) -> Result<Result<Option<ShapedPuzzles>, ParseErrors>, Error> {
+    while let Some(piece) = puzzles.next()? {
+        if !piece.errors.is_empty() {
+            return Ok(Err(piece.errors));
+        }
+        if !piece.puzzles.is_empty() {
+            return Ok(Ok(Some(piece.puzzles)));
+        }
+    }
+    Ok(Ok(None))
 }
 
 /// `errors` of a piece whose first line is line `shift + 1` of its input, located in the input.

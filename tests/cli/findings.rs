@@ -603,3 +603,23 @@ fn symbol_set_outputs_read_back_without_their_flag() {
         }
     }
 }
+
+#[test]
+fn check_puzzles_of_another_shape_read_both_files_whole() {
+    // Solutions and puzzles of other shapes were read whole, up to a cap: an endless stream of
+    // solutions is now stopped at its first piece with a problem, here more solutions than puzzles.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("puzzles.txt");
+    std::fs::write(&path, run_ok(&["-n", "5", "--size", "16", "--seed", "3"])).unwrap();
+    let path = path.to_str().unwrap();
+    let mut solutions = run_ok(&["-s", path]);
+    solutions.push(b'\n');
+    let args = ["--check", "-", "--puzzles", path];
+    let (code, stdout, stderr, read) = run_on_endless_stream(&args, b"", &solutions);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stdout.contains("expected 5 solutions, one per puzzle"),
+        "{stdout}"
+    );
+    assert!(read < 100 << 20, "read {} MiB", read >> 20);
+}
