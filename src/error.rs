@@ -24,13 +24,15 @@ pub enum Error {
         /// The operating system's error.
         source: io::Error,
     },
-    /// A shape with fewer complete grids than asked for.
-    #[error("{}", too_few_grids(*asked, *exist))]
+    /// A shape (or a shard of its grids) with fewer complete grids than asked for.
+    #[error("{}", too_few_grids(*asked, *exist, *shard))]
     TooFewGrids {
         /// How many were asked for.
         asked: usize,
-        /// How many the shape has.
+        /// How many the shape (the shard) has.
         exist: usize,
+        /// The shard asked for, if any.
+        shard: Option<Shard>,
     },
     /// Fewer distinct puzzles than asked for could be made.
     #[error(
@@ -62,11 +64,15 @@ impl Error {
     }
 }
 
-fn too_few_grids(asked: usize, exist: usize) -> String {
-    match exist {
-        0 => "this shape has no complete grid at all; nothing written".to_owned(),
-        exist => format!(
+fn too_few_grids(asked: usize, exist: usize, shard: Option<Shard>) -> String {
+    match (exist, shard) {
+        (0, None) => "this shape has no complete grid at all; nothing written".to_owned(),
+        (exist, None) => format!(
             "this shape has only {exist} complete grids ({asked} asked for); nothing written"
+        ),
+        (exist, Some(shard)) => format!(
+            "shard {shard} of this shape holds only {exist} complete grids ({asked} asked for); \
+             nothing written"
         ),
     }
 }

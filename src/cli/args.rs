@@ -201,9 +201,9 @@ pub struct Cli {
 
     /// Shard I of K: the K shards of one --seed share no grid (puzzle)
     ///
-    /// With -c or -n, and --seed. 1 <= I <= K <= 1000000. Each shard writes N grids (puzzles)
-    /// as a plain run would, the same on every machine and at any -j, so a lost shard is made
-    /// again by running its command again. Not with -c --classes. See SHARDS.
+    /// With -c or -n, and --seed, on every shape. 1 <= I <= K <= 1000000. Each shard writes N
+    /// grids (puzzles) as a plain run would, the same on every machine and at any -j, so a lost
+    /// shard is made again by running its command again. Not with -c --classes. See SHARDS.
     #[arg(long, value_name = "I/K", verbatim_doc_comment)]
     pub(super) shard: Option<Shard>,
 

@@ -106,7 +106,7 @@ const SUPPORT: &[(Feature, [bool; 2])] = &[
     (Feature::Shuffle, [true, false]),
     (Feature::Classes, [true, false]),
     (Feature::Guesses, [true, false]),
-    (Feature::Shard, [true, false]),
+    (Feature::Shard, [true, true]),
     (Feature::Column, [true, false]),
     (Feature::Grade, [true, false]),
     (Feature::Print, [true, false]),

@@ -72,6 +72,7 @@ pub(super) fn run(
                     count,
                     seed,
                     format,
+                    shard,
                 })?,
             }
         }
@@ -112,6 +113,7 @@ pub(super) fn run(
                     blanks,
                     minimal,
                     symmetric,
+                    shard,
                 };
                 let puzzles = generic_dig::generate_puzzles(&request)?;
                 let format = format.text().unwrap_or(Format::Grid);

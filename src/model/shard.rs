@@ -14,6 +14,7 @@
 //! draw their pieces independently, and may meet.
 //!
 //! # How each generator splits its work
+//! At 9×9:
 //! - **`-c`**: the walk places all the 1s, then all the 2s, and so on; a placement of all the 1s
 //!   and all the 2s roots a subtree (5184 × 17,972 of them, each holding trillions of grids on
 //!   average), and different subtrees hold different grids. Shard I takes the subtrees numbered
@@ -26,6 +27,12 @@
 //!   modulo K (of 9!²), so the grids, and with them the puzzles, of two shards differ. With
 //!   `--classes`, no two puzzles of one shard are equivalent, but two shards may hold equivalent
 //!   (never equal) puzzles: classes are kept apart within a run only.
+//!
+//! On every other shape a grid's shard is named by a hash of the cells its 1s and 2s take: the
+//! generic `-c` walk goes below only its shard's placements of the 1s and 2s, and `-n` relabels
+//! each grid it digs into its shard; on 4×4 the listed grids are dealt in turn (see
+//! [`crate::engine::generic::deal`]). A shard of a shape with few grids may hold fewer than asked
+//! for: the run then writes nothing and says how many it holds.
 //!
 //! # Running the shards
 //! The tool stays one process; a job runner spreads the shards. Each recipe makes K = 8 shards of

@@ -3,6 +3,7 @@
 
 use std::collections::HashSet;
 
+use crate::common::shapes::{Spec, keeps_givens, line_records};
 use crate::common::{parse_grids, sudoku_gen};
 use sudoku_gen::{Grid, count_solutions};
 
@@ -146,5 +147,123 @@ fn bad_shards_are_usage_errors() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(out.stdout.is_empty(), "{args:?}");
         assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+}
+
+/// The shapes other than 9×9 that shards are tried on: their flags, and the checker's spec of
+/// them (`None` for a random jigsaw, whose lines carry their layout).
+fn other_shapes() -> Vec<(Vec<&'static str>, Option<Spec>)> {
+    vec![
+        (vec!["--size", "6"], Some(Spec::boxes(6, 2, 3))),
+        (
+            vec!["--size", "12", "--box", "3x4"],
+            Some(Spec::boxes(12, 3, 4)),
+        ),
+        (vec!["--size", "16"], Some(Spec::boxes(16, 4, 4))),
+        (vec!["--jigsaw", "random"], None),
+        (
+            vec!["--size", "9", "--diagonal"],
+            Some(Spec::boxes(9, 3, 3).with_diagonals()),
+        ),
+    ]
+}
+
+/// Shard `index` of 3 of `args` in the line format, the same at `-j 1` and `-j 2`: its text, and
+/// its records, each with the checker's spec of its shape.
+fn shard_of(args: &[&str], spec: &Option<Spec>, index: usize) -> (Vec<u8>, Vec<(Spec, Vec<u8>)>) {
+    let shard = format!("{index}/3");
+    let args = [args, &["--shard", &shard, "--format", "line"]].concat();
+    let text = run(&[&args[..], &["-j", "1"]].concat());
+    assert_eq!(text, run(&[&args[..], &["-j", "2"]].concat()), "{args:?}");
+    let records = line_records(&text)
+        .into_iter()
+        .map(|(layout, cells)| match (spec, layout) {
+            (Some(spec), None) => (spec.clone(), cells),
+            (None, Some(layout)) => (Spec::jigsaw(&layout), cells),
+            _ => panic!("{args:?}: a layout where none belongs, or none where one does"),
+        })
+        .collect();
+    (text, records)
+}
+
+#[test]
+fn grid_shards_of_other_shapes_are_valid_and_share_no_grid() {
+    for (shape, spec) in other_shapes() {
+        let mut all = HashSet::new();
+        for index in 1..=3 {
+            let args = [&["-c", "300", "--seed", "5"][..], &shape].concat();
+            let (_, records) = shard_of(&args, &spec, index);
+            assert_eq!(records.len(), 300, "{shape:?}");
+            for (spec, grid) in records {
+                assert!(spec.is_valid_complete(&grid), "{shape:?}: {grid:?}");
+                assert!(
+                    all.insert(grid),
+                    "{shape:?} shard {index}/3: a grid repeats"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn puzzle_shards_of_other_shapes_have_one_solution_and_share_none() {
+    let four = (vec!["--size", "4"], Some(Spec::boxes(4, 2, 2)));
+    for (shape, spec) in other_shapes().into_iter().chain([four]) {
+        let (mut puzzles, mut solutions) = (HashSet::new(), HashSet::new());
+        for index in 1..=3 {
+            let args = [&["-n", "8", "--seed", "6"][..], &shape].concat();
+            let (text, records) = shard_of(&args, &spec, index);
+            assert_eq!(records.len(), 8, "{shape:?}");
+            // A jigsaw line carries its layout; a random one is no layout to solve by.
+            let solve_flags = if spec.is_some() { &shape[..] } else { &[] };
+            let solve = [
+                &["-s", "-", "--unique", "--format", "line"][..],
+                solve_flags,
+            ]
+            .concat();
+            let solved = sudoku_gen().args(solve).write_stdin(text).output().unwrap();
+            let stderr = String::from_utf8_lossy(&solved.stderr);
+            assert!(solved.status.success(), "{shape:?}: {stderr}");
+            let found = line_records(&solved.stdout);
+            assert_eq!(found.len(), 8, "{shape:?}");
+            for ((spec, puzzle), (_, solution)) in records.into_iter().zip(found) {
+                assert!(spec.is_valid_complete(&solution), "{shape:?}");
+                assert!(keeps_givens(&spec, &puzzle, &solution), "{shape:?}");
+                assert!(
+                    puzzles.insert(puzzle),
+                    "{shape:?} {index}/3: a puzzle repeats"
+                );
+                assert!(
+                    solutions.insert(solution),
+                    "{shape:?} {index}/3: a grid repeats"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn small_shapes_refuse_more_than_a_shard_holds() {
+    let cases: &[(&[&str], i32, &str)] = &[
+        (
+            &["-c", "289", "--size", "4"],
+            1,
+            "shard 2/3 of this shape holds only",
+        ),
+        (
+            &["-n", "100000", "--size", "4"],
+            2,
+            "shard 2/3 of this 4×4 shape has exactly",
+        ),
+    ];
+    for (args, code, expected) in cases {
+        let args = [args, &["--shard", "2/3", "--seed", "1"][..]].concat();
+        let out = sudoku_gen().args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(*code), "{args:?}: {stderr}");
+        assert!(
+            out.stdout.is_empty() && stderr.contains(expected),
+            "{args:?}: {stderr}"
+        );
     }
 }

@@ -6,6 +6,9 @@
 //! one solution. It stops at a blank count drawn from the asked range, or, with `minimal`, when
 //! every cell has been tried. A puzzle that ends outside the range is dug again from a new grid.
 //!
+//! With a shard, each random grid is relabelled into one of the shard's grids (see
+//! [`super::deal`]), so the puzzles of two shards, each with one solution, differ.
+//!
 //! On a 4×4 shape every puzzle is listed instead, and the puzzles are drawn from the list (see
 //! [`super::listed`]).
 //!
@@ -18,12 +21,14 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, RngExt, SeedableRng};
 
+use super::deal::relabel_into;
 use super::listed::{Listing, Wanted, is_listed};
 use super::reach::{MINIMAL_UP_TO, reach};
 use super::solve::Solver;
 use crate::engine::distinct::distinct;
 use crate::error::Error;
 use crate::model::shape::Shape;
+use crate::model::shard::Shard;
 use crate::text::format::Format;
 use crate::text::shaped::{Layout, render};
 
@@ -42,6 +47,8 @@ pub struct ShapedPuzzleRequest {
     pub minimal: bool,
     /// The givens are symmetric under a half turn.
     pub symmetric: bool,
+    /// Only puzzles whose solutions belong to this shard: the shards of one seed share no puzzle.
+    pub shard: Option<Shard>,
 }
 
 /// Tries per puzzle before a request is given up.
@@ -108,8 +115,9 @@ pub fn generate_puzzles(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzl
             made,
         },
         None => Error::Usage(format!(
-            "-n {}: only {made} distinct puzzles of this shape could be made; ask for fewer",
+            "-n {}: only {made} distinct puzzles of {} could be made; ask for fewer",
             request.count,
+            of_the_shape(request),
         )),
     })
 }
@@ -126,18 +134,27 @@ fn draw_listed(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzle>, Error
             .is_none(),
         minimal: request.minimal,
     };
-    let listing = Listing::new(&request.shape, &wanted);
+    let listing = Listing::new(&request.shape, &wanted, request.shard);
     if listing.len() < request.count {
         return Err(Error::Usage(format!(
-            "-n {}: this {n}×{n} shape has exactly {} {}; ask for at most that many",
+            "-n {}: {} has exactly {} {}; ask for at most that many",
             request.count,
+            of_the_shape(request),
             listing.len(),
             what_is_listed(&wanted),
-            n = request.shape.size(),
         )));
     }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(request.seed);
     Ok(listing.draw(request.count, &mut rng))
+}
+
+/// The shape of a request, or its shard, as a message names it.
+fn of_the_shape(request: &ShapedPuzzleRequest) -> String {
+    let n = request.shape.size();
+    match request.shard {
+        None => format!("this {n}×{n} shape"),
+        Some(shard) => format!("shard {shard} of this {n}×{n} shape"),
+    }
 }
 
 /// The puzzles `wanted` asks for, as a count of them names them.
@@ -175,8 +192,16 @@ pub(super) fn make_one(
             ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15)
             ^ series.wrapping_mul(0xd1b5_4a32_d192_ed03),
     );
+    let n = request.shape.size();
     for _ in 0..TRIES {
-        let solution = random_grid(&request.shape, solver, &mut rng)?;
+        let mut solution = random_grid(&request.shape, solver, &mut rng)?;
+        if let Some(shard) = request.shard {
+            let regions = &request.shape.houses()[2 * n..3 * n];
+            match relabel_into(&solution, regions, shard, &mut rng) {
+                Some(grid) => solution = grid,
+                None => continue,
+            }
+        }
         let aimed = aimed_blanks(&request.shape, request.blanks.as_ref(), request.minimal);
         let target = aimed.map_or(usize::MAX, |range| rng.random_range(range));
         let puzzle = dig(
@@ -322,6 +347,7 @@ mod tests {
             blanks: Some(10..=18),
             minimal: false,
             symmetric: true,
+            shard: None,
         };
         let puzzles = generate_puzzles(&request).unwrap();
         let mut solver = Solver::new(&shape);
@@ -343,6 +369,7 @@ mod tests {
             blanks: None,
             minimal: true,
             symmetric: false,
+            shard: None,
         };
         let mut solver = Solver::new(&shape);
         for p in generate_puzzles(&request).unwrap() {

@@ -18,6 +18,9 @@
 //! Relabelling the values of a grid changes none of its agreements with the others, so the grids
 //! whose first row reads 1, 2, 3, 4 are listed and every other grid shares the list of the one it
 //! relabels.
+//!
+//! A shard keeps the grids numbered (in the listing's order) `i - 1` modulo `k` for shard `i` of
+//! `k`, and with them their puzzles: the shards of one shape share no puzzle.
 
 use std::ops::RangeInclusive;
 
@@ -26,6 +29,7 @@ use rand::seq::index;
 
 use super::dig::ShapedPuzzle;
 use crate::model::shape::Shape;
+use crate::model::shard::Shard;
 
 /// The cells of the shapes that are listed.
 const CELLS: usize = 16;
@@ -48,10 +52,10 @@ pub struct Wanted {
     pub minimal: bool,
 }
 
-/// Every puzzle of a 4×4 shape that a request asks for, in a fixed order: grid by grid, and for
-/// each grid by the bits of its givens.
+/// Every puzzle of a 4×4 shape (or of a shard of its grids) that a request asks for, in a fixed
+/// order: grid by grid, and for each grid by the bits of its givens.
 pub struct Listing {
-    /// Every complete grid, those whose first row reads 1, 2, 3, 4 first.
+    /// Every complete grid (of the shard), those whose first row reads 1, 2, 3, 4 first.
     grids: Vec<[u8; CELLS]>,
     /// For each grid, the index in `lists` of the list it shares.
     list_of: Vec<usize>,
@@ -69,10 +73,11 @@ pub fn is_listed(shape: &Shape) -> bool {
 }
 
 impl Listing {
-    /// The puzzles of `shape` (a listed one) that `wanted` asks for.
-    pub fn new(shape: &Shape, wanted: &Wanted) -> Listing {
+    /// The puzzles of `shape` (a listed one) that `wanted` asks for, of the grids of `shard`
+    /// only when there is one.
+    pub fn new(shape: &Shape, wanted: &Wanted, shard: Option<Shard>) -> Listing {
         assert!(is_listed(shape), "only 4×4 shapes are listed");
-        let grids = complete_grids(shape);
+        let mut grids = complete_grids(shape);
         let firsts = grids.iter().take_while(|g| g[..4] == [1, 2, 3, 4]).count();
         let lists: Vec<Vec<u64>> = (0..firsts)
             .map(|first| list(&grids, first, wanted))
@@ -81,7 +86,7 @@ impl Listing {
             .iter()
             .map(|words| words.iter().map(|w| w.count_ones() as usize).sum())
             .collect();
-        let list_of: Vec<usize> = grids
+        let mut list_of: Vec<usize> = grids
             .iter()
             .map(|grid| {
                 // The grid whose first row reads 1, 2, 3, 4 that this one relabels: each value
@@ -100,6 +105,13 @@ impl Listing {
                     .expect("every grid relabels one whose first row reads 1, 2, 3, 4")
             })
             .collect();
+        if let Some(shard) = shard {
+            let kept: Vec<usize> = (0..shard.pieces_below(grids.len() as u64))
+                .map(|piece| shard.piece(piece) as usize)
+                .collect();
+            grids = kept.iter().map(|&grid| grids[grid]).collect();
+            list_of = kept.iter().map(|&grid| list_of[grid]).collect();
+        }
         let mut before = Vec::with_capacity(grids.len());
         let mut total = 0;
         for &list in &list_of {
@@ -290,22 +302,25 @@ mod tests {
     fn the_4x4_counts_are_the_known_ones() {
         let shape = boxed(false);
         // 288 grids, each of 16 cells: one blank anywhere keeps the grid's solution.
-        assert_eq!(Listing::new(&shape, &all(Some(1..=1))).len(), 288 * 16);
+        assert_eq!(
+            Listing::new(&shape, &all(Some(1..=1)), None).len(),
+            288 * 16
+        );
         let minimal = Wanted {
             blanks: None,
             symmetric: false,
             dug_to_the_end: true,
             minimal: false,
         };
-        let listing = Listing::new(&shape, &minimal);
+        let listing = Listing::new(&shape, &minimal, None);
         assert_eq!(listing.len(), 85_632);
         assert_eq!(listing.blank_counts(), Some(10..=12));
         assert_eq!(
-            Listing::new(&shape, &all(None)).blank_counts(),
+            Listing::new(&shape, &all(None), None).blank_counts(),
             Some(1..=12)
         );
-        assert_eq!(Listing::new(&shape, &all(Some(13..=16))).len(), 0);
-        assert_eq!(Listing::new(&shape, &all(None)).len(), 13_579_680);
+        assert_eq!(Listing::new(&shape, &all(Some(13..=16)), None).len(), 0);
+        assert_eq!(Listing::new(&shape, &all(None), None).len(), 13_579_680);
     }
 
     #[test]
@@ -318,7 +333,7 @@ mod tests {
                 dug_to_the_end: false,
                 minimal: false,
             };
-            let listing = Listing::new(&shape, &wanted);
+            let listing = Listing::new(&shape, &wanted, None);
             let mut solver = Solver::new(&shape);
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
             let drawn = listing.draw(listing.len().min(300), &mut rng);
@@ -333,5 +348,24 @@ mod tests {
                 assert_eq!(found[..], p.solution[..]);
             }
         }
+    }
+
+    #[test]
+    fn shards_split_the_listing_by_grid() {
+        let shape = boxed(false);
+        let whole = Listing::new(&shape, &all(Some(4..=4)), None);
+        let mut solutions = std::collections::HashSet::new();
+        let mut total = 0;
+        for index in 1..=3 {
+            let shard = Shard::new(index, 3).ok();
+            let listing = Listing::new(&shape, &all(Some(4..=4)), shard);
+            total += listing.len();
+            let own: std::collections::HashSet<_> = (0..listing.len())
+                .map(|i| listing.puzzle(i).solution)
+                .collect();
+            assert_eq!(own.len(), 96);
+            assert!(own.into_iter().all(|grid| solutions.insert(grid)));
+        }
+        assert_eq!(total, whole.len());
     }
 }

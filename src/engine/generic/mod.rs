@@ -1,6 +1,7 @@
 //! The kernels for every shape: a search over the shape's houses, the value-by-value walk over its
 //! regions, and digging.
 
+pub mod deal;
 pub mod dig;
 pub mod listed;
 pub mod reach;
@@ -28,7 +29,11 @@ pub fn check_has_grid(shape: &Shape, asked: usize) -> Result<Vec<u8>, Error> {
         FIRST_GRID_GUESSES_PER_CELL * cells,
     ) {
         Some(1) => Ok(grid),
-        Some(_) => Err(Error::TooFewGrids { asked, exist: 0 }),
+        Some(_) => Err(Error::TooFewGrids {
+            asked,
+            exist: 0,
+            shard: None,
+        }),
         None => Err(Error::Usage(format!(
             "the search found no complete grid of this layout within {} guesses: it may have none; \
              try another layout",

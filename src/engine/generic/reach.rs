@@ -119,7 +119,7 @@ pub fn check_reachable(
             dug_to_the_end: minimal,
             minimal,
         };
-        return match Listing::new(shape, &wanted).blank_counts() {
+        return match Listing::new(shape, &wanted, None).blank_counts() {
             Some(counts) if overlaps(range, &counts) => Ok(()),
             Some(counts) => Err(format!(
                 "{asked}: on this {n}×{n} shape, a {kind} has {} to {} blanks (every one is \
@@ -188,6 +188,7 @@ fn sample_ends(shape: &Shape, symmetric: bool) -> Vec<usize> {
         blanks: None,
         minimal: true,
         symmetric,
+        shard: None,
     };
     let mut ends: Vec<usize> = (0..SAMPLE as u64)
         .into_par_iter()

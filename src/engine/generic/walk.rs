@@ -58,14 +58,22 @@
 //! depends on the thread count. When a part has fewer grids than its share (a small shape, or a layout with few
 //! grids), the whole tree is walked again on one thread, as one part: the grids of small shapes
 //! are few, and that walk also counts them when there are fewer than asked for.
+//!
+//! # Shards
+//! With a shard, every part (and the walk of the whole tree) goes below a placement of all the
+//! 1s and 2s only when the shard owns its key (see [`super::deal`]), so the shards of a seed
+//! split the tree between them, and when one holds fewer grids than asked for, the walk of the
+//! whole tree counts those it holds.
 
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
 use rayon::prelude::*;
 
+use super::deal::{self, KEYED_VALUES, Placements};
 use crate::error::Error;
 use crate::model::shape::{Regions, Shape};
+use crate::model::shard::Shard;
 use crate::text::format::Format;
 use crate::text::shaped::{Layout, record_len, write_record};
 
@@ -80,6 +88,8 @@ pub struct ShapedGrids {
     pub seed: u64,
     /// Grid (spaced) or line format; jigsaw lines carry their layout (`LAYOUT GRID`).
     pub format: Format,
+    /// Only grids of this shard (see [`super::deal`]); `None` for the whole tree.
+    pub shard: Option<Shard>,
 }
 
 /// The number of parts the tree is split into, at most (see the module documentation): enough
@@ -105,7 +115,8 @@ pub fn render_grids(request: &ShapedGrids) -> Result<Vec<u8>, Error> {
     let with_layout = shape.layout_text().is_some();
     let record = record_len(shape.size(), layout, with_layout);
     let mut out = vec![0; record * request.count];
-    let walk = Walk::new(shape, request.seed, layout, with_layout, first_grid);
+    let mut walk = Walk::new(shape, request.seed, layout, with_layout, first_grid);
+    walk.shard = request.shard;
     let parts = shape.size().min(MOST_PARTS);
     let mut pieces = Vec::with_capacity(parts);
     let mut rest = out.as_mut_slice();
@@ -124,6 +135,7 @@ pub fn render_grids(request: &ShapedGrids) -> Result<Vec<u8>, Error> {
             return Err(Error::TooFewGrids {
                 asked: request.count,
                 exist: written,
+                shard: request.shard,
             });
         }
     }
@@ -234,6 +246,9 @@ struct Walk {
     part: Option<usize>,
     /// The seed the orders were drawn from, which every restart's orders come from too.
     seed: u64,
+    /// The shard walked, and the key of the keyed values placed so far (see [`super::deal`]).
+    shard: Option<Shard>,
+    key: u64,
     /// The cells the current try of the walk has tried since it last wrote (or counted) grids, and
     /// how many it may.
     nodes: usize,
@@ -350,6 +365,8 @@ impl Walk {
             counting: false,
             part: None,
             seed,
+            shard: None,
+            key: deal::EMPTY_KEY,
             nodes: 0,
             budget: usize::MAX,
             out_of_nodes: false,
@@ -387,8 +404,9 @@ impl Walk {
     /// Puts first, in every order but the one that names the parts, the cells of a complete grid
     /// of the current part: the try then walks straight to that grid, and from there to its
     /// neighbours in the tree. The grid is the walk's guide, the first one the solver found,
-    /// relabelled so that the part's cell of region 0 holds the 1. Without a guide the orders stay
-    /// as drawn.
+    /// relabelled so that the part's cell of region 0 holds the 1 (and, in a shard, so that the
+    /// shard owns its 1s and 2s, when some value can be its 2 and the 2 is not relabelled). Without
+    /// a guide the orders stay as drawn.
     fn lead_to_a_grid(&mut self) {
         let n = self.size;
         let fixed = n - self.relabelled_values;
@@ -400,13 +418,13 @@ impl Walk {
         if let Some(part) = self.part {
             let k = usize::from(self.order[1][0][part]);
             let one = grid[usize::from(self.region_cells[0][k])];
-            for value in &mut grid {
-                *value = match *value {
-                    v if v == one => 1,
-                    1 => one,
-                    v => v,
-                };
-            }
+            deal::swap_values(&mut grid, one, 1);
+        }
+        if let Some(shard) = self.shard
+            && fixed >= KEYED_VALUES
+            && let Some(two) = Placements::new(&grid, &self.region_cells).partner(1, 2, shard)
+        {
+            deal::swap_values(&mut grid, two, 2);
         }
         // The walk's canonical order of the relabelled values: region 0's cells take them in
         // reading order.
@@ -551,13 +569,19 @@ impl Walk {
             }
             self.open_in_row[usize::from(row)] = 0;
             let cell = usize::from(self.region_cells[region][k]);
+            let saved_key = self.key;
+            if value <= KEYED_VALUES {
+                self.key = deal::fold(self.key, cell as u16);
+            }
             self.record[self.offset[cell]] = self.glyph[value];
             if value + relabelled > n {
                 self.relabelled[value + relabelled - n - 1][region] = self.offset[cell];
             }
             let last_region = region + 1 == n;
             if last_region {
-                if self.diagonals_taken == self.diagonals_needed {
+                if self.diagonals_taken == self.diagonals_needed
+                    && deal::goes_below(self.shard, self.key, value)
+                {
                     (self.rows_taken, self.columns_taken, self.diagonals_taken) = (0, 0, 0);
                     self.open_in_row = self.empty_in_row;
                     self.place(out, count, value + 1, 0);
@@ -568,6 +592,7 @@ impl Walk {
             self.empty[region] |= 1 << k;
             self.empty_in_row[usize::from(row)] |= 1 << column;
             self.open_in_row = saved_open;
+            self.key = saved_key;
             (self.rows_taken, self.columns_taken, self.diagonals_taken) = saved;
         }
     }
@@ -686,91 +711,4 @@ impl Walk {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine::generic::solve::Solver;
-    use crate::model::symbols::Symbols;
-
-    fn shape(size: usize, diagonal: bool) -> Shape {
-        Shape::boxed(size, None, diagonal, Symbols::default_for(size)).unwrap()
-    }
-
-    #[test]
-    fn the_walk_counts_what_the_solver_counts() {
-        for shape in [shape(4, false), shape(4, true)] {
-            let all = Solver::new(&shape).count(&[0; 16], usize::MAX, &mut [0; 16]);
-            assert_eq!(count_grids(&shape, usize::MAX), all);
-        }
-        assert_eq!(count_grids(&shape(4, false), usize::MAX), 288);
-    }
-
-    #[test]
-    fn relabellings_are_every_order_once() {
-        let all = relabellings(4);
-        assert_eq!(all.len(), 24);
-        assert_eq!(all[1][..4], [0, 1, 3, 2]);
-        assert_eq!(all[23][..4], [3, 2, 1, 0]);
-        let distinct: std::collections::HashSet<_> = relabellings(6).into_iter().collect();
-        assert_eq!(distinct.len(), 720);
-    }
-
-    #[test]
-    fn too_few_grids_write_nothing_and_say_how_many() {
-        let request = ShapedGrids {
-            shape: shape(4, false),
-            count: 289,
-            seed: 1,
-            format: Format::Line,
-        };
-        assert!(matches!(
-            render_grids(&request),
-            Err(Error::TooFewGrids {
-                asked: 289,
-                exist: 288
-            })
-        ));
-    }
-
-    #[test]
-    fn the_output_does_not_depend_on_the_thread_count() {
-        for (shape, count) in [(shape(16, false), 3000), (shape(4, false), 100)] {
-            let request = ShapedGrids {
-                shape,
-                count,
-                seed: 4,
-                format: Format::Grid,
-            };
-            let on = |threads| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .unwrap()
-                    .install(|| render_grids(&request).unwrap())
-            };
-            assert_eq!(on(1), on(3));
-        }
-    }
-
-    #[test]
-    fn grids_are_valid_and_distinct() {
-        let request = ShapedGrids {
-            shape: shape(6, true),
-            count: 500,
-            seed: 9,
-            format: Format::Line,
-        };
-        let text = render_grids(&request).unwrap();
-        let lines: std::collections::HashSet<&[u8]> = text
-            .split(|&b| b == b'\n')
-            .filter(|l| !l.is_empty())
-            .collect();
-        assert_eq!(lines.len(), 500);
-        for line in lines {
-            let grid: Vec<u8> = line
-                .iter()
-                .map(|&ch| request.shape.symbols().value_of(ch))
-                .collect();
-            assert!(request.shape.first_repeat(&grid).is_none() && !grid.contains(&0));
-        }
-    }
-}
+mod tests;
