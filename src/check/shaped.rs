@@ -122,7 +122,7 @@ pub fn check_solutions(
         ..Report::default()
     };
     let mut solution_request = request.clone();
-    solution_request.size = Some(puzzles.shapes[0].size());
+    solution_request.settle(&puzzles.shapes[0]);
     let solutions = match read_shaped(text, &solution_request) {
         Ok((solutions, errors)) => {
             add_parse_errors(&mut report, &errors);

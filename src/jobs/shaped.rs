@@ -124,7 +124,7 @@ pub(super) fn solve_pieces(
         };
         let errors = shifted(errors, shift);
         if first {
-            request.size = Some(puzzles.shapes[0].size());
+            request.settle(&puzzles.shapes[0]);
             layout = Some(puzzles.layout);
         }
         for line in &mut puzzles.lines {
@@ -224,7 +224,7 @@ fn check_pieces(
             }
         };
         if layout.is_none() {
-            request.size = Some(grids.shapes[0].size());
+            request.settle(&grids.shapes[0]);
             layout = Some(grids.layout);
         }
         for line in &mut grids.lines {
@@ -283,7 +283,7 @@ impl StreamGuard for ShapedGuard {
             return true;
         };
         if self.layout.is_none() {
-            self.request.size = Some(puzzles.shapes[0].size());
+            self.request.settle(&puzzles.shapes[0]);
             self.layout = Some(puzzles.layout);
         }
         !errors.is_empty() || (self.complete && !check::all_valid(&puzzles))
