@@ -160,12 +160,12 @@ impl SolutionChecker {
         }
     }
 
-    /// The shape the solutions are read as: the puzzles' size, with the flags of `request`.
+    /// The shape the solutions are read as: the puzzles' size and boxes, with the flags of
+    /// `request`.
     pub fn request_for(&self, puzzles: &ShapedPuzzles, request: &ShapeRequest) -> ShapeRequest {
-        ShapeRequest {
-            size: Some(puzzles.shapes[0].size()),
-            ..request.clone()
-        }
+        let mut request = request.clone();
+        request.settle(&puzzles.shapes[0]);
+        request
     }
 
     /// Counts the parse errors of a piece of solutions; returns whether there were any.

@@ -111,7 +111,7 @@ impl ShapeSoFar {
     fn read(&mut self, piece: &[u8]) -> Result<(ShapedPuzzles, ParseErrors), ParseErrors> {
         let (puzzles, errors) = read_shaped(piece, &self.request)?;
         if self.layout.is_none() {
-            self.request.size = Some(puzzles.shapes[0].size());
+            self.request.settle(&puzzles.shapes[0]);
             self.layout = Some(puzzles.layout);
         }
         Ok((puzzles, errors))

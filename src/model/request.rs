@@ -4,7 +4,7 @@
 use rand::Rng;
 
 use super::layout::{read_layout, region_count};
-use super::shape::{SIZES, Shape, ShapeError};
+use super::shape::{Regions, SIZES, Shape, ShapeError};
 use super::symbols::Symbols;
 use crate::engine::generic::solve::Solver;
 
@@ -51,6 +51,17 @@ impl ShapeRequest {
     /// Whether no shape flag was given at all.
     pub fn is_unspecified(&self) -> bool {
         *self == ShapeRequest::default()
+    }
+
+    /// Keeps the size and the box split the first records of an input were read with, so that
+    /// the rest of it, read a piece at a time, is read alike.
+    pub fn settle(&mut self, shape: &Shape) {
+        self.size = Some(shape.size());
+        if self.layout.is_none()
+            && let Regions::Boxes { rows, columns } = *shape.regions()
+        {
+            self.split = Some((rows, columns));
+        }
     }
 
     /// N, when the flags decide it: `--size`, else the length of `--symbols`, else the side of a

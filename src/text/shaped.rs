@@ -14,7 +14,9 @@
 //! `LAYOUT ` prefix on its answers; `-c` and `-n` write the prefix in the line layout of a jigsaw
 //! shape. A 16-character first line is a 4×4 puzzle unless it starts a block of exactly 16 such
 //! rows, then an empty line or the end, in which no row or column repeats a symbol (a 16×16 grid
-//! in compact rows); `--size` decides when in doubt.
+//! in compact rows); `--size` decides when in doubt. Without `--symbols` the alphabet, and
+//! without `--box` the box split, are told from the cells (see `text/alphabet.rs` and
+//! `text/boxes.rs`).
 
 use std::collections::HashMap;
 
@@ -24,6 +26,7 @@ use crate::model::shape::{SIZES, Shape, ShapeError};
 use crate::model::symbols::{DEFAULT_SYMBOLS, Symbols};
 use crate::problems::shown_character;
 use crate::text::alphabet::written_alphabet;
+use crate::text::boxes::written_boxes;
 use crate::text::parse::{ParseError, ParseErrors, numbered_lines, utf16_encoding};
 
 /// The layout of a text of puzzles or grids.
@@ -390,6 +393,15 @@ pub fn read_shaped(
         Layout::Line => reader.lines(text),
         Layout::Grid { .. } => reader.blocks(text),
     }
+    // Records that carry their layouts have no boxes to tell.
+    if request.split.is_none() && request.layout.is_none() && !detected.prefixed {
+        let puzzles = &mut reader.puzzles;
+        match written_boxes(&puzzles.shapes[0], &puzzles.cells) {
+            Ok(Some(shape)) => puzzles.shapes[0] = shape,
+            Ok(None) => {}
+            Err(message) => return fail(puzzles.lines.first().copied().unwrap_or(1), message),
+        }
+    }
     Ok((reader.puzzles, reader.errors))
 }
 
@@ -645,6 +657,7 @@ pub fn write_record(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::shape::Regions;
 
     fn request(size: Option<usize>) -> ShapeRequest {
         ShapeRequest {
@@ -679,6 +692,27 @@ mod tests {
             assert_eq!(read.layout, layout);
             assert_eq!(read.cells, [grid, grid].concat());
         }
+    }
+
+    #[test]
+    fn the_box_split_comes_from_the_text_unless_given() {
+        // Valid in 3x2 boxes, not in the default 2x3 ones.
+        let grid = b"265134543216314625452361631452126543\n";
+        let read = parse_shaped(grid, &request(None)).unwrap();
+        let three_by_two = Regions::Boxes {
+            rows: 3,
+            columns: 2,
+        };
+        assert_eq!(*read.shapes[0].regions(), three_by_two);
+        let mut settled = request(None);
+        settled.settle(&read.shapes[0]);
+        assert_eq!((settled.size, settled.split), (Some(6), Some((3, 2))));
+        let given = ShapeRequest {
+            split: Some((2, 3)),
+            ..request(None)
+        };
+        let (read, _) = read_shaped(grid, &given).unwrap();
+        assert_ne!(*read.shapes[0].regions(), three_by_two);
     }
 
     #[test]

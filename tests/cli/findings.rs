@@ -1,10 +1,10 @@
 //! Regression tests of a second round of reliability findings: the blank ranges each shape
-//! supports, symmetric blank counts, readable symbol sets, stray whitespace, located layout errors,
-//! signals and endless streams. Each test is named after its bug and runs the real binary.
+//! supports, symmetric blank counts, readable symbol sets and box splits, stray whitespace, located
+//! layout errors, signals and endless streams. Each test is named after its bug and runs the real binary.
 
 use std::time::{Duration, Instant};
 
-use crate::common::shapes::{Spec, line_records};
+use crate::common::shapes::{Spec, grid_records, keeps_givens, line_records};
 use crate::common::{run_ok, sudoku_gen};
 
 /// The stderr of a run that ends with `code`, writes nothing on stdout, and takes under `limit`.
@@ -622,4 +622,90 @@ fn check_puzzles_of_another_shape_read_both_files_whole() {
         "{stdout}"
     );
     assert!(read < 100 << 20, "read {} MiB", read >> 20);
+}
+
+#[test]
+fn box_split_outputs_read_back_without_their_flag() {
+    // Read with the default boxes, a 6×6 file of 3x2 boxes had repeats in every box for --check,
+    // and -s solved its puzzles as other puzzles, or found them to have none.
+    let splits = [
+        (6, 3, 2),
+        (6, 2, 3),
+        (12, 2, 6),
+        (12, 6, 2),
+        (12, 3, 4),
+        (12, 4, 3),
+        (8, 4, 2),
+    ];
+    for (n, rows, columns) in splits {
+        let (size, split) = (n.to_string(), format!("{rows}x{columns}"));
+        let shape = ["--size", &size, "--box", &split];
+        let spec = Spec::boxes(n, rows, columns);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("in.txt");
+        let path = path.to_str().unwrap();
+        for format in ["line", "grid"] {
+            let records = |text: &[u8]| match format {
+                "line" => line_records(text)
+                    .into_iter()
+                    .map(|(_, cells)| cells)
+                    .collect(),
+                _ => grid_records(text, n, false),
+            };
+            let made = |mode| {
+                run_ok(&[&[mode, "3", "--seed", "4", "--format", format], &shape[..]].concat())
+            };
+            let grids = made("-c");
+            assert!(
+                records(&grids)
+                    .iter()
+                    .all(|grid| spec.is_valid_complete(grid))
+            );
+            sudoku_gen()
+                .args(["--check", "-", "--count", "3"])
+                .write_stdin(grids.clone())
+                .assert()
+                .success();
+            std::fs::write(path, &grids).unwrap();
+            assert_eq!(run_ok(&["-s", path]), grids, "{split} {format}");
+
+            let puzzles = made("-n");
+            std::fs::write(path, &puzzles).unwrap();
+            let solved = run_ok(&["-s", path]);
+            for flags in [&[][..], &shape[..]] {
+                sudoku_gen()
+                    .args([&["--check", "-", "--puzzles", path][..], flags].concat())
+                    .write_stdin(solved.clone())
+                    .assert()
+                    .success();
+            }
+            let solutions = records(&solved);
+            assert_eq!(solutions.len(), 3, "{split} {format}");
+            for (puzzle, solution) in records(&puzzles).iter().zip(&solutions) {
+                assert!(spec.is_valid_complete(solution), "{split} {format}");
+                assert!(keeps_givens(&spec, puzzle, solution), "{split} {format}");
+            }
+        }
+    }
+    // A split given wins over the text's.
+    let grids = run_ok(&["-c", "3", "--seed", "4", "--size", "6", "--box", "3x2"]);
+    sudoku_gen()
+        .args(["--check", "-", "--box", "2x3", "--size", "6"])
+        .write_stdin(grids)
+        .assert()
+        .code(1);
+    // Two 1s in one 3x4 box and in no box of the other splits, each of which solves the rest
+    // in many ways: no reading to prefer.
+    let mut puzzle = vec![b'.'; 144];
+    puzzle[0] = b'1';
+    puzzle[2 * 12 + 3] = b'1';
+    puzzle.push(b'\n');
+    let output = sudoku_gen()
+        .args(["-s", "-"])
+        .write_stdin(puzzle)
+        .output()
+        .unwrap();
+    let message = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{message}");
+    assert!(message.contains("give --box"), "{message}");
 }
