@@ -197,6 +197,12 @@ run -s n12.txt -j 1 --unique
 run --check s12.txt --puzzles $S/12x12.txt -j 1
 run --check c12.txt -j 1 --count 10000 --size 12
 run --check c12.txt -j 1 --size 12 --box 2x6
+# Outputs of another split or alphabet read back without the flag.
+KEEP=n12b.txt run -n 20 --size 12 --box 2x6 --seed 3 -j 1
+run -s n12b.txt -j 1
+KEEP=n16h.txt run -n 20 --size 16 --symbols 0123456789ABCDEF --seed 3 -j 1
+run -s n16h.txt -j 1
+run -n 20 --size 6 --shard 2/3 --seed 3 -j 1 --format line
 
 # ---- 16x16
 run -c 10000 --size 16 --seed 1 -j 1 --format line
