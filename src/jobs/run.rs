@@ -207,7 +207,15 @@ fn run_standard(
         } => {
             let path = &paths[0];
             let mut solutions = open_pieces(path)?;
-            if !standard_shape && is_other_shape(&solutions.peek(PEEK)?) {
+            let start = solutions.peek(PEEK)?;
+            // Solutions that show nothing (an empty file) are of the puzzles' shape; a puzzle
+            // file on standard input is not peeked, which would take its text from the job.
+            let other = if start.iter().all(u8::is_ascii_whitespace) && puzzles != Path::new("-") {
+                is_other_shape(&open_pieces(&puzzles)?.peek(PEEK)?)
+            } else {
+                is_other_shape(&start)
+            };
+            if !standard_shape && other {
                 if rules.first.is_some() {
                     return Err(first_of_another_shape(path));
                 }

@@ -709,3 +709,28 @@ fn box_split_outputs_read_back_without_their_flag() {
     assert_eq!(output.status.code(), Some(1), "{message}");
     assert!(message.contains("give --box"), "{message}");
 }
+
+#[test]
+fn an_empty_solution_file_was_checked_as_9x9_against_puzzles_of_another_shape() {
+    // The route looked at the solutions only: with none, the 16×16 puzzles were read as 9×9
+    // and reported as malformed.
+    let dir = tempfile::tempdir().unwrap();
+    let (puzzles, empty) = (dir.path().join("p.txt"), dir.path().join("e.txt"));
+    std::fs::write(
+        &puzzles,
+        run_ok(&["-n", "2", "--size", "16", "--seed", "1"]),
+    )
+    .unwrap();
+    std::fs::write(&empty, "").unwrap();
+    let output = sudoku_gen()
+        .args(["--check", empty.to_str().unwrap(), "--puzzles"])
+        .arg(&puzzles)
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{report}");
+    assert!(
+        report.contains("expected 2 solutions, one per puzzle, found 0"),
+        "{report}"
+    );
+}
