@@ -25,12 +25,14 @@ pub enum Error {
         source: io::Error,
     },
     /// A shape with fewer complete grids than asked for.
-    #[error("{}", too_few_grids(*asked, *exist))]
+    #[error("{}", too_few_grids(*asked, *exist, *first))]
     TooFewGrids {
         /// How many were asked for.
         asked: usize,
         /// How many the shape has.
         exist: usize,
+        /// The symbol of every grid's top-left cell, when `--first` asked for one.
+        first: Option<char>,
     },
     /// Fewer distinct puzzles than asked for could be made.
     #[error(
@@ -62,11 +64,13 @@ impl Error {
     }
 }
 
-fn too_few_grids(asked: usize, exist: usize) -> String {
+fn too_few_grids(asked: usize, exist: usize, first: Option<char>) -> String {
+    let starting = first.map_or(String::new(), |s| format!(" with {s} in the top-left cell"));
     match exist {
-        0 => "this shape has no complete grid at all; nothing written".to_owned(),
+        0 => format!("this shape has no complete grid{starting} at all; nothing written"),
         exist => format!(
-            "this shape has only {exist} complete grids ({asked} asked for); nothing written"
+            "this shape has only {exist} complete grids{starting} ({asked} asked for); nothing \
+             written"
         ),
     }
 }

@@ -4,9 +4,10 @@
 use std::path::PathBuf;
 
 use super::Finished;
+use super::route::first_value;
 use super::stream::parse_error_lines;
-use crate::check::Report;
 use crate::check::shaped::{self as check, GridChecker};
+use crate::check::{GridRules, Report};
 use crate::engine::generic::solve::solve_all;
 use crate::error::Error;
 use crate::io::input::{Boundary, Piece, Pieces, StreamGuard, open_pieces, source_name};
@@ -34,7 +35,7 @@ pub enum Job {
         path: PathBuf,
         puzzles: Option<PathBuf>,
         request: ShapeRequest,
-        count: Option<usize>,
+        rules: GridRules,
     },
 }
 
@@ -63,18 +64,24 @@ pub(super) fn run(
             path,
             puzzles,
             request,
-            count,
+            rules,
         } => {
             let input = match input {
                 Some(input) => input,
                 None => open_pieces(&path)?,
             };
             let report = match puzzles {
-                None => check_pieces(input, request, count)?,
+                None => check_pieces(input, request, rules)?,
                 Some(puzzles) => {
                     let text = read_for_check(input, &request, true)?;
+                    // Every symbol shows in a complete grid: the first tells the alphabet.
+                    if rules.first.is_some()
+                        && let Ok((solutions, _)) = read_shaped(first_records(&text), &request)
+                    {
+                        check_first(rules.first, &solutions, &source_name(&path))?;
+                    }
                     let puzzle_text = read_for_check(open_pieces(&puzzles)?, &request, false)?;
-                    match check::check_solutions(&text, &puzzle_text, &request, count) {
+                    match check::check_solutions(&text, &puzzle_text, &request, rules) {
                         Ok(report) => report,
                         Err(errors) => {
                             let name = source_name(&puzzles);
@@ -199,11 +206,11 @@ pub(super) fn solve_pieces(
 fn check_pieces(
     mut pieces: Pieces,
     mut request: ShapeRequest,
-    count: Option<usize>,
+    rules: GridRules,
 ) -> Result<Report, Error> {
     let stream = pieces.file_len().is_none();
     let mut layout: Option<Layout> = None;
-    let mut checker = GridChecker::within_budget();
+    let mut checker = GridChecker::within_budget(rules.first);
     let mut last_line = 0;
     loop {
         let known = request.known_size();
@@ -224,6 +231,7 @@ fn check_pieces(
             }
         };
         if layout.is_none() {
+            check_first(rules.first, &grids, pieces.name())?;
             request.size = Some(grids.shapes[0].size());
             layout = Some(grids.layout);
         }
@@ -241,7 +249,30 @@ fn check_pieces(
             break;
         }
     }
-    checker.finish(last_line, count).map_err(spill_failed)
+    checker.finish(last_line, rules.count).map_err(spill_failed)
+}
+
+/// Refuses a `--first` symbol that is none of the alphabet `grids` are read in (the first grids
+/// of the input `name`).
+fn check_first(first: Option<u8>, grids: &ShapedPuzzles, name: &str) -> Result<(), Error> {
+    match first {
+        Some(symbol) => {
+            let of = format!("the grids of {name}");
+            first_value(symbol, grids.shapes[0].symbols(), &of).map(drop)
+        }
+        None => Ok(()),
+    }
+}
+
+/// The start of a text of grids, cut after a line: long enough to hold its first record in any
+/// shape and layout (a 25×25 grid with its layout and CRLF line ends is under 1.3 KB).
+fn first_records(text: &[u8]) -> &[u8] {
+    const LONGEST: usize = 4 << 10;
+    if text.len() <= LONGEST {
+        return text;
+    }
+    let start = &text[..LONGEST];
+    memchr::memrchr(b'\n', start).map_or(start, |at| &start[..=at])
 }
 
 /// The error of a check whose keys written out cannot be read back.

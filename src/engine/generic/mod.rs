@@ -28,7 +28,11 @@ pub fn check_has_grid(shape: &Shape, asked: usize) -> Result<Vec<u8>, Error> {
         FIRST_GRID_GUESSES_PER_CELL * cells,
     ) {
         Some(1) => Ok(grid),
-        Some(_) => Err(Error::TooFewGrids { asked, exist: 0 }),
+        Some(_) => Err(Error::TooFewGrids {
+            asked,
+            exist: 0,
+            first: None,
+        }),
         None => Err(Error::Usage(format!(
             "the search found no complete grid of this layout within {} guesses: it may have none; \
              try another layout",

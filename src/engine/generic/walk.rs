@@ -51,6 +51,12 @@
 //! try walks straight to that grid and on to its neighbours in the tree. On large jigsaw layouts
 //! drawn orders alone may never reach a grid.
 //!
+//! # A top-left symbol asked for
+//! `--first S` walks only the grids whose top-left cell holds S: no fixed value may take that
+//! cell, the first relabelled value, which the canonical order then puts there, is written as S,
+//! and only the relabellings that keep it so are written (see `Walk::start_with`). The walk is
+//! the same walk of distinct grids, and when it ends short it has counted every such grid.
+//!
 //! # Threads
 //! The tree is split into P = min(N, 8) fixed parts by the cell of region 0 that takes the 1
 //! (the `p`-th that cell order tries). Part `p` contributes the first `count / P` grids of its
@@ -80,6 +86,8 @@ pub struct ShapedGrids {
     pub seed: u64,
     /// Grid (spaced) or line format; jigsaw lines carry their layout (`LAYOUT GRID`).
     pub format: Format,
+    /// The value (1..=N) of every grid's top-left cell, when one is asked for.
+    pub first: Option<u8>,
 }
 
 /// The number of parts the tree is split into, at most (see the module documentation): enough
@@ -105,7 +113,10 @@ pub fn render_grids(request: &ShapedGrids) -> Result<Vec<u8>, Error> {
     let with_layout = shape.layout_text().is_some();
     let record = record_len(shape.size(), layout, with_layout);
     let mut out = vec![0; record * request.count];
-    let walk = Walk::new(shape, request.seed, layout, with_layout, first_grid);
+    let mut walk = Walk::new(shape, request.seed, layout, with_layout, first_grid);
+    if let Some(value) = request.first {
+        walk.start_with(shape.symbols().glyph(value));
+    }
     let parts = shape.size().min(MOST_PARTS);
     let mut pieces = Vec::with_capacity(parts);
     let mut rest = out.as_mut_slice();
@@ -124,6 +135,7 @@ pub fn render_grids(request: &ShapedGrids) -> Result<Vec<u8>, Error> {
             return Err(Error::TooFewGrids {
                 asked: request.count,
                 exist: written,
+                first: request.first.map(|v| char::from(shape.symbols().glyph(v))),
             });
         }
     }
@@ -133,9 +145,13 @@ pub fn render_grids(request: &ShapedGrids) -> Result<Vec<u8>, Error> {
     Ok(out)
 }
 
-/// Counts the complete grids of `shape`, stopping at `limit`.
-pub fn count_grids(shape: &Shape, limit: usize) -> usize {
+/// Counts the complete grids of `shape` (with `first`, those whose top-left cell holds that
+/// value), stopping at `limit`.
+pub fn count_grids(shape: &Shape, first: Option<u8>, limit: usize) -> usize {
     let mut walk = Walk::new(shape, 0, Layout::Line, false, Vec::new());
+    if let Some(value) = first {
+        walk.start_with(shape.symbols().glyph(value));
+    }
     walk.counting = true;
     walk.run(&mut [], limit, None)
 }
@@ -182,6 +198,17 @@ fn relabellings(k: usize) -> Vec<[u8; MOST_RELABELLED]> {
         table.push(labels);
     }
     table
+}
+
+/// Exchanges values `a` and `b` throughout `grid`, which keeps it a complete grid.
+fn swap_values(grid: &mut [u8], a: u8, b: u8) {
+    for value in grid {
+        *value = match *value {
+            v if v == a => b,
+            v if v == b => a,
+            v => v,
+        };
+    }
 }
 
 /// The depth-first walk.
@@ -245,6 +272,9 @@ struct Walk {
     /// The grid guided tries lead to: the first one the solver found (see
     /// [`super::check_has_grid`]); empty when there is none to lead to.
     guide: Vec<u8>,
+    /// Whether the top-left cell is kept for the first relabelled value (see
+    /// [`Walk::start_with`]).
+    top_left_relabelled: bool,
 }
 
 impl Walk {
@@ -355,6 +385,40 @@ impl Walk {
             out_of_nodes: false,
             first_budget: first_budget(shape),
             guide,
+            top_left_relabelled: false,
+        }
+    }
+
+    /// Walks only the grids whose top-left cell holds `symbol`. The top-left cell is region 0's
+    /// first in reading order (regions are numbered in order of first appearance), so it is the
+    /// cell the canonical order gives the first relabelled value once no fixed value took it.
+    /// The grids wanted are then exactly those where no fixed value takes that cell and the
+    /// relabellings leave the first relabelled value written as `symbol`: the walk stays a walk
+    /// of distinct grids, whose count when it ends short is the count of such grids.
+    fn start_with(&mut self, symbol: u8) {
+        debug_assert_eq!(
+            self.region_cells[0][0], 0,
+            "region 0 holds the top-left cell"
+        );
+        let n = self.size;
+        let first = n - self.relabelled_values + 1;
+        let at = self.glyph[1..]
+            .iter()
+            .position(|&g| g == symbol)
+            .expect("a symbol of the shape")
+            + 1;
+        self.glyph.swap(at, first);
+        self.relabellings.retain(|labels| labels[0] == 0);
+        self.top_left_relabelled = true;
+        // The parts are named by the cells the 1 takes in region 0; when the 1 is a fixed value,
+        // the top-left cell is none of them, so that every part holds such grids.
+        if first > 1 {
+            let parts = &mut self.order[1][0];
+            let at = parts
+                .iter()
+                .position(|&k| k == 0)
+                .expect("an order holds every cell");
+            parts[at..].rotate_left(1);
         }
     }
 
@@ -400,13 +464,12 @@ impl Walk {
         if let Some(part) = self.part {
             let k = usize::from(self.order[1][0][part]);
             let one = grid[usize::from(self.region_cells[0][k])];
-            for value in &mut grid {
-                *value = match *value {
-                    v if v == one => 1,
-                    1 => one,
-                    v => v,
-                };
-            }
+            swap_values(&mut grid, one, 1);
+        }
+        if self.top_left_relabelled && usize::from(grid[0]) <= fixed {
+            // A part's 1 stays where it is: `start_with` keeps it off the top-left cell.
+            let top_left = grid[0];
+            swap_values(&mut grid, top_left, n as u8);
         }
         // The walk's canonical order of the relabelled values: region 0's cells take them in
         // reading order.
@@ -509,6 +572,8 @@ impl Walk {
             // Canonical order of the relabelled values: region 0's empty cells take them in
             // reading order.
             options &= options.wrapping_neg();
+        } else if region == 0 && self.top_left_relabelled {
+            options &= !1;
         }
         let tried = match self.part {
             Some(part) if value == 1 && region == 0 => part..part + 1,
@@ -686,91 +751,4 @@ impl Walk {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine::generic::solve::Solver;
-    use crate::model::symbols::Symbols;
-
-    fn shape(size: usize, diagonal: bool) -> Shape {
-        Shape::boxed(size, None, diagonal, Symbols::default_for(size)).unwrap()
-    }
-
-    #[test]
-    fn the_walk_counts_what_the_solver_counts() {
-        for shape in [shape(4, false), shape(4, true)] {
-            let all = Solver::new(&shape).count(&[0; 16], usize::MAX, &mut [0; 16]);
-            assert_eq!(count_grids(&shape, usize::MAX), all);
-        }
-        assert_eq!(count_grids(&shape(4, false), usize::MAX), 288);
-    }
-
-    #[test]
-    fn relabellings_are_every_order_once() {
-        let all = relabellings(4);
-        assert_eq!(all.len(), 24);
-        assert_eq!(all[1][..4], [0, 1, 3, 2]);
-        assert_eq!(all[23][..4], [3, 2, 1, 0]);
-        let distinct: std::collections::HashSet<_> = relabellings(6).into_iter().collect();
-        assert_eq!(distinct.len(), 720);
-    }
-
-    #[test]
-    fn too_few_grids_write_nothing_and_say_how_many() {
-        let request = ShapedGrids {
-            shape: shape(4, false),
-            count: 289,
-            seed: 1,
-            format: Format::Line,
-        };
-        assert!(matches!(
-            render_grids(&request),
-            Err(Error::TooFewGrids {
-                asked: 289,
-                exist: 288
-            })
-        ));
-    }
-
-    #[test]
-    fn the_output_does_not_depend_on_the_thread_count() {
-        for (shape, count) in [(shape(16, false), 3000), (shape(4, false), 100)] {
-            let request = ShapedGrids {
-                shape,
-                count,
-                seed: 4,
-                format: Format::Grid,
-            };
-            let on = |threads| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .unwrap()
-                    .install(|| render_grids(&request).unwrap())
-            };
-            assert_eq!(on(1), on(3));
-        }
-    }
-
-    #[test]
-    fn grids_are_valid_and_distinct() {
-        let request = ShapedGrids {
-            shape: shape(6, true),
-            count: 500,
-            seed: 9,
-            format: Format::Line,
-        };
-        let text = render_grids(&request).unwrap();
-        let lines: std::collections::HashSet<&[u8]> = text
-            .split(|&b| b == b'\n')
-            .filter(|l| !l.is_empty())
-            .collect();
-        assert_eq!(lines.len(), 500);
-        for line in lines {
-            let grid: Vec<u8> = line
-                .iter()
-                .map(|&ch| request.shape.symbols().value_of(ch))
-                .collect();
-            assert!(request.shape.first_repeat(&grid).is_none() && !grid.contains(&0));
-        }
-    }
-}
+mod tests;
