@@ -189,8 +189,9 @@ pub struct Cli {
 
     /// Every grid has symbol SYM in its top-left cell (-c, --check, --grade)
     ///
-    /// One of the shape's symbols: a digit 1 to 9 at 9×9, `--size 16 --first G`, with
-    /// `--symbols ABCDEFGHIJKLMNOP` `--first A`. --grade is 9×9 only.
+    /// One of the shape's symbols: a digit 1 to 9 at 9×9, G with --size 16, A with --symbols
+    /// ABCDEFGHIJKLMNOP; another is a usage error. --check takes the symbols the file is read
+    /// in. Not with -n; with --grade, a digit (the homework is 9×9).
     #[arg(long, value_name = "SYM", verbatim_doc_comment)]
     #[arg(value_parser = values::parse_symbol)]
     pub(super) first: Option<u8>,
