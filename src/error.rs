@@ -25,7 +25,7 @@ pub enum Error {
         source: io::Error,
     },
     /// A shape (or a shard of its grids) with fewer complete grids than asked for.
-    #[error("{}", too_few_grids(*asked, *exist, *shard))]
+    #[error("{}", too_few_grids(*asked, *exist, *shard, *first))]
     TooFewGrids {
         /// How many were asked for.
         asked: usize,
@@ -33,6 +33,8 @@ pub enum Error {
         exist: usize,
         /// The shard asked for, if any.
         shard: Option<Shard>,
+        /// The symbol of every grid's top-left cell, when `--first` asked for one.
+        first: Option<char>,
     },
     /// Fewer distinct puzzles than asked for could be made.
     #[error(
@@ -64,15 +66,17 @@ impl Error {
     }
 }
 
-fn too_few_grids(asked: usize, exist: usize, shard: Option<Shard>) -> String {
+fn too_few_grids(asked: usize, exist: usize, shard: Option<Shard>, first: Option<char>) -> String {
+    let starting = first.map_or(String::new(), |s| format!(" with {s} in the top-left cell"));
     match (exist, shard) {
-        (0, None) => "this shape has no complete grid at all; nothing written".to_owned(),
+        (0, None) => format!("this shape has no complete grid{starting} at all; nothing written"),
         (exist, None) => format!(
-            "this shape has only {exist} complete grids ({asked} asked for); nothing written"
+            "this shape has only {exist} complete grids{starting} ({asked} asked for); nothing \
+             written"
         ),
         (exist, Some(shard)) => format!(
-            "shard {shard} of this shape holds only {exist} complete grids ({asked} asked for); \
-             nothing written"
+            "shard {shard} of this shape holds only {exist} complete grids{starting} ({asked} asked \
+             for); nothing written"
         ),
     }
 }

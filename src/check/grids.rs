@@ -358,12 +358,13 @@ pub(super) fn judge(
     if let Some((cell, fault)) = first_repeat_in_text(digits) {
         report.add_fault(spot.line + row_lines * (cell / 9), Some(index + 1), fault);
     }
-    if let Some(d) = first.filter(|&d| digits[0] != b'0' + d) {
-        report.add(Problem {
-            line: spot.line,
-            grid: Some(index + 1),
-            message: format!("top-left digit is {}, expected {d}", digits[0] as char),
-        });
+    if let Some(expected) = first.filter(|&symbol| digits[0] != symbol) {
+        let fault = Fault::TopLeft {
+            noun: "digit",
+            found: char::from(digits[0]),
+            expected: char::from(expected),
+        };
+        report.add_fault(spot.line, Some(index + 1), fault);
     }
 }
 

@@ -74,6 +74,6 @@ pub use solutions::{check_solution_files, check_solutions};
 pub struct GridRules {
     /// Exactly this many grids.
     pub count: Option<usize>,
-    /// Every grid has this digit in its top-left cell.
+    /// Every grid has this symbol (its character) in its top-left cell.
     pub first: Option<u8>,
 }

@@ -1,9 +1,9 @@
 //! The report of a check, and the one set of words for its problems.
 //!
 //! Both checkers, the 9×9 one and the one for every other shape, word a fault they both find
-//! through [`Fault`], so that a repeated symbol, a repeated grid or a changed given reads the same
-//! whatever the shape; only the faults of one checker alone (the exact `-c` layout, the top-left
-//! digit, CSV rows) are worded where they are found.
+//! through [`Fault`], so that a repeated symbol, a repeated grid, a changed given or a wrong
+//! top-left symbol reads the same whatever the shape; only the faults of one checker alone (the
+//! exact `-c` layout, CSV rows) are worded where they are found.
 
 use std::fmt;
 
@@ -203,6 +203,13 @@ pub(super) enum Fault<'a> {
     },
     /// A solution leaves the cell blank.
     EmptyCell(Cell),
+    /// The top-left cell holds `found` where `--first` asked for `expected` (the noun as for
+    /// [`Fault::RepeatedSymbol`]).
+    TopLeft {
+        noun: &'static str,
+        found: char,
+        expected: char,
+    },
     /// A solution has `found` at `cell`, where its puzzle gives `given`.
     ChangedGiven {
         cell: Cell,
@@ -244,6 +251,11 @@ impl fmt::Display for Fault<'_> {
                 write!(f, " (line {line})")
             }
             Fault::EmptyCell(cell) => write!(f, "{cell} is empty"),
+            Fault::TopLeft {
+                noun,
+                found,
+                expected,
+            } => write!(f, "top-left {noun} is {found}, expected {expected}"),
             Fault::ChangedGiven { cell, found, given } => {
                 write!(f, "{cell} is {found}, but the puzzle gives {given}")
             }

@@ -1,11 +1,13 @@
 //! The grader for every shape: each grid complete with every house a permutation of the symbols,
-//! none repeated, the count as asked; or each solution valid and keeping its puzzle's givens.
+//! none repeated, the count and the top-left symbol as asked; or each solution valid and keeping
+//! its puzzle's givens.
 //!
 //! Grids are read by the lenient reader of [`crate::text::shaped`] (any layout), then checked with plain
 //! loops over the shape's houses; nothing here is shared with the solver or the generator. The
 //! report is the 9×9 grader's [`Report`], with the same words for the same fault, so that both
 //! print alike.
 
+use super::GridRules;
 use super::repeats::{Places, SeenGrids, add_repeats, seen_key};
 use super::report::{Cell, Fault, Report, Subject};
 use crate::model::request::ShapeRequest;
@@ -14,15 +16,15 @@ use crate::text::parse::{ParseError, ParseErrors};
 use crate::text::shaped::{Layout, ShapedPuzzles, read_shaped};
 
 /// Checks a text of complete grids of the shape `request` asks for (N from the text when it does
-/// not say): every grid valid, none repeated, and `count` of them when given.
-pub fn check_grids(text: &[u8], request: &ShapeRequest, count: Option<usize>) -> Report {
-    let mut checker = GridChecker::new(SeenGrids::default());
+/// not say): every grid valid, none repeated, and the count and top-left symbol of `rules`.
+pub fn check_grids(text: &[u8], request: &ShapeRequest, rules: GridRules) -> Report {
+    let mut checker = GridChecker::new(SeenGrids::default(), rules.first);
     match read_shaped(text, request) {
         Ok((grids, errors)) => checker.piece(&grids, &errors),
         Err(errors) => checker.piece(&ShapedPuzzles::empty_like(request), &errors),
     };
     checker
-        .finish(last_line(text), count)
+        .finish(last_line(text), rules.count)
         .expect("keys held in memory are read back")
 }
 
@@ -32,20 +34,24 @@ pub fn check_grids(text: &[u8], request: &ShapeRequest, count: Option<usize>) ->
 pub struct GridChecker {
     report: Report,
     seen: SeenGrids,
+    /// The symbol every top-left cell must hold.
+    first: Option<u8>,
 }
 
 impl GridChecker {
-    /// A check whose keys `seen` holds.
-    fn new(seen: SeenGrids) -> GridChecker {
+    /// A check whose keys `seen` holds, of grids that start with `first` when given.
+    fn new(seen: SeenGrids, first: Option<u8>) -> GridChecker {
         GridChecker {
             report: Report::default(),
             seen,
+            first,
         }
     }
 
-    /// A check whose keys are held within the budget of `SUDOKU_GEN_CHECK_MEMORY`.
-    pub fn within_budget() -> GridChecker {
-        GridChecker::new(SeenGrids::within_budget())
+    /// A check whose keys are held within the budget of `SUDOKU_GEN_CHECK_MEMORY`, of grids that
+    /// start with `first` when given.
+    pub fn within_budget(first: Option<u8>) -> GridChecker {
+        GridChecker::new(SeenGrids::within_budget(), first)
     }
 
     /// Checks the grids of one piece and its parse errors, both located in the whole input;
@@ -56,6 +62,7 @@ impl GridChecker {
         let earlier = self.report.grids;
         for index in 0..grids.len() {
             check_grid(grids, index, earlier + index, &mut self.report);
+            check_top_left(grids, index, earlier + index, self.first, &mut self.report);
         }
         for (index, key) in self.seen.open(grids.len()).iter_mut().enumerate() {
             *key = seen_key(grids.puzzle(index), earlier + index);
@@ -114,10 +121,10 @@ pub fn check_solutions(
     text: &[u8],
     puzzles_text: &[u8],
     request: &ShapeRequest,
-    count: Option<usize>,
+    rules: GridRules,
 ) -> Result<Report, ParseErrors> {
     let puzzles = crate::text::shaped::parse_shaped(puzzles_text, request)?;
-    let mut checker = SolutionChecker::new();
+    let mut checker = SolutionChecker::new(rules.first);
     match read_shaped(text, &checker.request_for(&puzzles, request)) {
         Ok((solutions, errors)) => {
             checker.errors(&errors);
@@ -131,7 +138,7 @@ pub fn check_solutions(
             return Ok(checker.report);
         }
     }
-    Ok(checker.finish(puzzles.len(), last_line(text), count))
+    Ok(checker.finish(puzzles.len(), last_line(text), rules.count))
 }
 
 /// The check of solutions against their puzzles, both read a piece at a time: each solution
@@ -140,23 +147,20 @@ pub struct SolutionChecker {
     report: Report,
     /// The solutions of the pieces before, checked, or only counted past the last puzzle.
     solutions: usize,
-}
-
-impl Default for SolutionChecker {
-    fn default() -> SolutionChecker {
-        SolutionChecker::new()
-    }
+    /// The symbol every solution's top-left cell must hold, when one is asked for.
+    first: Option<u8>,
 }
 
 impl SolutionChecker {
-    /// A check with nothing checked yet.
-    pub fn new() -> SolutionChecker {
+    /// A check with nothing checked yet, of solutions that start with `first` when given.
+    pub fn new(first: Option<u8>) -> SolutionChecker {
         SolutionChecker {
             report: Report {
                 subject: Subject::Solutions,
                 ..Report::default()
             },
             solutions: 0,
+            first,
         }
     }
 
@@ -185,6 +189,7 @@ impl SolutionChecker {
     ) {
         let ordinal = self.solutions + index;
         check_grid(solutions, index, ordinal, &mut self.report);
+        check_top_left(solutions, index, ordinal, self.first, &mut self.report);
         let shape = puzzles.shape(puzzle);
         let solution = solutions.puzzle(index);
         let puzzle = puzzles.puzzle(puzzle);
@@ -277,6 +282,39 @@ pub(crate) fn last_line(text: &[u8]) -> usize {
     text.split(|&b| b == b'\n').count().max(1) - usize::from(text.ends_with(b"\n"))
 }
 
+/// The 9×9 checker's word for a symbol of `shape` where it fits; a letter is no digit.
+fn noun_of(shape: &Shape) -> &'static str {
+    let symbols = shape.symbols();
+    if (1..=shape.size() as u8).all(|value| symbols.glyph(value).is_ascii_digit()) {
+        "digit"
+    } else {
+        "symbol"
+    }
+}
+
+/// Checks that grid `index` (grid `ordinal` of the input, from 0) holds `first`, when given, in
+/// its top-left cell; a blank there is the empty cell [`check_grid`] reports.
+fn check_top_left(
+    grids: &ShapedPuzzles,
+    index: usize,
+    ordinal: usize,
+    first: Option<u8>,
+    report: &mut Report,
+) {
+    let shape = grids.shape(index);
+    let found = grids.puzzle(index)[0];
+    if let Some(expected) =
+        first.filter(|&symbol| found != 0 && shape.symbols().glyph(found) != symbol)
+    {
+        let fault = Fault::TopLeft {
+            noun: noun_of(shape),
+            found: char::from(shape.symbols().glyph(found)),
+            expected: char::from(expected),
+        };
+        report.add_fault(grids.lines[index], Some(ordinal + 1), fault);
+    }
+}
+
 /// Checks grid `index` (grid `ordinal` of the input, from 0): no blank, every house a
 /// permutation of the symbols. The problem's line is
 /// the row of the second copy, in the grid layout.
@@ -294,12 +332,7 @@ fn check_grid(grids: &ShapedPuzzles, index: usize, ordinal: usize, report: &mut 
         return;
     }
     let symbols = shape.symbols();
-    // The 9×9 checker's word where it fits; a letter is no digit.
-    let noun = if (1..=n as u8).all(|value| symbols.glyph(value).is_ascii_digit()) {
-        "digit"
-    } else {
-        "symbol"
-    };
+    let noun = noun_of(shape);
     for (house_index, house) in shape.houses().iter().enumerate() {
         let mut seen_at = [usize::MAX; 26];
         for &cell in house {
@@ -335,14 +368,28 @@ mod tests {
     #[test]
     fn valid_distinct_grids_pass() {
         let text = b"1234341221434321\n2143341212344321\n";
-        let report = check_grids(text, &request(), Some(2));
+        let report = check_grids(
+            text,
+            &request(),
+            GridRules {
+                count: Some(2),
+                first: None,
+            },
+        );
         assert!(report.is_clean(), "{}", report.text("f"));
     }
 
     #[test]
     fn repeats_and_counts_are_reported() {
         let text = b"1234341221434321\n1234341221434321\n1234123412341234\n";
-        let report = check_grids(text, &request(), Some(2));
+        let report = check_grids(
+            text,
+            &request(),
+            GridRules {
+                count: Some(2),
+                first: None,
+            },
+        );
         let printed = report.text("f");
         assert!(
             printed.contains("f:2: grid 2: repeats grid 1 (line 1)"),
@@ -356,9 +403,25 @@ mod tests {
     }
 
     #[test]
+    fn a_top_left_symbol_other_than_the_one_asked_is_reported() {
+        let text = b"1234341221434321\n2143341212344321\n";
+        let rules = GridRules {
+            count: None,
+            first: Some(b'1'),
+        };
+        let printed = check_grids(text, &request(), rules).text("f");
+        assert!(
+            printed.contains("f:2: grid 2: top-left digit is 2, expected 1"),
+            "{printed}"
+        );
+        assert_eq!(check_grids(text, &request(), rules).problems.count(), 1);
+    }
+
+    #[test]
     fn solutions_keep_their_givens() {
         let puzzles = b"1...............\n";
-        let report = check_solutions(b"2143341212344321\n", puzzles, &request(), None).unwrap();
+        let rules = GridRules::default();
+        let report = check_solutions(b"2143341212344321\n", puzzles, &request(), rules).unwrap();
         let printed = report.text("f");
         assert!(
             printed.contains("f:1: grid 1: row 1, column 1 is 2, but the puzzle gives 1"),

@@ -187,9 +187,13 @@ pub struct Cli {
     #[arg(long = "unique", verbatim_doc_comment)]
     pub(super) require_unique: bool,
 
-    /// Every grid has digit D (1 to 9) in its top-left cell (-c, --check, --grade)
-    #[arg(long, value_name = "D")]
-    #[arg(value_parser = clap::value_parser!(u8).range(1..=9))]
+    /// Every grid has symbol SYM in its top-left cell (-c, --check, --grade)
+    ///
+    /// One of the shape's symbols: a digit 1 to 9 at 9×9, G with --size 16, A with --symbols
+    /// ABCDEFGHIJKLMNOP; another is a usage error. --check takes the symbols the file is read
+    /// in. Not with -n; with --grade, a digit (the homework is 9×9).
+    #[arg(long, value_name = "SYM", verbatim_doc_comment)]
+    #[arg(value_parser = values::parse_symbol)]
     pub(super) first: Option<u8>,
 
     /// The same output, byte for byte, on every run and at any -j

@@ -57,6 +57,15 @@ fn parse_range(
     }
 }
 
+/// One symbol: a single printable ASCII character (the shape, not yet known, decides whether it
+/// is one of its own).
+pub fn parse_symbol(text: &str) -> Result<u8, String> {
+    match text.as_bytes() {
+        &[symbol] if symbol.is_ascii_graphic() => Ok(symbol),
+        _ => Err("expected one symbol, a printable ASCII character".to_owned()),
+    }
+}
+
 /// A count of 1 to 1,000,000 written in decimal digits (leading zeros allowed).
 pub fn parse_count(text: &str) -> Result<usize, String> {
     let range = format!("expected a whole number from 1 to {}", MAX_GRIDS);
@@ -73,6 +82,15 @@ pub fn parse_count(text: &str) -> Result<usize, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_symbol_is_one_printable_character() {
+        assert_eq!(parse_symbol("G"), Ok(b'G'));
+        assert_eq!(parse_symbol("7"), Ok(b'7'));
+        for text in ["", "10", " ", "é"] {
+            assert!(parse_symbol(text).is_err(), "{text:?}");
+        }
+    }
 
     #[test]
     fn count_accepts_only_plain_decimal_in_range() {

@@ -100,7 +100,7 @@ const SUPPORT: &[(Feature, [bool; 2])] = &[
     // (feature, [standard, generic])
     (Feature::Level, [true, false]),
     (Feature::Rate, [true, false]),
-    (Feature::First, [true, false]),
+    (Feature::First, [true, true]),
     (Feature::Csv, [true, false]),
     (Feature::Canon, [true, false]),
     (Feature::Shuffle, [true, false]),

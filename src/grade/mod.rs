@@ -92,7 +92,7 @@ pub struct GradeRequest {
     pub programs: Vec<PathBuf>,
     /// `basic`, `pair` or a plan file.
     pub plan: String,
-    /// The digit every grid must start with.
+    /// The digit (its character) every grid must start with.
     pub first: Option<u8>,
     /// A wall-clock limit for every case, in place of the plan's.
     pub timeout: Option<Duration>,

@@ -53,6 +53,8 @@ pub(super) fn run(
             classes,
         } => {
             let format = format.unwrap_or(Format::Grid);
+            // The routing checked that the symbol is one of the shape's.
+            let first = first.map(|symbol| shape.symbols().value_of(symbol));
             match kernel {
                 Kernel::Standard => {
                     let request = walk::GridRequest {
@@ -73,6 +75,7 @@ pub(super) fn run(
                     seed,
                     format,
                     shard,
+                    first,
                 })?,
             }
         }

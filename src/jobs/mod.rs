@@ -74,7 +74,7 @@ pub enum Job {
     Grids {
         /// The grids asked for.
         count: usize,
-        /// The digit of every grid's top-left cell.
+        /// The symbol (its character) of every grid's top-left cell.
         first: Option<u8>,
         /// The shard of a corpus made by many runs.
         shard: Option<Shard>,
@@ -142,7 +142,7 @@ pub enum Job {
         paths: Vec<PathBuf>,
         /// The puzzles the file solves, in order.
         puzzles: Option<PathBuf>,
-        /// The count and the first digit asked for.
+        /// The count and the top-left symbol asked for.
         rules: GridRules,
         /// The rules of a CSV corpus.
         corpus: CorpusRules,

@@ -19,6 +19,7 @@ use crate::io::input::{read_at_most, source_name};
 use crate::model::layout::read_layout;
 use crate::model::request::{LayoutSource, ShapeRequest, parse_box};
 use crate::model::shape::{self, Shape, ShapeError};
+use crate::model::symbols::Symbols;
 use crate::text::format::{Format, OutputFormat};
 
 /// The shape flags of a request, as given.
@@ -177,13 +178,16 @@ fn standard(job: Job, seed: u64, standard_shape: bool) -> Result<Planned, Error>
             });
         }
         job @ Job::Grids { .. } => {
+            let shape = Shape::standard();
+            check_first_of_grids(&job, &shape)?;
             return Ok(Planned::Make {
-                shape: Box::new(Shape::standard()),
+                shape: Box::new(shape),
                 job,
                 seed,
             });
         }
         Job::Grade { request, sheet } => {
+            standard_first(request.first)?;
             let job = request
                 .prepare()
                 .map_err(|e| Error::Unusable(e.to_string()))?;
@@ -337,8 +341,10 @@ fn generic(
     };
     Ok(Planned::Generic(Box::new(match job {
         job @ Job::Grids { .. } => {
+            let shape = needs_size()?;
+            check_first_of_grids(&job, &shape)?;
             return Ok(Planned::Make {
-                shape: Box::new(needs_size()?),
+                shape: Box::new(shape),
                 job,
                 seed,
             });
@@ -384,12 +390,46 @@ fn generic(
                 path: paths.into_iter().next().unwrap_or_default(),
                 puzzles,
                 request,
-                count: rules.count,
+                rules,
             }
         }
         // Every other job needs a feature of the standard kernel only, refused above.
         job => unreachable!("{:?} passed the feature table", job.mode()),
     })))
+}
+
+/// Refuses `-c --first` with a symbol that is none of `shape`'s. A check compares the symbol
+/// with the alphabet its input is read in instead, which without `--symbols` comes from the text.
+fn check_first_of_grids(job: &Job, shape: &Shape) -> Result<(), Error> {
+    match job {
+        Job::Grids {
+            first: Some(symbol),
+            ..
+        } => first_value(*symbol, shape.symbols(), &describe(shape)).map(drop),
+        _ => Ok(()),
+    }
+}
+
+/// The value of `symbol`, the one `--first` gives, among `symbols`, the alphabet of `of` (the
+/// grids as the message names them); a symbol of no value there is a usage error.
+pub(super) fn first_value(symbol: u8, symbols: &Symbols, of: &str) -> Result<u8, Error> {
+    match symbols.value_of(symbol) {
+        value if (1..=symbols.size as u8).contains(&value) => Ok(value),
+        _ => Err(usage(format!(
+            "'--first {}' is no symbol of {of}: it takes one of {}",
+            char::from(symbol),
+            String::from_utf8_lossy(symbols.as_bytes())
+        ))),
+    }
+}
+
+/// Refuses a `--first` symbol that is no digit of the standard 9×9 shape.
+pub(super) fn standard_first(first: Option<u8>) -> Result<(), Error> {
+    let shape = Shape::standard();
+    match first {
+        Some(symbol) => first_value(symbol, shape.symbols(), &describe(&shape)).map(drop),
+        None => Ok(()),
+    }
 }
 
 /// The shape flags of a request, with a layout file read.
@@ -455,4 +495,26 @@ fn describe(shape: &Shape) -> String {
         ", other symbols"
     };
     format!("the {kind}{diagonal}{symbols})")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_takes_only_a_symbol_of_the_alphabet() {
+        let symbols = Symbols::default_for(16);
+        assert_eq!(first_value(b'G', &symbols, "x").ok(), Some(16));
+        assert_eq!(first_value(b'1', &symbols, "x").ok(), Some(1));
+        // A blank character is no symbol, nor a symbol of a larger alphabet.
+        for symbol in [b'0', b'.', b'H', b'g'] {
+            let Err(Error::Usage(message)) = first_value(symbol, &symbols, "the 16×16") else {
+                panic!("'{}' was taken", char::from(symbol));
+            };
+            assert!(message.contains("no symbol of the 16×16"), "{message}");
+        }
+        let zero_based = Symbols::new(b"0123456789ABCDEF").unwrap();
+        assert_eq!(first_value(b'0', &zero_based, "x").ok(), Some(1));
+        assert!(standard_first(Some(b'9')).is_ok() && standard_first(Some(b'A')).is_err());
+    }
 }

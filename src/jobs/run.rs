@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::route::Planned;
+use super::route::{Planned, standard_first};
 use super::solve::{BatchOutput, BatchRules, solve_batch};
 use super::stream::{PuzzleGuard, parse_error_lines, run_on_puzzles};
 use super::{Finished, Job, rate};
@@ -150,6 +150,7 @@ fn run_standard(
             classes,
         } => {
             if classes {
+                standard_first(rules.first)?;
                 let text = read_guarded(&paths[0])?;
                 let mut report = check::check_grids(&text, rules);
                 distinct::check_classes(&mut report, &text, None);
@@ -159,8 +160,7 @@ fn run_standard(
                 .iter()
                 .map(|path| open_pieces(path))
                 .collect::<Result<Vec<_>, Error>>()?;
-            // The shapes read from the input: other shapes are checked one file at a time, and
-            // `--first`, a 9×9 rule, is refused for them as it is with the shape flags.
+            // The shapes read from the input: other shapes are checked one file at a time.
             let mut other = None;
             if !standard_shape {
                 for (path, input) in paths.iter().zip(&mut inputs) {
@@ -177,17 +177,16 @@ fn run_standard(
                          reads as one"
                     )));
                 }
-                if rules.first.is_some() {
-                    return Err(first_of_another_shape(path));
-                }
                 let job = shaped::Job::Check {
                     path: paths[0].clone(),
                     puzzles: None,
                     request: Default::default(),
-                    count: rules.count,
+                    rules,
                 };
                 return shaped::run(job, Some(inputs.remove(0)), destination);
             }
+            // Only now are the grids known to be 9×9 ones, whose symbols are the digits.
+            standard_first(rules.first)?;
             let bytes = inputs.iter().map(|input| input.file_len()).sum();
             let mut progress = InputProgress::new(bytes, "grids");
             let reports = check::check_grid_files(inputs, rules, &corpus, |items, bytes| {
@@ -216,17 +215,15 @@ fn run_standard(
                 is_other_shape(&start)
             };
             if !standard_shape && other {
-                if rules.first.is_some() {
-                    return Err(first_of_another_shape(path));
-                }
                 let job = shaped::Job::Check {
                     path: path.clone(),
                     puzzles: Some(puzzles),
                     request: Default::default(),
-                    count: rules.count,
+                    rules,
                 };
                 return shaped::run(job, Some(solutions), destination);
             }
+            standard_first(rules.first)?;
             let checked = if classes {
                 // Classes compare puzzles with every other: both files are read whole.
                 let text = read_guarded(path)?;
@@ -266,15 +263,6 @@ fn read_guarded(path: &Path) -> Result<Vec<u8>, Error> {
 }
 
 /// Writes the report of a check of `path` on standard output.
-/// The refusal of `--first`, a 9×9 rule, for an input at `path` that reads as another shape, as
-/// it is refused with the shape flags.
-fn first_of_another_shape(path: &Path) -> Error {
-    Error::Usage(format!(
-        "--first is for 9×9 grids, and {} reads as another shape",
-        source_name(path)
-    ))
-}
-
 pub(super) fn finish_check(report: &Report, path: &Path) -> Result<Finished, Error> {
     Destination::Stdout.write(report.text(&source_name(path)).as_bytes())?;
     Ok(Finished::with(report.problems.count(), Vec::new()))

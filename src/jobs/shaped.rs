@@ -4,7 +4,9 @@
 use std::path::PathBuf;
 
 use super::Finished;
+use super::route::first_value;
 use super::stream::parse_error_lines;
+use crate::check::GridRules;
 use crate::check::Report;
 use crate::check::shaped::{self as check, GridChecker, SolutionChecker};
 use crate::engine::generic::solve::solve_all;
@@ -34,7 +36,7 @@ pub enum Job {
         path: PathBuf,
         puzzles: Option<PathBuf>,
         request: ShapeRequest,
-        count: Option<usize>,
+        rules: GridRules,
     },
 }
 
@@ -63,17 +65,17 @@ pub(super) fn run(
             path,
             puzzles,
             request,
-            count,
+            rules,
         } => {
             let input = match input {
                 Some(input) => input,
                 None => open_pieces(&path)?,
             };
             let report = match puzzles {
-                None => check_pieces(input, request, count)?,
+                None => check_pieces(input, request, rules)?,
                 Some(puzzles) => {
                     let puzzle_pieces = open_pieces(&puzzles)?;
-                    match check_solution_pieces(input, puzzle_pieces, request, count)? {
+                    match check_solution_pieces(input, puzzle_pieces, request, rules)? {
                         Ok(report) => report,
                         Err(errors) => {
                             let name = source_name(&puzzles);
@@ -157,6 +159,10 @@ impl ShapedPieces {
 
     fn is_stream(&self) -> bool {
         self.pieces.file_len().is_none()
+    }
+
+    fn name(&self) -> &str {
+        self.pieces.name()
     }
 
     fn next(&mut self) -> Result<Option<ShapedPiece>, Error> {
@@ -275,16 +281,15 @@ pub(super) fn solve_pieces(
 /// [`ShapedPieces`]): every grid leaves 16 bytes for the search for repeats (spilled to disk past
 /// the memory budget, as the 9×9 checker's are). A stream is not read past its first piece with a
 /// problem; a file is read to its end, so that its report names every problem.
-fn check_pieces(
-    pieces: Pieces,
-    request: ShapeRequest,
-    count: Option<usize>,
-) -> Result<Report, Error> {
+fn check_pieces(pieces: Pieces, request: ShapeRequest, rules: GridRules) -> Result<Report, Error> {
     let mut pieces = ShapedPieces::new(pieces, request);
-    let mut checker = GridChecker::within_budget();
+    let mut checker = GridChecker::within_budget(rules.first);
     let mut last_line = 0;
     while let Some(piece) = pieces.next()? {
         last_line = piece.last_line;
+        if piece.first && !piece.unreadable {
+            check_first(rules.first, &piece.puzzles, pieces.name())?;
+        }
         let problem = checker.piece(&piece.puzzles, &piece.errors);
         // After a piece that tells nothing of the shape, or none of a stream, nothing tells what
         // follows: the report names what was read.
@@ -295,7 +300,19 @@ fn check_pieces(
             break;
         }
     }
-    checker.finish(last_line, count).map_err(spill_failed)
+    checker.finish(last_line, rules.count).map_err(spill_failed)
+}
+
+/// Refuses a `--first` symbol that is none of the alphabet `grids` are read in (the first grids
+/// of the input `name`).
+fn check_first(first: Option<u8>, grids: &ShapedPuzzles, name: &str) -> Result<(), Error> {
+    match first {
+        Some(symbol) => {
+            let of = format!("the grids of {name}");
+            first_value(symbol, grids.shapes[0].symbols(), &of).map(drop)
+        }
+        None => Ok(()),
+    }
 }
 
 /// The error of a check whose keys written out cannot be read back.
@@ -326,9 +343,9 @@ fn check_solution_pieces(
     solutions: Pieces,
     puzzles: Pieces,
     request: ShapeRequest,
-    count: Option<usize>,
+    rules: GridRules,
 ) -> Result<Result<Report, ParseErrors>, Error> {
-    let mut checker = SolutionChecker::new();
+    let mut checker = SolutionChecker::new(rules.first);
     let mut puzzles = ShapedPieces::new(puzzles, request.clone());
     // The puzzles' piece in hand, and the next of its puzzles to pair.
     let (mut held, mut next) = match next_puzzles(&mut puzzles)? {
@@ -340,6 +357,9 @@ fn check_solution_pieces(
     let (mut paired, mut last_line) = (0, 0);
     while let Some(piece) = solution_pieces.next()? {
         last_line = piece.last_line;
+        if piece.first && !piece.unreadable {
+            check_first(rules.first, &piece.puzzles, solution_pieces.name())?;
+        }
         let problem = checker.errors(&piece.errors);
         if piece.unreadable || piece.empty_stream {
             return Ok(Ok(checker.finish(paired, last_line, None)));
@@ -374,7 +394,7 @@ fn check_solution_pieces(
             Err(errors) => return Ok(Err(errors)),
         }
     }
-    Ok(Ok(checker.finish(puzzles_in_all, last_line, count)))
+    Ok(Ok(checker.finish(puzzles_in_all, last_line, rules.count)))
 }
 
 /// The next piece of puzzles that holds any, `None` at the end of the input, or the problems of

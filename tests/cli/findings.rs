@@ -532,7 +532,10 @@ fn check_of_other_shapes_took_first_and_several_files_as_if_9x9() {
     .unwrap();
     let file = file.to_str().unwrap();
     let message = refusal(&["--check", file, "--first", "9"]);
-    assert!(message.contains("--first is for 9×9 grids"), "{message}");
+    assert!(
+        message.contains("'--first 9' is no symbol of the grids of"),
+        "{message}"
+    );
     let message = refusal(&["--check", file, file]);
     assert!(message.contains("one file at a time"), "{message}");
 }

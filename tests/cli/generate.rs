@@ -38,7 +38,7 @@ fn bad_arguments_are_usage_errors() {
         (&["-c", "5", "-c", "6"], "-c"),
         (&["-c", "5", "--bogus"], "--bogus"),
         (&["-c", "5", "stray"], "stray"),
-        (&["-c", "5", "--first", "0"], "'0'"),
+        (&["-c", "5", "--first", "0"], "'--first 0' is no symbol"),
         (&["-c", "5", "--first", "10"], "'10'"),
         (&["-c", "5", "--seed", "-1"], "-1"),
         (

@@ -8,6 +8,7 @@ mod check;
 mod check_bounds;
 mod classes;
 mod findings;
+mod first;
 mod generate;
 mod generic_hangs;
 mod grade;

@@ -33,6 +33,7 @@ pub fn check_has_grid(shape: &Shape, asked: usize) -> Result<Vec<u8>, Error> {
             asked,
             exist: 0,
             shard: None,
+            first: None,
         }),
         None => Err(Error::Usage(format!(
             "the search found no complete grid of this layout within {} guesses: it may have none; \

@@ -51,6 +51,12 @@
 //! try walks straight to that grid and on to its neighbours in the tree. On large jigsaw layouts
 //! drawn orders alone may never reach a grid.
 //!
+//! # A top-left symbol asked for
+//! `--first S` walks only the grids whose top-left cell holds S: no fixed value may take that
+//! cell, the first relabelled value, which the canonical order then puts there, is written as S,
+//! and only the relabellings that keep it so are written (see `Walk::start_with`). The walk is
+//! the same walk of distinct grids, and when it ends short it has counted every such grid.
+//!
 //! # Threads
 //! The tree is split into P = min(N, 8) fixed parts by the cell of region 0 that takes the 1
 //! (the `p`-th that cell order tries). Part `p` contributes the first `count / P` grids of its
@@ -90,6 +96,8 @@ pub struct ShapedGrids {
     pub format: Format,
     /// Only grids of this shard (see [`super::deal`]); `None` for the whole tree.
     pub shard: Option<Shard>,
+    /// The value (1..=N) of every grid's top-left cell, when one is asked for.
+    pub first: Option<u8>,
 }
 
 /// The number of parts the tree is split into, at most (see the module documentation): enough
@@ -110,6 +118,13 @@ fn layout_of(format: Format) -> Layout {
 /// documentation) run over the current rayon pool.
 pub fn render_grids(request: &ShapedGrids) -> Result<Vec<u8>, Error> {
     let shape = &request.shape;
+    // Both relabel the grids a restart is steered to, each for its own value: together they
+    // could undo each other.
+    if request.shard.is_some() && request.first.is_some() {
+        return Err(Error::Usage(
+            "--first with --shard works on the standard 9×9 shape only".to_owned(),
+        ));
+    }
     let first_grid = super::check_has_grid(shape, request.count)?;
     let layout = layout_of(request.format);
     let with_layout = shape.layout_text().is_some();
@@ -117,6 +132,9 @@ pub fn render_grids(request: &ShapedGrids) -> Result<Vec<u8>, Error> {
     let mut out = vec![0; record * request.count];
     let mut walk = Walk::new(shape, request.seed, layout, with_layout, first_grid);
     walk.shard = request.shard;
+    if let Some(value) = request.first {
+        walk.start_with(shape.symbols().glyph(value));
+    }
     let parts = shape.size().min(MOST_PARTS);
     let mut pieces = Vec::with_capacity(parts);
     let mut rest = out.as_mut_slice();
@@ -136,6 +154,7 @@ pub fn render_grids(request: &ShapedGrids) -> Result<Vec<u8>, Error> {
                 asked: request.count,
                 exist: written,
                 shard: request.shard,
+                first: request.first.map(|v| char::from(shape.symbols().glyph(v))),
             });
         }
     }
@@ -145,9 +164,13 @@ pub fn render_grids(request: &ShapedGrids) -> Result<Vec<u8>, Error> {
     Ok(out)
 }
 
-/// Counts the complete grids of `shape`, stopping at `limit`.
-pub fn count_grids(shape: &Shape, limit: usize) -> usize {
+/// Counts the complete grids of `shape` (with `first`, those whose top-left cell holds that
+/// value), stopping at `limit`.
+pub fn count_grids(shape: &Shape, first: Option<u8>, limit: usize) -> usize {
     let mut walk = Walk::new(shape, 0, Layout::Line, false, Vec::new());
+    if let Some(value) = first {
+        walk.start_with(shape.symbols().glyph(value));
+    }
     walk.counting = true;
     walk.run(&mut [], limit, None)
 }
@@ -260,6 +283,9 @@ struct Walk {
     /// The grid guided tries lead to: the first one the solver found (see
     /// [`super::check_has_grid`]); empty when there is none to lead to.
     guide: Vec<u8>,
+    /// Whether the top-left cell is kept for the first relabelled value (see
+    /// [`Walk::start_with`]).
+    top_left_relabelled: bool,
 }
 
 impl Walk {
@@ -372,6 +398,40 @@ impl Walk {
             out_of_nodes: false,
             first_budget: first_budget(shape),
             guide,
+            top_left_relabelled: false,
+        }
+    }
+
+    /// Walks only the grids whose top-left cell holds `symbol`. The top-left cell is region 0's
+    /// first in reading order (regions are numbered in order of first appearance), so it is the
+    /// cell the canonical order gives the first relabelled value once no fixed value took it.
+    /// The grids wanted are then exactly those where no fixed value takes that cell and the
+    /// relabellings leave the first relabelled value written as `symbol`: the walk stays a walk
+    /// of distinct grids, whose count when it ends short is the count of such grids.
+    fn start_with(&mut self, symbol: u8) {
+        debug_assert_eq!(
+            self.region_cells[0][0], 0,
+            "region 0 holds the top-left cell"
+        );
+        let n = self.size;
+        let first = n - self.relabelled_values + 1;
+        let at = self.glyph[1..]
+            .iter()
+            .position(|&g| g == symbol)
+            .expect("a symbol of the shape")
+            + 1;
+        self.glyph.swap(at, first);
+        self.relabellings.retain(|labels| labels[0] == 0);
+        self.top_left_relabelled = true;
+        // The parts are named by the cells the 1 takes in region 0; when the 1 is a fixed value,
+        // the top-left cell is none of them, so that every part holds such grids.
+        if first > 1 {
+            let parts = &mut self.order[1][0];
+            let at = parts
+                .iter()
+                .position(|&k| k == 0)
+                .expect("an order holds every cell");
+            parts[at..].rotate_left(1);
         }
     }
 
@@ -425,6 +485,11 @@ impl Walk {
             && let Some(two) = Placements::new(&grid, &self.region_cells).partner(1, 2, shard)
         {
             deal::swap_values(&mut grid, two, 2);
+        }
+        if self.top_left_relabelled && usize::from(grid[0]) <= fixed {
+            // A part's 1 stays where it is: `start_with` keeps it off the top-left cell.
+            let top_left = grid[0];
+            deal::swap_values(&mut grid, top_left, n as u8);
         }
         // The walk's canonical order of the relabelled values: region 0's cells take them in
         // reading order.
@@ -527,6 +592,8 @@ impl Walk {
             // Canonical order of the relabelled values: region 0's empty cells take them in
             // reading order.
             options &= options.wrapping_neg();
+        } else if region == 0 && self.top_left_relabelled {
+            options &= !1;
         }
         let tried = match self.part {
             Some(part) if value == 1 && region == 0 => part..part + 1,
