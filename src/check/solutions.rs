@@ -53,6 +53,7 @@ pub fn check_solution_files(
     let mut format = None;
     let mut paired = true;
     let mut last_line = 0;
+    let stream = solutions.file_len().is_none();
     while let Some(piece) = solutions.next_piece(|text| boundary_of(format, text))? {
         let parsed = parse_piece(&piece, format, piece.first_line);
         format = Some(parsed.puzzles.format);
@@ -99,11 +100,14 @@ pub fn check_solution_files(
             report = report.merge(judged);
         }
         done(parsed.records(), piece.len());
-        if parsed.ended {
+        // A stream is not read past its first piece with a problem, more solutions than puzzles
+        // included.
+        let beyond = puzzles.len() < parsed.records();
+        if parsed.ended || (stream && (beyond || !report.is_clean())) {
             break;
         }
     }
-    let expected = match source.count_all()? {
+    let expected = match source.count_all(report.grids)? {
         Ok(expected) => expected,
         Err(errors) => return Ok(Err(errors)),
     };
@@ -157,7 +161,8 @@ impl PuzzleSource {
             return Ok(Ok(()));
         }
         let mut errors = parsed.errors;
-        while !self.done {
+        // A stream is not read past its first malformed piece.
+        while !self.done && self.pieces.file_len().is_some() {
             let format = self.format;
             let Some(piece) = self.pieces.next_piece(|text| boundary_of(format, text))? else {
                 break;
@@ -181,12 +186,13 @@ impl PuzzleSource {
         Ok(Ok(self.queue.drain(..count).collect()))
     }
 
-    /// How many puzzles the file holds, reading the rest of it.
-    fn count_all(&mut self) -> Result<Result<usize, ParseErrors>, Error> {
+    /// How many puzzles the file holds, reading the rest of it; of a stream, only until it holds
+    /// more than `solutions`, which is then known to be too few.
+    fn count_all(&mut self, solutions: usize) -> Result<Result<usize, ParseErrors>, Error> {
         loop {
             self.taken += self.queue.len();
             self.queue.clear();
-            if self.done {
+            if self.done || (self.pieces.file_len().is_none() && self.taken > solutions) {
                 return Ok(Ok(self.taken));
             }
             if let Err(errors) = self.read_piece()? {

@@ -737,3 +737,43 @@ fn an_empty_solution_file_was_checked_as_9x9_against_puzzles_of_another_shape() 
         "{report}"
     );
 }
+
+#[test]
+fn check_puzzles_of_an_endless_stream_was_read_for_ever() {
+    // The 9×9 check paired solutions with puzzles piece by piece, but read a stream of either to
+    // its end: past more solutions than puzzles, and past a malformed piece of puzzles.
+    let dir = tempfile::tempdir().unwrap();
+    let (puzzles, solved) = (dir.path().join("p.txt"), dir.path().join("s.txt"));
+    let made = run_ok(&["-n", "50", "--seed", "1", "--format", "line"]);
+    std::fs::write(&puzzles, &made).unwrap();
+    let (puzzles, solved_path) = (puzzles.to_str().unwrap(), solved.to_str().unwrap());
+    let solutions = run_ok(&["-s", puzzles]);
+    std::fs::write(solved_path, &solutions).unwrap();
+    let cases: [(&[&str], &[u8], &str); 3] = [
+        (
+            &["--check", "-", "--puzzles", puzzles],
+            &solutions,
+            "expected 50 solutions",
+        ),
+        (
+            &["--check", solved_path, "--puzzles", "-"],
+            &made,
+            "expected",
+        ),
+        (
+            &["--check", solved_path, "--puzzles", "-"],
+            b"garbage\n",
+            "unexpected character",
+        ),
+    ];
+    for (args, line, said) in cases {
+        let first = if line == b"garbage\n" { &made[..] } else { b"" };
+        let (code, stdout, stderr, read) = run_on_endless_stream(args, first, line);
+        assert_eq!(code, 1, "{args:?}: {stderr}");
+        assert!(
+            (stdout.clone() + &stderr).contains(said),
+            "{args:?}: {stdout}{stderr}"
+        );
+        assert!(read < 100 << 20, "{args:?} read {} MiB", read >> 20);
+    }
+}
