@@ -38,14 +38,15 @@ pub struct Header {
     pub solution: Option<usize>,
 }
 
-/// The first line of `text` when it is a CSV header (it holds a comma), with the columns found in
-/// it; `column` names the puzzle column instead of the usual names. `None` when the first line
-/// holds no comma (the text is in the line or grid format); an error when it is a header without
-/// a puzzle column.
+/// The first line of `text` when it is a CSV header (it holds a comma and is no `#` comment), with
+/// the columns found in it; `column` names the puzzle column instead of the usual names. `None`
+/// when it is not (the text is in the line or grid format); an error when it is a header without a
+/// puzzle column.
 pub fn detect_header(text: &[u8], column: Option<&str>) -> Option<Result<Header, ParseError>> {
     let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
     let first = text.split(|&b| b == b'\n').next().unwrap_or_default();
-    if !first.contains(&b',') {
+    // A comment line, which the line and grid formats skip, is no header, commas or not.
+    if !first.contains(&b',') || first.starts_with(b"#") {
         return None;
     }
     if let Some(encoding) = utf16_encoding(text) {

@@ -777,3 +777,22 @@ fn check_puzzles_of_an_endless_stream_was_read_for_ever() {
         assert!(read < 100 << 20, "{args:?} read {} MiB", read >> 20);
     }
 }
+
+#[test]
+fn a_comment_with_a_comma_was_taken_for_a_csv_header() {
+    let puzzles = run_ok(&["-n", "3", "--seed", "1", "--format", "line"]);
+    let text = [b"# puzzles, from somewhere\n".as_slice(), &puzzles].concat();
+    for mode in ["-s", "--rate", "--canon"] {
+        sudoku_gen()
+            .args([mode, "-"])
+            .write_stdin(text.clone())
+            .assert()
+            .success();
+    }
+    let grids = run_ok(&["-c", "2", "--size", "6", "--seed", "1"]);
+    sudoku_gen()
+        .args(["--check", "-"])
+        .write_stdin([b"# grids, 6x6\n".as_slice(), &grids].concat())
+        .assert()
+        .success();
+}
