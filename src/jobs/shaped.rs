@@ -40,11 +40,16 @@ pub enum Job {
     },
 }
 
-/// Whether an input read without shape flags is of another shape than 9×9, a jigsaw one, or one
-/// written in another alphabet, so that the generic kernel, not the standard one, must read it.
+/// Whether an input read without shape flags is of another shape than 9×9, a jigsaw one, one
+/// written in another alphabet, or puzzles of X-Sudoku (see `text/boxes.rs`), so that the generic
+/// kernel, not the standard one, must read it.
 pub(super) fn is_other_shape(text: &[u8]) -> bool {
     detect_size(text, None).is_some_and(|(size, prefixed)| {
-        size != 9 || prefixed || written_alphabet(text, size, prefixed).is_some()
+        size != 9
+            || prefixed
+            || written_alphabet(text, size, prefixed).is_some()
+            || read_shaped(text, &ShapeRequest::default())
+                .is_ok_and(|(puzzles, _)| puzzles.shapes[0].diagonal())
     })
 }
 

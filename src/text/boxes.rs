@@ -11,6 +11,10 @@
 //!   one of them has no single solution is no reading of a file `-n` wrote. Where several
 //!   readings remain that solve the puzzles differently, the default split is read when it is one
 //!   of them, and otherwise the text is ambiguous and `--box` must say.
+//!
+//! The diagonals of X-Sudoku (`--diagonal`) are told the same way, each split read with them and
+//! without: puzzles of a diagonal shape have many solutions without their diagonals, and the
+//! plain reading solved them as other puzzles. Grids valid either way are read plain.
 
 use crate::engine::generic::solve::Solver;
 use crate::model::shape::{Regions, Shape, default_box};
@@ -34,30 +38,41 @@ fn splits(size: usize) -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// A split of N, and the shape of its boxes.
-type Boxes = ((usize, usize), Shape);
+/// A reading of a text: the split of N, whether the diagonals are houses, and the shape they
+/// make.
+type Boxes = ((usize, usize), bool, Shape);
 
-/// The shape of boxes the records of `cells` (N·N values each, 0 for blank) were written for,
-/// when it is another than `shape`, the default split with the symbols and diagonals they were
-/// read with; `Ok(None)` when the default serves. `Err` says between which splits the text
-/// leaves the choice.
+/// The shape of boxes (and diagonals) the records of `cells` (N·N values each, 0 for blank) were
+/// written for, when it is another than `shape`, the default split with the symbols and diagonals
+/// they were read with; `Ok(None)` when the default serves. `Err` says between which readings the
+/// text leaves the choice.
 pub(crate) fn written_boxes(shape: &Shape, cells: &[u8]) -> Result<Option<Shape>, String> {
     let size = shape.size();
     let Some(default) = default_box(size) else {
         return Ok(None);
     };
-    let all = splits(size);
     let (rows, columns) = default;
-    if all.len() < 2 || *shape.regions() != (Regions::Boxes { rows, columns }) {
+    if *shape.regions() != (Regions::Boxes { rows, columns }) {
         return Ok(None);
     }
-    let mut fitting: Vec<Boxes> = all
+    // Diagonals asked for are kept; not asked for, they are one more thing to tell.
+    let diagonals: &[bool] = if shape.diagonal() {
+        &[true]
+    } else {
+        &[false, true]
+    };
+    let mut fitting: Vec<Boxes> = splits(size)
         .into_iter()
-        .map(|split| {
-            let boxed = Shape::boxed(size, Some(split), shape.diagonal(), *shape.symbols());
-            (split, boxed.expect("a split of N tiles it"))
+        .flat_map(|split| diagonals.iter().map(move |&diagonal| (split, diagonal)))
+        .map(|(split, diagonal)| {
+            let boxed = Shape::boxed(size, Some(split), diagonal, *shape.symbols());
+            (split, diagonal, boxed.expect("a split of N tiles it"))
         })
         .collect();
+    if fitting.len() < 2 {
+        return Ok(None);
+    }
+    let default = (default, shape.diagonal());
     let records: Vec<&[u8]> = cells
         .chunks_exact(shape.cells())
         .take(SAMPLE_RECORDS)
@@ -65,7 +80,7 @@ pub(crate) fn written_boxes(shape: &Shape, cells: &[u8]) -> Result<Option<Shape>
     for record in &records {
         let fits: Vec<bool> = fitting
             .iter()
-            .map(|(_, boxed)| fits(boxed, record))
+            .map(|(_, _, boxed)| fits(boxed, record))
             .collect();
         if fits.contains(&true) && fits.contains(&false) {
             let mut fits = fits.into_iter();
@@ -78,9 +93,11 @@ pub(crate) fn written_boxes(shape: &Shape, cells: &[u8]) -> Result<Option<Shape>
     if fitting.len() > 1 {
         keep_single_solutions(&mut fitting, &records, default)?;
     }
-    let chosen = fitting.iter().position(|&(split, _)| split == default);
-    let (split, boxed) = fitting.swap_remove(chosen.unwrap_or(0));
-    Ok((split != default).then_some(boxed))
+    let chosen = fitting
+        .iter()
+        .position(|&(split, diagonal, _)| (split, diagonal) == default);
+    let (split, diagonal, boxed) = fitting.swap_remove(chosen.unwrap_or(0));
+    Ok(((split, diagonal) != default).then_some(boxed))
 }
 
 /// Whether the givens of `record` repeat in no house of `boxed`.
@@ -88,66 +105,92 @@ fn fits(boxed: &Shape, record: &[u8]) -> bool {
     boxed.first_repeat(record).is_none()
 }
 
-/// Keeps of `fitting` (the splits that fit every record fitting any of them) those under which
-/// the first such records each have a single solution, when any split gives them one; `Err`
-/// when the `default` split is not among those kept and they solve the records differently.
+/// Keeps of `fitting` (the readings that fit every record fitting any of them) those under which
+/// the first such records each have a single solution, when any reading gives them one; `Err`
+/// when the `default` reading is not among those kept and they solve the records differently.
 fn keep_single_solutions(
     fitting: &mut Vec<Boxes>,
     records: &[&[u8]],
-    default: (usize, usize),
+    default: ((usize, usize), bool),
 ) -> Result<(), String> {
     let solved: Vec<&[u8]> = records
         .iter()
         .copied()
-        .filter(|record| fitting.iter().all(|(_, boxed)| fits(boxed, record)))
+        .filter(|record| fitting.iter().all(|(_, _, boxed)| fits(boxed, record)))
         .take(SOLVED_RECORDS)
         .collect();
     if solved.is_empty() {
         return Ok(());
     }
-    let mut answers: Vec<Option<Vec<u8>>> = fitting
+    let mut answers: Vec<Solved> = fitting
         .iter()
-        .map(|(_, boxed)| single_solutions(boxed, &solved))
+        .map(|(_, _, boxed)| single_solutions(boxed, &solved))
         .collect();
-    if answers.iter().any(Option::is_some) {
-        let mut kept = answers.iter();
-        fitting.retain(|_| kept.next().is_some_and(Option::is_some));
-        answers.retain(Option::is_some);
+    // A reading under which a puzzle surely has no single solution goes first; then, where some
+    // reading gives every puzzle its single solution, those that could not tell within their
+    // guesses go too.
+    for drop in [
+        (|a: &Solved| matches!(a, Solved::NotSingle)) as fn(&Solved) -> bool,
+        |a: &Solved| !matches!(a, Solved::Single(_)),
+    ] {
+        if answers.iter().any(|answer| !drop(answer)) {
+            let mut kept = answers.iter();
+            fitting.retain(|_| kept.next().is_some_and(|answer| !drop(answer)));
+            answers.retain(|answer| !drop(answer));
+        }
     }
-    let agree = answers
+    let agree = answers.iter().all(|answer| match (answer, &answers[0]) {
+        (Solved::Single(a), Solved::Single(b)) => a == b,
+        _ => false,
+    });
+    let default_fits = fitting
         .iter()
-        .all(|answer| answer.is_some() && *answer == answers[0]);
-    if agree || fitting.iter().any(|&(split, _)| split == default) {
+        .any(|&(split, diagonal, _)| (split, diagonal) == default);
+    if agree || fitting.len() == 1 || default_fits {
         return Ok(());
     }
     let mut names: Vec<String> = fitting
         .iter()
-        .map(|((rows, columns), _)| format!("{rows}x{columns}"))
+        .map(|((rows, columns), diagonal, _)| {
+            let with = if *diagonal { " with diagonals" } else { "" };
+            format!("{rows}x{columns}{with}")
+        })
         .collect();
     let last = names.pop().unwrap_or_default();
+    let ((rows, columns), diagonal) = default;
+    let with = if diagonal { " with diagonals" } else { "" };
     Err(format!(
         "cannot tell the boxes: the first puzzles fit boxes of {} or {last} (not the default \
-         {}x{}), which solve them differently; give --box RxC",
+         {rows}x{columns}{with}), which solve them differently; give --box RxC (and --diagonal \
+         for diagonals)",
         names.join(", "),
-        default.0,
-        default.1
     ))
 }
 
-/// The single solutions of `puzzles` under `boxed`, one after another; `None` when one of them
-/// has none, more than one, or needs more guesses than a puzzle of that split would.
-fn single_solutions(boxed: &Shape, puzzles: &[&[u8]]) -> Option<Vec<u8>> {
+/// What solving the first puzzles under a reading told.
+enum Solved {
+    /// Each has a single solution: these, one after another.
+    Single(Vec<u8>),
+    /// One has none, or more than one.
+    NotSingle,
+    /// One needs more guesses than a puzzle of that reading would.
+    Unknown,
+}
+
+/// The single solutions of `puzzles` under `boxed`, one after another, or why there are none.
+fn single_solutions(boxed: &Shape, puzzles: &[&[u8]]) -> Solved {
     let mut solver = Solver::new(boxed);
     let guesses = GUESSES_PER_CELL * boxed.cells();
     let mut solutions = Vec::with_capacity(puzzles.len() * boxed.cells());
     for puzzle in puzzles {
         let mut solution = puzzle.to_vec();
-        if solver.count_within(puzzle, 2, &mut solution, guesses)? != 1 {
-            return None;
+        match solver.count_within(puzzle, 2, &mut solution, guesses) {
+            Some(1) => solutions.extend_from_slice(&solution),
+            Some(_) => return Solved::NotSingle,
+            None => return Solved::Unknown,
         }
-        solutions.extend_from_slice(&solution);
     }
-    Some(solutions)
+    Solved::Single(solutions)
 }
 
 #[cfg(test)]
@@ -215,10 +258,27 @@ mod tests {
         let puzzle = String::from_utf8(puzzle).unwrap();
         let message = split_read(12, &[&puzzle]).unwrap_err();
         assert!(
-            message.contains("2x6, 4x3 or 6x2 (not the default 3x4)"),
+            message.contains(
+                "2x6, 2x6 with diagonals, 4x3, 4x3 with diagonals, 6x2 or 6x2 with \
+                              diagonals (not the default 3x4)"
+            ),
             "{message}"
         );
         assert!(message.contains("--box"), "{message}");
+    }
+
+    #[test]
+    fn diagonal_puzzles_read_with_their_diagonals() {
+        // `-n 1 --size 6 --diagonal --seed 1`: five givens, a single solution only with the
+        // diagonals.
+        let puzzle = "............2.....3.....5.......4.1.";
+        let read = written_boxes(&default_shape(6), &values(&[puzzle])).unwrap();
+        assert!(read.is_some_and(|shape| shape.diagonal()));
+        // `-c 1 --size 6 --diagonal --seed 1`, valid with its diagonals and without: read without.
+        let grid = "536142241356652431413625365214124563";
+        let diagonal = Shape::boxed(6, None, true, Symbols::default_for(6)).unwrap();
+        assert!(diagonal.first_repeat(&values(&[grid])).is_none());
+        assert_eq!(split_read(6, &[grid]), Ok(None));
     }
 
     #[test]

@@ -796,3 +796,32 @@ fn a_comment_with_a_comma_was_taken_for_a_csv_header() {
         .assert()
         .success();
 }
+
+#[test]
+fn diagonal_puzzles_read_back_without_their_flag() {
+    // Read without their diagonals, X-Sudoku puzzles have many solutions: -s wrote one that
+    // breaks them, and said nothing.
+    for size in ["9", "6", "12", "16"] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("puzzles.txt");
+        let path = path.to_str().unwrap();
+        for format in ["line", "grid"] {
+            let shape = ["--size", size, "--diagonal"];
+            let args = [&["-n", "4", "--seed", "5", "--format", format][..], &shape].concat();
+            std::fs::write(path, run_ok(&args)).unwrap();
+            let solved = run_ok(&["-s", path, "--unique"]);
+            sudoku_gen()
+                .args([&["--check", "-", "--puzzles", path][..], &shape].concat())
+                .write_stdin(solved)
+                .assert()
+                .success();
+            let grids =
+                run_ok(&[&["-c", "3", "--seed", "5", "--format", format][..], &shape].concat());
+            sudoku_gen()
+                .args(["--check", "-", "--count", "3"])
+                .write_stdin(grids)
+                .assert()
+                .success();
+        }
+    }
+}
