@@ -126,8 +126,8 @@ impl ShapeSoFar {
     }
 }
 
-/// An input of one shape read a piece at a time, as `-s` and `--check` read it, with lines counted
-/// from the start of the input.
+/// An input of one shape read a piece at a time, as `-s`, `--rate` and `--check` read it, with
+/// lines counted from the start of the input.
 struct ShapedPieces {
     pieces: Pieces,
     shape: ShapeSoFar,

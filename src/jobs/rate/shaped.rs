@@ -31,10 +31,12 @@ fn links(shape: &Shape) -> Links {
     let position = |house: &[u16], cell: u16| house.iter().position(|&c| c == cell);
     houses
         .iter()
-        .map(|house| {
+        .enumerate()
+        .map(|(index, house)| {
             houses
                 .iter()
                 .enumerate()
+                .filter(|&(other, _)| other != index)
                 .filter_map(|(other, cells)| {
                     let (mut here, mut there) = (0u32, 0u32);
                     for (i, &cell) in house.iter().enumerate() {
@@ -43,8 +45,7 @@ fn links(shape: &Shape) -> Links {
                             there |= 1 << j;
                         }
                     }
-                    (here.count_ones() >= 2 && here.count_ones() < house.len() as u32)
-                        .then_some((other, here, there))
+                    (here.count_ones() >= 2).then_some((other, here, there))
                 })
                 .collect()
         })
@@ -329,6 +330,26 @@ mod tests {
         assert_eq!(board.candidates[1] >> 1 & 1, 0);
         assert_eq!(board.candidates[4] >> 1 & 1, 0);
         assert_eq!(board.candidates[0] >> 1 & 1, 1);
+    }
+
+    #[test]
+    fn puzzles_that_need_locked_candidates_rate_level_2() {
+        let diagonal = Shape::boxed(6, None, true, Symbols::default_for(6)).unwrap();
+        let jigsaw = Shape::jigsaw(
+            b"aabcddabbccdabbcddaabcdefffceefffeee",
+            Some(6),
+            false,
+            None,
+        )
+        .unwrap();
+        for (shape, puzzle) in [
+            (&diagonal, ".....5...4...531............2......."),
+            (&jigsaw, "...1.5..2.............6.......54...."),
+        ] {
+            let rating = rate_on(shape, &values(puzzle)).unwrap();
+            assert_eq!(rating.level, Level::Intermediate, "{puzzle}");
+            assert!(rating.locked > 0 && rating.pairs_triples == 0, "{puzzle}");
+        }
     }
 
     #[test]
