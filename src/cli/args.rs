@@ -68,7 +68,8 @@ pub struct Cli {
     ///
     /// FILE is any -s input (`-` for standard input). Rows
     /// `puzzle,level,singles,locked,pairs_triples,harder,guesses` under that header; a CSV
-    /// corpus gets the columns appended to its rows. See OUTPUT FORMATS.
+    /// corpus gets the columns appended to its rows. Every shape, the levels meaning the same.
+    /// See OUTPUT FORMATS and SHAPES.
     #[arg(long, value_name = "FILE", help_heading = MODES)]
     #[arg(verbatim_doc_comment)]
     pub(super) rate: Option<PathBuf>,
@@ -255,8 +256,8 @@ pub struct Cli {
     ///
     /// Boxes of R×C cells, R the largest divisor of N not above its square root: 4: 2x2,
     /// 6: 2x3, 8: 2x4, 9: 3x3, 10: 2x5, 12: 3x4, 16: 4x4, 20: 4x5, 25: 5x5. A prime N has no
-    /// boxes: give its regions with --jigsaw. Without --size, -s and --check find N in their
-    /// input (a line of N·N cells, or a block of N rows). See SHAPES.
+    /// boxes: give its regions with --jigsaw. Without --size, -s, --rate and --check find N in
+    /// their input (a line of N·N cells, or a block of N rows). See SHAPES.
     #[arg(long, value_name = "N")]
     #[arg(value_parser = clap::value_parser!(u8).range(4..=25))]
     #[arg(help_heading = SHAPES, verbatim_doc_comment)]

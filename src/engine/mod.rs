@@ -99,7 +99,7 @@ impl Feature {
 const SUPPORT: &[(Feature, [bool; 2])] = &[
     // (feature, [standard, generic])
     (Feature::Level, [true, false]),
-    (Feature::Rate, [true, false]),
+    (Feature::Rate, [true, true]),
     (Feature::First, [true, true]),
     (Feature::Csv, [true, false]),
     (Feature::Canon, [true, false]),

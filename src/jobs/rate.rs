@@ -20,6 +20,11 @@
 //! # Representation
 //! 81 candidate masks (`u16`, bit `d` for digit `d`) and a table of the 27 houses' cells: plain and
 //! easy to follow, which matters more here than speed; a rating takes microseconds.
+//!
+//! Every other shape is rated by the same steps over its own houses ([`shaped`]), so that a level
+//! means the same on every shape.
+
+mod shaped;
 
 use std::fmt;
 
@@ -31,6 +36,8 @@ use crate::model::grid::{CELLS, Grid, HOUSES, houses_of};
 use crate::problems::Problems;
 use crate::text::format::push_line;
 use crate::text::parse::Puzzles;
+
+pub(crate) use shaped::rate_shaped;
 
 /// The difficulty level of a puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -132,14 +139,18 @@ pub fn rate_with(solver: &mut Solver, puzzle: &Grid) -> Option<Rating> {
     let solution = outcome.first_solution.filter(|_| outcome.solutions == 1)?;
     Some(Rating {
         guesses: u32::try_from(outcome.guesses).unwrap_or(u32::MAX),
-        ..solve_logically(puzzle, Some(&solution), Level::Harder)
+        ..solve_logically(
+            &mut Board::new(puzzle),
+            Some(solution.cells()),
+            Level::Harder,
+        )
     })
 }
 
 /// The level of `puzzle` (which must have exactly one solution) when it is `ceiling` or below, else
 /// [`Level::Harder`]: only the techniques up to `ceiling` are run.
 pub(crate) fn level_within(puzzle: &Grid, ceiling: Level) -> Level {
-    solve_logically(puzzle, None, ceiling).level
+    solve_logically(&mut Board::new(puzzle), None, ceiling).level
 }
 
 /// The ratings of a file's puzzles as CSV, rated over the thread pool: [`HEADER`] if asked, then one
@@ -160,29 +171,37 @@ pub fn rate_file(puzzles: &Puzzles, with_header: bool) -> BatchOutput {
     let mut problems = Problems::new();
     for (index, (grid, rating)) in puzzles.grids.iter().zip(&ratings).enumerate() {
         push_line(&mut text, grid);
-        match rating {
-            Some(r) => {
-                for n in [
-                    u32::from(r.level.number()),
-                    r.singles,
-                    r.locked,
-                    r.pairs_triples,
-                    r.harder,
-                    r.guesses,
-                ] {
-                    text.push(b',');
-                    text.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
-                }
-            }
-            None => {
-                text.extend_from_slice(b",invalid,,,,,");
-                problems
-                    .push_with(|| PuzzleProblem::new(puzzles, index, "not exactly one solution"));
-            }
+        push_columns(&mut text, rating.as_ref());
+        if rating.is_none() {
+            problems.push_with(|| PuzzleProblem::new(puzzles, index, NOT_ONE_SOLUTION));
         }
-        text.push(b'\n');
     }
     BatchOutput { text, problems }
+}
+
+/// The problem of a puzzle that cannot be rated.
+const NOT_ONE_SOLUTION: &str = "not exactly one solution";
+
+/// Ends a row of [`HEADER`]'s CSV after its puzzle: the counts of `rating`, or `invalid` and empty
+/// counts without one.
+fn push_columns(text: &mut Vec<u8>, rating: Option<&Rating>) {
+    match rating {
+        Some(r) => {
+            for n in [
+                u32::from(r.level.number()),
+                r.singles,
+                r.locked,
+                r.pairs_triples,
+                r.harder,
+                r.guesses,
+            ] {
+                text.push(b',');
+                text.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
+            }
+        }
+        None => text.extend_from_slice(b",invalid,,,,,"),
+    }
+    text.push(b'\n');
 }
 
 /// The header of [`rate_file`]'s CSV.
@@ -191,13 +210,28 @@ pub const HEADER: &[u8] = b"puzzle,level,singles,locked,pairs_triples,harder,gue
 /// Whether the techniques of `level` and below solve `puzzle` (which must have exactly one solution).
 /// Cheaper than [`level_within`]: it stops at the first step that needs more.
 pub(crate) fn solves_within(puzzle: &Grid, level: Level) -> bool {
-    solve_logically(puzzle, None, level).harder == 0
+    solve_logically(&mut Board::new(puzzle), None, level).harder == 0
 }
 
-/// Solves `puzzle` by logic with the techniques up to `allowed`, counting the steps; when stuck,
+/// The steps of a logical solver's board, whatever the shape: each takes one step of its kind if
+/// it can (singles: all that the board shows at once).
+trait Steps {
+    /// Whether every cell holds a value.
+    fn is_solved(&self) -> bool;
+    /// Places the naked singles, or else the hidden singles, the board shows; how many.
+    fn singles(&mut self) -> u32;
+    /// One locked-candidates step that removes something; whether there was one.
+    fn locked_candidates(&mut self) -> bool;
+    /// One naked or hidden pair or triple step that removes something; whether there was one.
+    fn subsets(&mut self) -> bool;
+    /// Fills the empty cell with the fewest candidates (the first such) with its value in
+    /// `solution`.
+    fn fill_from(&mut self, solution: &[u8]);
+}
+
+/// Solves `board` by logic with the techniques up to `allowed`, counting the steps; when stuck,
 /// counts a harder step and fills a cell from `solution` and goes on, or, without one, stops there.
-fn solve_logically(puzzle: &Grid, solution: Option<&Grid>, allowed: Level) -> Rating {
-    let mut board = Board::new(puzzle);
+fn solve_logically(board: &mut impl Steps, solution: Option<&[u8]>, allowed: Level) -> Rating {
     let mut rating = Rating {
         level: Level::Singles,
         singles: 0,
@@ -208,7 +242,7 @@ fn solve_logically(puzzle: &Grid, solution: Option<&Grid>, allowed: Level) -> Ra
         guesses: 0,
     };
     let intermediate = allowed >= Level::Intermediate;
-    while board.empty != 0 {
+    while !board.is_solved() {
         let singles = board.singles();
         if singles > 0 {
             rating.singles += singles;
@@ -219,8 +253,7 @@ fn solve_logically(puzzle: &Grid, solution: Option<&Grid>, allowed: Level) -> Ra
         } else {
             rating.harder += 1;
             let Some(solution) = solution else { break };
-            let cell = board.fewest_candidates();
-            board.place(cell, solution.get(cell));
+            board.fill_from(solution);
         }
     }
     rating.level = if rating.harder > 0 {
@@ -264,27 +297,50 @@ impl Board {
         }
     }
 
-    /// The empty cell with the fewest candidates.
-    fn fewest_candidates(&self) -> usize {
-        (0..CELLS)
-            .filter(|&c| self.empty >> c & 1 == 1)
-            .min_by_key(|&c| self.candidates[c].count_ones())
-            .expect("an empty cell")
-    }
-
     /// Where each digit may go in `house`: bit `i` of entry `digit` for the house's `i`-th cell.
     fn places(&self, house: usize) -> [u16; 10] {
         let mut places = [0u16; 10];
         for (i, &cell) in HOUSES[house].iter().enumerate() {
-            for digit in bits(self.candidates[cell]) {
+            for digit in bits(u32::from(self.candidates[cell])) {
                 places[digit] |= 1 << i;
             }
         }
         places
     }
 
-    /// Places every naked single, or else every hidden single, that the board shows now; returns how
-    /// many. One scan serves many singles, and their count does not depend on the order.
+    /// Removes the candidates `digits` from the cells of `house` outside `keep` (bits of the house's
+    /// cells); whether any went.
+    fn remove_outside(&mut self, house: usize, keep: u16, digits: u16) -> bool {
+        let mut removed = false;
+        for (i, &cell) in HOUSES[house].iter().enumerate() {
+            if keep >> i & 1 == 0 && self.candidates[cell] & digits != 0 {
+                self.candidates[cell] &= !digits;
+                removed = true;
+            }
+        }
+        removed
+    }
+
+    /// The cells of `house` (bits) that also lie in `other`.
+    fn shared(house: usize, other: usize) -> u16 {
+        SHARED[house][other]
+    }
+}
+
+impl Steps for Board {
+    fn is_solved(&self) -> bool {
+        self.empty == 0
+    }
+
+    fn fill_from(&mut self, solution: &[u8]) {
+        let cell = (0..CELLS)
+            .filter(|&c| self.empty >> c & 1 == 1)
+            .min_by_key(|&c| self.candidates[c].count_ones())
+            .expect("an empty cell");
+        self.place(cell, solution[cell]);
+    }
+
+    /// One scan serves many singles, and their count does not depend on the order.
     fn singles(&mut self) -> u32 {
         let mut placed = 0;
         let mut rest = self.empty;
@@ -306,7 +362,7 @@ impl Board {
                 twice |= once & self.candidates[cell];
                 once |= self.candidates[cell];
             }
-            for digit in bits(once & !twice) {
+            for digit in bits(u32::from(once & !twice)) {
                 // Still there: an earlier single of this pass may have taken the digit's place.
                 if let Some(&cell) = house
                     .iter()
@@ -320,25 +376,6 @@ impl Board {
         placed
     }
 
-    /// Removes the candidates `digits` from the cells of `house` outside `keep` (bits of the house's
-    /// cells); whether any went.
-    fn remove_outside(&mut self, house: usize, keep: u16, digits: u16) -> bool {
-        let mut removed = false;
-        for (i, &cell) in HOUSES[house].iter().enumerate() {
-            if keep >> i & 1 == 0 && self.candidates[cell] & digits != 0 {
-                self.candidates[cell] &= !digits;
-                removed = true;
-            }
-        }
-        removed
-    }
-
-    /// The cells of `house` (bits) that also lie in `other`.
-    fn shared(house: usize, other: usize) -> u16 {
-        SHARED[house][other]
-    }
-
-    /// One locked-candidates step (pointing or claiming) that removes something; whether there was one.
     fn locked_candidates(&mut self) -> bool {
         // Pointing: a box's places for a digit lie on one row or column. Claiming: a line's places lie
         // in one box. Either way the digit leaves the rest of the other house.
@@ -367,44 +404,15 @@ impl Board {
         false
     }
 
-    /// One naked or hidden pair or triple step that removes something; whether there was one.
     fn subsets(&mut self) -> bool {
         for size in 2..=3 {
-            for (house, cells) in HOUSES.iter().enumerate() {
-                let open = cells.iter().enumerate().fold(0u16, |acc, (i, &c)| {
-                    acc | u16::from(self.empty >> c & 1 == 1) << i
-                });
-                if open.count_ones() as usize <= size {
-                    continue;
-                }
-                // Naked: `size` cells whose candidates together are `size` digits.
-                let candidates: [u16; 9] = cells.map(|c| self.candidates[c]);
-                for group in subsets_of(open, size) {
-                    let digits = bits(group).fold(0, |acc, i| acc | candidates[i]);
-                    if digits.count_ones() as usize == size
-                        && self.remove_outside(house, group, digits)
-                    {
-                        return true;
+            for cells in &HOUSES {
+                let candidates = cells.map(|c| u32::from(self.candidates[c]));
+                if let Some(subset) = find_subset(&candidates, size) {
+                    for (i, &cell) in cells.iter().enumerate() {
+                        self.candidates[cell] = subset.kept(i, candidates[i]) as u16;
                     }
-                }
-                // Hidden: `size` digits whose places together are `size` cells.
-                let places = self.places(house);
-                let digits = (1..=9).fold(0u16, |acc, d| acc | u16::from(places[d] != 0) << d);
-                for group in subsets_of(digits, size) {
-                    let where_ = bits(group).fold(0, |acc, d| acc | places[d]);
-                    if where_.count_ones() as usize == size {
-                        let mut removed = false;
-                        for i in bits(where_) {
-                            let cell = cells[i];
-                            if self.candidates[cell] & !group != 0 {
-                                self.candidates[cell] &= group;
-                                removed = true;
-                            }
-                        }
-                        if removed {
-                            return true;
-                        }
-                    }
+                    return true;
                 }
             }
         }
@@ -412,8 +420,75 @@ impl Board {
     }
 }
 
+/// A naked or hidden pair or triple of a house that removes something.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Subset {
+    /// The cells of the house it is in (bit `i` for the house's `i`-th cell).
+    cells: u32,
+    /// Its values.
+    values: u32,
+    /// Hidden: the values fit only `cells`, which lose every other. Naked: `cells` hold only the
+    /// values, which every other cell loses.
+    hidden: bool,
+}
+
+impl Subset {
+    /// What is left of `candidates`, those of the house's `i`-th cell, once the subset is used.
+    fn kept(&self, i: usize, candidates: u32) -> u32 {
+        match (self.hidden, self.cells >> i & 1 == 1) {
+            (true, true) => candidates & self.values,
+            (false, false) => candidates & !self.values,
+            _ => candidates,
+        }
+    }
+}
+
+/// The first naked, else the first hidden, subset of `size` (2 or 3) values of a house that
+/// removes something: `candidates` holds the candidates of its cells in order (0 for a filled
+/// cell). Only cells and values with at most `size` candidates or places can be part of one,
+/// which keeps the search short on large houses.
+fn find_subset(candidates: &[u32], size: usize) -> Option<Subset> {
+    let open = candidates.iter().filter(|&&c| c != 0).count();
+    if open <= size {
+        return None;
+    }
+    let few = |mask: u32| (1..=size as u32).contains(&mask.count_ones());
+    let mut naked = 0;
+    let mut places = [0u32; 32];
+    for (i, &c) in candidates.iter().enumerate() {
+        naked |= u32::from(few(c)) << i;
+        for value in bits(c) {
+            places[value] |= 1 << i;
+        }
+    }
+    let removes = |subset: Subset| {
+        (0..candidates.len()).any(|i| subset.kept(i, candidates[i]) != candidates[i])
+    };
+    let naked = subsets_of(naked, size).find_map(|cells| {
+        let values = bits(cells).fold(0, |acc, i| acc | candidates[i]);
+        let subset = Subset {
+            cells,
+            values,
+            hidden: false,
+        };
+        (values.count_ones() as usize == size && removes(subset)).then_some(subset)
+    });
+    naked.or_else(|| {
+        let values = (0..places.len()).fold(0u32, |acc, v| acc | u32::from(few(places[v])) << v);
+        subsets_of(values, size).find_map(|values| {
+            let cells = bits(values).fold(0, |acc, v| acc | places[v]);
+            let subset = Subset {
+                cells,
+                values,
+                hidden: true,
+            };
+            (cells.count_ones() as usize == size && removes(subset)).then_some(subset)
+        })
+    })
+}
+
 /// The set bits of `mask`, lowest first.
-fn bits(mask: u16) -> impl Iterator<Item = usize> {
+fn bits(mask: u32) -> impl Iterator<Item = usize> {
     let mut rest = mask;
     std::iter::from_fn(move || {
         (rest != 0).then(|| {
@@ -424,25 +499,18 @@ fn bits(mask: u16) -> impl Iterator<Item = usize> {
     })
 }
 
-/// The subsets of `size` (2 or 3) bits of `mask`, as masks, in increasing order (at most
-/// C(9, 3) = 84 of them, kept on the stack).
-fn subsets_of(mask: u16, size: usize) -> impl Iterator<Item = u16> {
-    let mut found = [0u16; 84];
-    let mut count = 0;
-    for i in bits(mask) {
-        for j in bits(mask & !((2 << i) - 1)) {
-            if size == 2 {
-                found[count] = 1 << i | 1 << j;
-                count += 1;
-                continue;
-            }
-            for k in bits(mask & !((2 << j) - 1)) {
-                found[count] = 1 << i | 1 << j | 1 << k;
-                count += 1;
-            }
-        }
-    }
-    found.into_iter().take(count)
+/// The subsets of `size` (2 or 3) bits of `mask` (bits 0 to 30), as masks, in increasing order.
+fn subsets_of(mask: u32, size: usize) -> impl Iterator<Item = u32> {
+    let above = move |bit: usize| mask & !((2 << bit) - 1);
+    bits(mask).flat_map(move |i| {
+        bits(above(i)).flat_map(move |j| {
+            let pair = 1 << i | 1 << j;
+            let thirds = if size == 3 { above(j) } else { 0 };
+            bits(thirds)
+                .map(move |k| pair | 1 << k)
+                .chain((size == 2).then_some(pair))
+        })
+    })
 }
 
 #[cfg(test)]

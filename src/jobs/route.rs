@@ -267,7 +267,10 @@ fn features(job: &Job) -> Vec<Feature> {
             add(Feature::Guesses, guesses.is_some());
             add(Feature::Shard, shard.is_some());
         }
-        Job::Rate { .. } => add(Feature::Rate, true),
+        Job::Rate { column, .. } => {
+            add(Feature::Rate, true);
+            add(Feature::Column, column.is_some());
+        }
         Job::Canon { .. } => add(Feature::Canon, true),
         Job::Shuffle { .. } => add(Feature::Shuffle, true),
         Job::Check {
@@ -375,6 +378,7 @@ fn generic(
             format,
             unique,
         },
+        Job::Rate { path, .. } => shaped::Job::Rate { path, request },
         Job::Check {
             paths,
             puzzles,

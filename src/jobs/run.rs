@@ -103,18 +103,19 @@ fn run_standard(
             })
         }
         Job::Rate { path, column } => {
+            let mut pieces = open_pieces(&path)?;
+            if !standard_shape && is_other_shape(&pieces.peek(PEEK)?) {
+                return shaped::rate_pieces(pieces, Default::default(), destination);
+            }
             let rules = BatchRules {
                 separated: Box::new(|_| false),
                 column,
                 row_result: RowResult::Appended,
                 result_header: rate::HEADER,
             };
-            run_on_puzzles(
-                open_pieces(&path)?,
-                destination,
-                &rules,
-                |puzzles, piece| rate::rate_file(puzzles, piece.first && !piece.csv),
-            )
+            run_on_puzzles(pieces, destination, &rules, |puzzles, piece| {
+                rate::rate_file(puzzles, piece.first && !piece.csv)
+            })
         }
         Job::Canon { path, column } => {
             let rules = BatchRules {

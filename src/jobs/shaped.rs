@@ -1,10 +1,12 @@
-//! The jobs of the generic kernel that read an input: `-s` and `--check` for every shape other
-//! than the standard 9×9 one.
+//! The jobs of the generic kernel that read an input: `-s`, `--rate` and `--check` for every shape
+//! other than the standard 9×9 one.
 
 use std::path::PathBuf;
 
 use super::Finished;
+use super::rate::rate_shaped;
 use super::route::first_value;
+use super::solve::BatchOutput;
 use super::stream::parse_error_lines;
 use crate::check::GridRules;
 use crate::check::Report;
@@ -30,6 +32,11 @@ pub enum Job {
         request: ShapeRequest,
         format: Option<Format>,
         unique: bool,
+    },
+    /// `--rate FILE`.
+    Rate {
+        path: PathBuf,
+        request: ShapeRequest,
     },
     /// `--check FILE`, with `--puzzles PFILE` when `puzzles` is given.
     Check {
@@ -66,6 +73,7 @@ pub(super) fn run(
             format,
             unique,
         } => solve_pieces(open_pieces(&path)?, request, format, unique, destination),
+        Job::Rate { path, request } => rate_pieces(open_pieces(&path)?, request, destination),
         Job::Check {
             path,
             puzzles,
@@ -125,8 +133,8 @@ impl ShapeSoFar {
     }
 }
 
-/// An input of one shape read a piece at a time, as `-s` and `--check` read it, with lines counted
-/// from the start of the input.
+/// An input of one shape read a piece at a time, as `-s`, `--rate` and `--check` read it, with
+/// lines counted from the start of the input.
 struct ShapedPieces {
     pieces: Pieces,
     shape: ShapeSoFar,
@@ -206,14 +214,50 @@ impl ShapedPieces {
     }
 }
 
-/// `-s` for every shape, a piece of the input at a time (see [`ShapedPieces`]). Once a piece is
-/// malformed, the rest of a file is only read for its problems, and a stream is not read further.
+/// `-s` for every shape, a piece of the input at a time (see [`through_pieces`]).
 pub(super) fn solve_pieces(
     pieces: Pieces,
     request: ShapeRequest,
     format: Option<Format>,
     unique: bool,
     destination: Destination,
+) -> Result<Finished, Error> {
+    let solve = |puzzles: &mut ShapedPuzzles| {
+        match format {
+            Some(Format::Line) => puzzles.layout = Layout::Line,
+            Some(Format::Grid) => puzzles.layout = Layout::Grid { compact: false },
+            None => {}
+        }
+        solve_all(puzzles, unique)
+    };
+    through_pieces(pieces, request, destination, solve)
+}
+
+/// `--rate` for every shape, a piece of the input at a time (see [`through_pieces`]): the CSV of
+/// the 9×9 rating, its header first.
+pub(super) fn rate_pieces(
+    pieces: Pieces,
+    request: ShapeRequest,
+    destination: Destination,
+) -> Result<Finished, Error> {
+    let mut header = true;
+    let rate = |puzzles: &mut ShapedPuzzles| {
+        // Rows, not grids: they need no line between pieces.
+        puzzles.layout = Layout::Line;
+        rate_shaped(puzzles, std::mem::take(&mut header))
+    };
+    through_pieces(pieces, request, destination, rate)
+}
+
+/// A job over the puzzles of an input of one shape, a piece at a time (see [`ShapedPieces`]):
+/// `batch` makes the output of each piece's puzzles, which is written in order, a grid-layout one
+/// apart from the one before by an empty line. Once a piece is malformed, the rest of a file is
+/// only read for its problems, and a stream is not read further.
+fn through_pieces(
+    pieces: Pieces,
+    request: ShapeRequest,
+    destination: Destination,
+    mut batch: impl FnMut(&mut ShapedPuzzles) -> BatchOutput,
 ) -> Result<Finished, Error> {
     let name = pieces.name().to_owned();
     let mut progress = InputProgress::new(pieces.file_len(), "puzzles");
@@ -240,24 +284,19 @@ pub(super) fn solve_pieces(
                 break;
             }
         } else if count > 0 {
-            match format {
-                Some(Format::Line) => puzzles.layout = Layout::Line,
-                Some(Format::Grid) => puzzles.layout = Layout::Grid { compact: false },
-                None => {}
-            }
-            let solved = solve_all(&puzzles, unique);
+            let made = batch(&mut puzzles);
             if !piece.first && puzzles.layout != Layout::Line {
                 output.write(b"\n")?;
             }
-            output.write(&solved.text)?;
+            output.write(&made.text)?;
             if output.is_closed() {
                 break;
             }
-            for mut problem in solved.problems.listed().iter().cloned() {
+            for mut problem in made.problems.listed().iter().cloned() {
                 problem.puzzle += puzzles_before;
                 problems.push(problem);
             }
-            problems.count_unlisted(solved.problems.count() - solved.problems.listed().len());
+            problems.count_unlisted(made.problems.count() - made.problems.listed().len());
         }
         puzzles_before += count;
         progress.advance(count, piece.len);

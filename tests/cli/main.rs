@@ -16,6 +16,7 @@ mod input;
 mod output;
 mod properties;
 mod puzzles;
+mod rate_shapes;
 mod reliability;
 mod shapes;
 mod shard;
