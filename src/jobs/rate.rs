@@ -21,7 +21,7 @@
 //! 81 candidate masks (`u16`, bit `d` for digit `d`) and a table of the 27 houses' cells: plain and
 //! easy to follow, which matters more here than speed; a rating takes microseconds.
 //!
-//! Every other shape is rated by the same steps over its own houses ([`shaped`]), so that a level
+//! Every other shape is rated by the same steps over its own houses (`rate/shaped.rs`), so that a level
 //! means the same on every shape.
 
 mod shaped;
