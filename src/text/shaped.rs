@@ -442,8 +442,15 @@ impl Reader<'_> {
         for at in (first..).step_by(step).take(count) {
             let value = symbols.value_of(line[at]);
             if value == crate::model::symbols::NOT_A_CELL {
+                // A file of its own symbols that does not show them all is read in the default
+                // alphabet (see `text/alphabet.rs`): the flag that reads it is named.
+                let hint = if self.request.symbols.is_none() {
+                    "; give --symbols for a file of other symbols"
+                } else {
+                    ""
+                };
                 let message = format!(
-                    "unexpected {} (expected a symbol of {} or a blank: '.', '-'{})",
+                    "unexpected {} (expected a symbol of {} or a blank: '.', '-'{}{hint})",
                     shown_character(line, at),
                     String::from_utf8_lossy(symbols.as_bytes()),
                     if symbols.value_of(b'0') == 0 {

@@ -825,3 +825,32 @@ fn diagonal_puzzles_read_back_without_their_flag() {
         }
     }
 }
+
+#[test]
+fn a_file_of_its_own_symbols_not_all_shown_named_no_flag() {
+    // Its alphabet cannot be told when a symbol never shows: the error names the flag that reads it.
+    let puzzle = run_ok(&[
+        "-n",
+        "1",
+        "--size",
+        "16",
+        "--symbols",
+        "QWERTYUIOPASDFGH",
+        "--seed",
+        "2",
+        "--format",
+        "line",
+    ]);
+    let without_q: Vec<u8> = puzzle
+        .iter()
+        .map(|&b| if b == b'Q' { b'.' } else { b })
+        .collect();
+    let output = sudoku_gen()
+        .args(["-s", "-"])
+        .write_stdin(without_q)
+        .output()
+        .unwrap();
+    let message = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{message}");
+    assert!(message.contains("give --symbols"), "{message}");
+}
