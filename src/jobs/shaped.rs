@@ -429,9 +429,10 @@ fn check_solution_pieces(
             break;
         }
     }
-    // The puzzles no solution came for count too.
+    // The puzzles no solution came for count too; of a stream, only until they outnumber the
+    // solutions, which are then known to be too few.
     let mut puzzles_in_all = paired + (held.len() - next);
-    loop {
+    while !(puzzles.is_stream() && puzzles_in_all > checker.solutions()) {
         match next_puzzles(&mut puzzles)? {
             Ok(Some(piece)) => puzzles_in_all += piece.len(),
             Ok(None) => break,

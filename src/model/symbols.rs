@@ -22,14 +22,16 @@ impl Symbols {
     }
 
     /// An alphabet from its characters, which must be distinct printable ASCII, and none of `.`,
-    /// `-` or `#` (blanks and comments).
+    /// `-`, `#` or `,` (blanks, comments and the CSV separator).
     pub fn new(text: &[u8]) -> Result<Symbols, String> {
         let mut glyphs = [0; 25];
         let mut value_of = [NOT_A_CELL; 256];
         for (i, &ch) in text.iter().enumerate() {
-            if !ch.is_ascii_graphic() || matches!(ch, b'.' | b'-' | b'#') {
+            // A comma would split the puzzle field of the CSV that --rate writes.
+            if !ch.is_ascii_graphic() || matches!(ch, b'.' | b'-' | b'#' | b',') {
                 return Err(format!(
-                    "character {} cannot be a symbol (expected printable ASCII other than '.', '-' and '#')",
+                    "character {} cannot be a symbol (expected printable ASCII other than '.', \
+                     '-', '#' and ',')",
                     i + 1
                 ));
             }

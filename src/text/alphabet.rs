@@ -21,6 +21,10 @@ pub(crate) fn written_alphabet(text: &[u8], size: usize, prefixed: bool) -> Opti
     let mut rows = Vec::new();
     for (_, line) in numbered_lines(sample, 1) {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
+        // The readers stop at an `end` line, and skip comments.
+        if line == b"end" {
+            break;
+        }
         if line.starts_with(b"#") {
             continue;
         }
@@ -29,11 +33,12 @@ pub(crate) fn written_alphabet(text: &[u8], size: usize, prefixed: bool) -> Opti
         } else {
             Some(line)
         };
-        for &byte in cells.unwrap_or_default() {
+        let cells = cells.unwrap_or_default();
+        for &byte in cells {
             seen[usize::from(byte)] = true;
         }
-        if rows.len() < size && !line.is_empty() {
-            rows.push(line);
+        if rows.len() < size && !cells.is_empty() {
+            rows.push(cells);
         }
     }
     for blank in [b' ', b'.', b'-'] {

@@ -23,6 +23,18 @@ use crate::model::shape::{Regions, Shape, default_box};
 /// all but surely repeat under each wrong one, yet a bound on what a huge input costs.
 const SAMPLE_RECORDS: usize = 64;
 
+/// How many pairs of givens on a diagonal, per symbol, with no pair alike, show that a text was
+/// written with its diagonals: a plain text shows no repeat among them about once in e^12.
+const DIAGONAL_EVIDENCE: usize = 12;
+
+/// The pairs of givens of `record` (N·N values, 0 for blank) that share a diagonal.
+fn diagonal_pairs(record: &[u8], size: usize) -> usize {
+    let on = |cell: &dyn Fn(usize) -> usize| (0..size).filter(|&i| record[cell(i)] != 0).count();
+    let main = on(&|i| i * size + i);
+    let anti = on(&|i| i * size + size - 1 - i);
+    (main * main.saturating_sub(1) + anti * anti.saturating_sub(1)) / 2
+}
+
 /// How many puzzles are solved under each split when several fit.
 const SOLVED_RECORDS: usize = 4;
 
@@ -88,6 +100,19 @@ pub(crate) fn written_boxes(shape: &Shape, cells: &[u8]) -> Result<Option<Shape>
         }
         if fitting.len() == 1 {
             break;
+        }
+    }
+    // Records whose givens never repeat on a diagonal, over many pairs of givens there, were
+    // written with their diagonals: two givens of a plain shape on one diagonal are the same
+    // symbol about once in N pairs. With fewer pairs, the solving below tells.
+    if let Some((_, _, with_diagonals)) = fitting.iter().find(|&&(_, diagonal, _)| diagonal) {
+        let pairs: usize = records
+            .iter()
+            .filter(|record| fits(with_diagonals, record))
+            .map(|record| diagonal_pairs(record, size))
+            .sum();
+        if pairs >= DIAGONAL_EVIDENCE * size {
+            fitting.retain(|&(_, diagonal, _)| diagonal);
         }
     }
     if fitting.len() > 1 {

@@ -854,3 +854,59 @@ fn a_file_of_its_own_symbols_not_all_shown_named_no_flag() {
     assert_eq!(output.status.code(), Some(1), "{message}");
     assert!(message.contains("give --symbols"), "{message}");
 }
+
+#[test]
+fn read_backs_broken_by_end_lines_jigsaw_alphabets_sparse_diagonals_and_streams() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str, text: &[u8]| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    // Solved without flags, then checked with them: the answers must keep the shape's rules.
+    let solved_right = |puzzles: &str, flags: &[&str]| {
+        let solved = run_ok(&["-s", puzzles]);
+        sudoku_gen()
+            .args([&["--check", "-", "--puzzles", puzzles][..], flags].concat())
+            .write_stdin(solved)
+            .assert()
+            .success();
+    };
+    // An `end` line hid the 0–F alphabet: 0 was read as a blank.
+    let hex = ["--symbols", "0123456789ABCDEF"];
+    let made = run_ok(&[&["-n", "3", "--seed", "11", "--format", "line"][..], &hex].concat());
+    solved_right(&file("end.txt", &[&made[..], b"end\n"].concat()), &hex);
+    // A jigsaw line's layout was counted among the rows that tell the alphabet.
+    let jigsaw = [
+        "--size",
+        "10",
+        "--jigsaw",
+        "random",
+        "--symbols",
+        "0123456789",
+    ];
+    let made = run_ok(&[&["-n", "3", "--seed", "1", "--format", "line"][..], &jigsaw].concat());
+    solved_right(&file("jigsaw.txt", &made), &["--symbols", "0123456789"]);
+    // First puzzles of few blanks solve alike with their diagonals and without.
+    let x = ["--size", "8", "--diagonal"];
+    let args = [
+        &["-n", "50", "-r", "1~20", "--seed", "2", "--format", "line"][..],
+        &x,
+    ]
+    .concat();
+    solved_right(&file("x.txt", &run_ok(&args)), &x);
+    // An endless stream of puzzles against a file of solutions of another shape.
+    let puzzles = file(
+        "p16.txt",
+        &run_ok(&["-n", "3", "--size", "16", "--seed", "3"]),
+    );
+    let solutions = file("s16.txt", &run_ok(&["-s", &puzzles]));
+    let one = run_ok(&["-n", "1", "--size", "16", "--seed", "3", "--format", "line"]);
+    let args = ["--check", &solutions, "--puzzles", "-"];
+    let (code, _, stderr, read) = run_on_endless_stream(&args, b"", &one);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(read < 100 << 20, "read {} MiB", read >> 20);
+    // A comma would split the puzzle field of --rate's CSV.
+    let message = refusal(&["-c", "1", "--symbols", ",ABC"]);
+    assert!(message.contains("cannot be a symbol"), "{message}");
+}
