@@ -172,10 +172,9 @@ impl SolutionChecker {
         request
     }
 
-    /// Counts the parse errors of a piece of solutions; returns whether there were any.
-    pub fn errors(&mut self, errors: &ParseErrors) -> bool {
+    /// Counts the parse errors of a piece of solutions.
+    pub fn errors(&mut self, errors: &ParseErrors) {
         add_parse_errors(&mut self.report, errors);
-        !errors.is_empty()
     }
 
     /// Checks solution `index` of `solutions`, the next of the input, against puzzle `puzzle` of

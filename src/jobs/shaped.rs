@@ -404,7 +404,7 @@ fn check_solution_pieces(
         if piece.first && !piece.unreadable {
             check_first(rules.first, &piece.puzzles, solution_pieces.name())?;
         }
-        let problem = checker.errors(&piece.errors);
+        checker.errors(&piece.errors);
         if piece.unreadable || piece.empty_stream {
             return Ok(Ok(checker.finish(paired, last_line, None)));
         }
@@ -425,7 +425,7 @@ fn check_solution_pieces(
         checker.counted(piece.puzzles.len());
         // More solutions than puzzles is a problem of the count, found at the end.
         let beyond = paired < checker.solutions();
-        if (problem || beyond || checker.has_problems()) && solution_pieces.is_stream() {
+        if (beyond || checker.has_problems()) && solution_pieces.is_stream() {
             break;
         }
     }
