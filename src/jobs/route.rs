@@ -482,6 +482,7 @@ fn shape_request(flags: &ShapeFlags, job: &Job) -> Result<ShapeRequest, Error> {
             }
             text => text.as_ref().map(|s| s.as_bytes().to_vec()),
         },
+        settled: false,
     })
 }
 

@@ -45,6 +45,8 @@ pub struct ShapeRequest {
     pub diagonal: bool,
     /// `--symbols STR`.
     pub symbols: Option<Vec<u8>>,
+    /// The first records of the input told what the flags left open (see [`ShapeRequest::settle`]).
+    pub settled: bool,
 }
 
 impl ShapeRequest {
@@ -53,10 +55,13 @@ impl ShapeRequest {
         *self == ShapeRequest::default()
     }
 
-    /// Keeps the size and the box split the first records of an input were read with, so that
+    /// Keeps the size, the box split, the diagonals and the symbols the first records of an input were read with, so that
     /// the rest of it, read a piece at a time, is read alike.
     pub fn settle(&mut self, shape: &Shape) {
+        self.settled = true;
         self.size = Some(shape.size());
+        self.diagonal = shape.diagonal();
+        self.symbols = Some(shape.symbols().as_bytes().to_vec());
         if self.layout.is_none()
             && let Regions::Boxes { rows, columns } = *shape.regions()
         {

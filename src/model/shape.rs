@@ -271,6 +271,17 @@ impl Shape {
         )
     }
 
+    /// This shape with the diagonals as houses, or without.
+    pub fn with_diagonal(&self, diagonal: bool) -> Shape {
+        Shape::with_regions(
+            self.size,
+            self.regions.clone(),
+            self.region_of.clone(),
+            diagonal,
+            self.symbols,
+        )
+    }
+
     fn with_regions(
         size: usize,
         regions: Regions,

@@ -1,4 +1,5 @@
-//! The box split of a text read without `--box`, told from its first records.
+//! The box split and the diagonals of a text read without `--box` or `--diagonal`, told from its
+//! first records.
 //!
 //! `-c`, `-n` and `-s` write grids of whatever split `--box` names, so that a file made with
 //! `--box` must read back without the flag. Read with the default split, a grid of another split
@@ -14,10 +15,15 @@
 //!
 //! The diagonals of X-Sudoku (`--diagonal`) are told the same way, each split read with them and
 //! without: puzzles of a diagonal shape have many solutions without their diagonals, and the
-//! plain reading solved them as other puzzles. Grids valid either way are read plain.
+//! plain reading solved them as other puzzles. Grids valid either way are read plain. A text
+//! whose regions are known (`--box`, `--jigsaw`, or a layout on every record) has only its
+//! diagonals to tell.
+
+use std::collections::BTreeMap;
 
 use crate::engine::generic::solve::Solver;
 use crate::model::shape::{Regions, Shape, default_box};
+use crate::text::shaped::ShapedPuzzles;
 
 /// How many records the split is told from: enough that the givens of puzzles of another split
 /// all but surely repeat under each wrong one, yet a bound on what a huge input costs.
@@ -50,49 +56,97 @@ fn splits(size: usize) -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// A reading of a text: the split of N, whether the diagonals are houses, and the shape they
-/// make.
-type Boxes = ((usize, usize), bool, Shape);
+/// A reading of a text: a split of N (`None`: the regions the records were read with), and
+/// whether the diagonals are houses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Reading {
+    split: Option<(usize, usize)>,
+    diagonal: bool,
+}
 
-/// The shape of boxes (and diagonals) the records of `cells` (N·N values each, 0 for blank) were
-/// written for, when it is another than `shape`, the default split with the symbols and diagonals
-/// they were read with; `Ok(None)` when the default serves. `Err` says between which readings the
-/// text leaves the choice.
-pub(crate) fn written_boxes(shape: &Shape, cells: &[u8]) -> Result<Option<Shape>, String> {
-    let size = shape.size();
-    let Some(default) = default_box(size) else {
-        return Ok(None);
-    };
-    let (rows, columns) = default;
-    if *shape.regions() != (Regions::Boxes { rows, columns }) {
-        return Ok(None);
+impl Reading {
+    /// The shape a record read with `base` has under this reading.
+    fn apply(self, base: &Shape) -> Shape {
+        match self.split {
+            Some(split) => Shape::boxed(base.size(), Some(split), self.diagonal, *base.symbols())
+                .expect("a split of N tiles it"),
+            None => base.with_diagonal(self.diagonal),
+        }
     }
+
+    fn name(self) -> String {
+        let with = if self.diagonal { " with diagonals" } else { "" };
+        match self.split {
+            Some((rows, columns)) => format!("{rows}x{columns}{with}"),
+            None if self.diagonal => "the regions with diagonals".into(),
+            None => "the regions without diagonals".into(),
+        }
+    }
+}
+
+/// A reading still open, with the shapes the sampled records have under it, by the index of the
+/// shape they were read with.
+struct Candidate {
+    reading: Reading,
+    shapes: BTreeMap<u32, Shape>,
+}
+
+impl Candidate {
+    fn shape(&self, puzzles: &ShapedPuzzles, record: usize) -> &Shape {
+        &self.shapes[&puzzles.shape_of[record]]
+    }
+}
+
+/// The shapes of `puzzles` as their first records show them written, when other than those they
+/// were read with; `Ok(None)` when those serve. With `tell_split` (no `--box`, no layout), a text
+/// read with the default split is tried under every split of N; a text read without its
+/// diagonals is tried with them. `Err` says between which readings the text leaves the choice.
+pub(crate) fn written_shapes(
+    puzzles: &ShapedPuzzles,
+    tell_split: bool,
+) -> Result<Option<Vec<Shape>>, String> {
+    let first = &puzzles.shapes[0];
+    let size = first.size();
+    let default_split = default_box(size).filter(|&(rows, columns)| {
+        *first.regions() == (Regions::Boxes { rows, columns }) && tell_split
+    });
+    let split_readings: Vec<Option<(usize, usize)>> = match default_split {
+        Some(_) => splits(size).into_iter().map(Some).collect(),
+        None => vec![None],
+    };
     // Diagonals asked for are kept; not asked for, they are one more thing to tell.
-    let diagonals: &[bool] = if shape.diagonal() {
+    let diagonals: &[bool] = if first.diagonal() {
         &[true]
     } else {
         &[false, true]
     };
-    let mut fitting: Vec<Boxes> = splits(size)
-        .into_iter()
-        .flat_map(|split| diagonals.iter().map(move |&diagonal| (split, diagonal)))
-        .map(|(split, diagonal)| {
-            let boxed = Shape::boxed(size, Some(split), diagonal, *shape.symbols());
-            (split, diagonal, boxed.expect("a split of N tiles it"))
+    let default = Reading {
+        split: default_split,
+        diagonal: first.diagonal(),
+    };
+    let records = puzzles.len().min(SAMPLE_RECORDS);
+    let mut fitting: Vec<Candidate> = split_readings
+        .iter()
+        .flat_map(|&split| {
+            diagonals
+                .iter()
+                .map(move |&diagonal| Reading { split, diagonal })
+        })
+        .map(|reading| Candidate {
+            reading,
+            shapes: puzzles.shape_of[..records]
+                .iter()
+                .map(|&base| (base, reading.apply(&puzzles.shapes[base as usize])))
+                .collect(),
         })
         .collect();
     if fitting.len() < 2 {
         return Ok(None);
     }
-    let default = (default, shape.diagonal());
-    let records: Vec<&[u8]> = cells
-        .chunks_exact(shape.cells())
-        .take(SAMPLE_RECORDS)
-        .collect();
-    for record in &records {
+    for record in 0..records {
         let fits: Vec<bool> = fitting
             .iter()
-            .map(|(_, _, boxed)| fits(boxed, record))
+            .map(|candidate| fits(candidate, puzzles, record))
             .collect();
         if fits.contains(&true) && fits.contains(&false) {
             let mut fits = fits.into_iter();
@@ -105,43 +159,43 @@ pub(crate) fn written_boxes(shape: &Shape, cells: &[u8]) -> Result<Option<Shape>
     // Records whose givens never repeat on a diagonal, over many pairs of givens there, were
     // written with their diagonals: two givens of a plain shape on one diagonal are the same
     // symbol about once in N pairs. With fewer pairs, the solving below tells.
-    if let Some((_, _, with_diagonals)) = fitting.iter().find(|&&(_, diagonal, _)| diagonal) {
-        let pairs: usize = records
-            .iter()
-            .filter(|record| fits(with_diagonals, record))
-            .map(|record| diagonal_pairs(record, size))
+    if let Some(with_diagonals) = fitting.iter().find(|c| c.reading.diagonal) {
+        let pairs: usize = (0..records)
+            .filter(|&record| fits(with_diagonals, puzzles, record))
+            .map(|record| diagonal_pairs(puzzles.puzzle(record), size))
             .sum();
         if pairs >= DIAGONAL_EVIDENCE * size {
-            fitting.retain(|&(_, diagonal, _)| diagonal);
+            fitting.retain(|c| c.reading.diagonal);
         }
     }
     if fitting.len() > 1 {
-        keep_single_solutions(&mut fitting, &records, default)?;
+        keep_single_solutions(&mut fitting, puzzles, records, default)?;
     }
-    let chosen = fitting
-        .iter()
-        .position(|&(split, diagonal, _)| (split, diagonal) == default);
-    let (split, diagonal, boxed) = fitting.swap_remove(chosen.unwrap_or(0));
-    Ok(((split, diagonal) != default).then_some(boxed))
+    let chosen = fitting.iter().position(|c| c.reading == default);
+    let reading = fitting.swap_remove(chosen.unwrap_or(0)).reading;
+    Ok((reading != default).then(|| puzzles.shapes.iter().map(|s| reading.apply(s)).collect()))
 }
 
-/// Whether the givens of `record` repeat in no house of `boxed`.
-fn fits(boxed: &Shape, record: &[u8]) -> bool {
-    boxed.first_repeat(record).is_none()
+/// Whether the givens of sampled record `record` repeat in no house of its shape under
+/// `candidate`.
+fn fits(candidate: &Candidate, puzzles: &ShapedPuzzles, record: usize) -> bool {
+    candidate
+        .shape(puzzles, record)
+        .first_repeat(puzzles.puzzle(record))
+        .is_none()
 }
 
 /// Keeps of `fitting` (the readings that fit every record fitting any of them) those under which
 /// the first such records each have a single solution, when any reading gives them one; `Err`
 /// when the `default` reading is not among those kept and they solve the records differently.
 fn keep_single_solutions(
-    fitting: &mut Vec<Boxes>,
-    records: &[&[u8]],
-    default: ((usize, usize), bool),
+    fitting: &mut Vec<Candidate>,
+    puzzles: &ShapedPuzzles,
+    records: usize,
+    default: Reading,
 ) -> Result<(), String> {
-    let solved: Vec<&[u8]> = records
-        .iter()
-        .copied()
-        .filter(|record| fitting.iter().all(|(_, _, boxed)| fits(boxed, record)))
+    let solved: Vec<usize> = (0..records)
+        .filter(|&record| fitting.iter().all(|c| fits(c, puzzles, record)))
         .take(SOLVED_RECORDS)
         .collect();
     if solved.is_empty() {
@@ -149,7 +203,7 @@ fn keep_single_solutions(
     }
     let mut answers: Vec<Solved> = fitting
         .iter()
-        .map(|(_, _, boxed)| single_solutions(boxed, &solved))
+        .map(|candidate| single_solutions(candidate, puzzles, &solved))
         .collect();
     // A reading under which a puzzle surely has no single solution goes first; then, where some
     // reading gives every puzzle its single solution, those that could not tell within their
@@ -168,27 +222,17 @@ fn keep_single_solutions(
         (Solved::Single(a), Solved::Single(b)) => a == b,
         _ => false,
     });
-    let default_fits = fitting
-        .iter()
-        .any(|&(split, diagonal, _)| (split, diagonal) == default);
+    let default_fits = fitting.iter().any(|c| c.reading == default);
     if agree || fitting.len() == 1 || default_fits {
         return Ok(());
     }
-    let mut names: Vec<String> = fitting
-        .iter()
-        .map(|((rows, columns), diagonal, _)| {
-            let with = if *diagonal { " with diagonals" } else { "" };
-            format!("{rows}x{columns}{with}")
-        })
-        .collect();
+    let mut names: Vec<String> = fitting.iter().map(|c| c.reading.name()).collect();
     let last = names.pop().unwrap_or_default();
-    let ((rows, columns), diagonal) = default;
-    let with = if diagonal { " with diagonals" } else { "" };
     Err(format!(
         "cannot tell the boxes: the first puzzles fit boxes of {} or {last} (not the default \
-         {rows}x{columns}{with}), which solve them differently; give --box RxC (and --diagonal \
-         for diagonals)",
+         {}), which solve them differently; give --box RxC (and --diagonal for diagonals)",
         names.join(", "),
+        default.name(),
     ))
 }
 
@@ -202,14 +246,16 @@ enum Solved {
     Unknown,
 }
 
-/// The single solutions of `puzzles` under `boxed`, one after another, or why there are none.
-fn single_solutions(boxed: &Shape, puzzles: &[&[u8]]) -> Solved {
-    let mut solver = Solver::new(boxed);
-    let guesses = GUESSES_PER_CELL * boxed.cells();
-    let mut solutions = Vec::with_capacity(puzzles.len() * boxed.cells());
-    for puzzle in puzzles {
+/// The single solutions of the sampled records `solved` under `candidate`, one after another, or
+/// why there are none.
+fn single_solutions(candidate: &Candidate, puzzles: &ShapedPuzzles, solved: &[usize]) -> Solved {
+    let mut solutions = Vec::with_capacity(solved.len() * puzzles.cells_per_puzzle());
+    for &record in solved {
+        let shape = candidate.shape(puzzles, record);
+        let puzzle = puzzles.puzzle(record);
         let mut solution = puzzle.to_vec();
-        match solver.count_within(puzzle, 2, &mut solution, guesses) {
+        let guesses = GUESSES_PER_CELL * shape.cells();
+        match Solver::new(shape).count_within(puzzle, 2, &mut solution, guesses) {
             Some(1) => solutions.extend_from_slice(&solution),
             Some(_) => return Solved::NotSingle,
             None => return Solved::Unknown,
@@ -222,6 +268,7 @@ fn single_solutions(boxed: &Shape, puzzles: &[&[u8]]) -> Solved {
 mod tests {
     use super::*;
     use crate::model::symbols::Symbols;
+    use crate::text::shaped::Layout;
 
     fn default_shape(size: usize) -> Shape {
         Shape::boxed(size, None, false, Symbols::default_for(size)).unwrap()
@@ -236,9 +283,25 @@ mod tests {
             .collect()
     }
 
+    /// The records, read as `shape` with nothing told yet.
+    fn read_as(shape: Shape, records: &[&str]) -> ShapedPuzzles {
+        ShapedPuzzles {
+            layout: Layout::Line,
+            shapes: vec![shape],
+            cells: values(records),
+            lines: (1..=records.len()).collect(),
+            shape_of: vec![0; records.len()],
+            prefixed: false,
+        }
+    }
+
+    fn written(size: usize, records: &[&str]) -> Result<Option<Shape>, String> {
+        let read = written_shapes(&read_as(default_shape(size), records), true)?;
+        Ok(read.map(|shapes| shapes[0].clone()))
+    }
+
     fn split_read(size: usize, records: &[&str]) -> Result<Option<Regions>, String> {
-        let read = written_boxes(&default_shape(size), &values(records))?;
-        Ok(read.map(|shape| shape.regions().clone()))
+        Ok(written(size, records)?.map(|shape| shape.regions().clone()))
     }
 
     const THREE_BY_TWO: Regions = Regions::Boxes {
@@ -297,7 +360,7 @@ mod tests {
         // `-n 1 --size 6 --diagonal --seed 1`: five givens, a single solution only with the
         // diagonals.
         let puzzle = "............2.....3.....5.......4.1.";
-        let read = written_boxes(&default_shape(6), &values(&[puzzle])).unwrap();
+        let read = written(6, &[puzzle]).unwrap();
         assert!(read.is_some_and(|shape| shape.diagonal()));
         // `-c 1 --size 6 --diagonal --seed 1`, valid with its diagonals and without: read without.
         let grid = "536142241356652431413625365214124563";

@@ -26,7 +26,7 @@ use crate::model::shape::{SIZES, Shape, ShapeError};
 use crate::model::symbols::{DEFAULT_SYMBOLS, Symbols};
 use crate::problems::shown_character;
 use crate::text::alphabet::written_alphabet;
-use crate::text::boxes::written_boxes;
+use crate::text::boxes::written_shapes;
 use crate::text::parse::{ParseError, ParseErrors, numbered_lines, utf16_encoding};
 
 /// The layout of a text of puzzles or grids.
@@ -393,11 +393,13 @@ pub fn read_shaped(
         Layout::Line => reader.lines(text),
         Layout::Grid { .. } => reader.blocks(text),
     }
-    // Records that carry their layouts have no boxes to tell.
-    if request.split.is_none() && request.layout.is_none() && !detected.prefixed {
+    // Records that carry their layouts have no boxes to tell, only their diagonals; nor has the
+    // rest of an input whose first records told them.
+    if !request.settled {
+        let tell_split = request.split.is_none() && request.layout.is_none() && !detected.prefixed;
         let puzzles = &mut reader.puzzles;
-        match written_boxes(&puzzles.shapes[0], &puzzles.cells) {
-            Ok(Some(shape)) => puzzles.shapes[0] = shape,
+        match written_shapes(puzzles, tell_split) {
+            Ok(Some(shapes)) => puzzles.shapes = shapes,
             Ok(None) => {}
             Err(message) => return fail(puzzles.lines.first().copied().unwrap_or(1), message),
         }

@@ -17,6 +17,7 @@ mod output;
 mod properties;
 mod puzzles;
 mod rate_shapes;
+mod read_backs;
 mod reliability;
 mod shapes;
 mod shard;
