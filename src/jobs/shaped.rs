@@ -283,7 +283,8 @@ fn through_pieces(
             if pieces.is_stream() {
                 break;
             }
-        } else if count > 0 {
+        } else if count > 0 || piece.first {
+            // A first piece of no puzzles still has its output: --rate's header.
             let made = batch(&mut puzzles);
             if !piece.first && puzzles.layout != Layout::Line {
                 output.write(b"\n")?;

@@ -652,3 +652,20 @@ fn a_comment_with_a_comma_was_taken_for_a_csv_header() {
         .assert()
         .success();
 }
+
+#[test]
+fn rate_of_an_empty_file_of_another_shape_wrote_no_header() {
+    // 9×9 writes the header of an empty rating; other shapes wrote nothing at all.
+    for input in [&b""[..], b"# a comment only\n"] {
+        for shape in [&["--size", "16"][..], &["--size", "6", "--diagonal"]] {
+            let rated = sudoku_gen()
+                .args([&["--rate", "-"][..], shape].concat())
+                .write_stdin(input)
+                .output()
+                .unwrap();
+            assert!(rated.status.success());
+            assert!(rated.stdout.starts_with(b"puzzle,level,"));
+            assert_eq!(rated.stdout, run_ok(&["--rate", "/dev/null"]));
+        }
+    }
+}
