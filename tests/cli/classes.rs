@@ -121,6 +121,20 @@ fn canon_agrees_with_brute_force() {
     sparse[40] = 5;
     sparse[80] = 7;
     inputs.push(sparse);
+    // Inputs with repeats have forms too: a row, a column and a box that repeat a digit, and a
+    // complete grid with two cells of a row exchanged.
+    let mut repeats = [0u8; 81];
+    for (cell, digit) in [(0, 5), (4, 5), (9, 3), (72, 3), (10, 7), (20, 7), (40, 1)] {
+        repeats[cell] = digit;
+    }
+    inputs.push(repeats);
+    let mut swapped = inputs[0];
+    swapped.swap(0, 10);
+    inputs.push(swapped);
+    let mut row_twice = [0u8; 81];
+    row_twice[..9].copy_from_slice(&inputs[0][..9]);
+    row_twice[9..18].copy_from_slice(&inputs[0][..9]);
+    inputs.push(row_twice);
     let text: String = inputs.iter().map(|g| line_of(g) + "\n").collect();
     let expected: String = inputs
         .iter()
