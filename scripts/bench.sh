@@ -11,7 +11,10 @@
 #           process, against the Rust `sudoku` crate's own timing of its solving loop alone
 #           (scripts/bench/sudoku-crate), so the comparison favours the reference; the two run in
 #           turn. Ratio = our rate / its rate; targets >= 1.0 (easy sets) and >= 1.5 (hardest). Then
-#           -j 2 against -j 1 on the 17-clue set (target >= 1.8).
+#           -j 2 against -j 1 on the 17-clue set (target >= 1.8). With $SHARED/bench/peer-tdoku
+#           (skipped, and said so, without it): the same runs and the serg set against tdoku's
+#           whole process (`solve`; `count` for --unique), as time ratios ours / tdoku (target
+#           <= 0.77).
 # check:    `--check` of 1,000,000 grids made by `-c`, against making them (`-c 1000000` into a fresh
 #           file) in the same run; ratio = checking / generating, target <= 2.0 (moonshot 1.0).
 # puzzles:  `-n 10000 --minimal` against the `sudoku` crate's own timing of 10000 minimal puzzles
@@ -154,6 +157,7 @@ puzzle_set() {
     puzzles2_17_clue) sample=sample_17_clue repeats=800 ;;
     puzzles1_unbiased_first1000) sample=sample_unbiased repeats=17 ;;
     puzzles5_forum_hardest_1905_11plus) sample=sample_forum_hardest repeats=800 ;;
+    puzzles7_serg_benchmark) sample=sample_serg repeats=250 ;;
     *) echo "bench.sh: no fallback for puzzle set $name" >&2; return 1 ;;
   esac
   file=$work/$sample.x$repeats.txt
@@ -245,6 +249,7 @@ bench_solve() {
         'BEGIN { printf "%-50s %9d/s  reference %9d/s  ratio %5.2f  (target >= %s, median of %d)\n", n, a, b, a / b, t, r }'
     done
   done
+  against_tdoku
   # A run takes 0.04-0.08 s, and a second thread feels whatever else the machine runs more than a
   # first: at least 15 pairs, so that one slow spell does not move the median.
   local one two file label pairs=$(( runs > 15 ? runs : 15 ))
@@ -252,6 +257,34 @@ bench_solve() {
   read -r one two < <(runs=$pairs alternate "$bin" -j 1 -s "$file" -- "$bin" -j 2 -s "$file")
   awk -v n="solve -j 2 $label" -v a="$one" -v b="$two" -v r="$pairs" \
     'BEGIN { printf "%-50s %8.4f s  -j 1 %8.4f s  speed-up %5.2f  (target >= 1.8, median of %d)\n", n, b, a, a / b, r }'
+}
+
+# Exit code 1 is a result here (`-s --unique` of puzzles with two solutions), not a failure.
+results() { "$@" || [[ $? == 1 ]]; }
+
+# `-j 1 -s SET` (and `--unique`) against tdoku's whole process (`peer-tdoku solve`, and `count`, its
+# limit of 2), on every public set, when $shared/bench/peer-tdoku is there: time ratio ours / tdoku.
+against_tdoku() {
+  local tdoku=$shared/bench/peer-tdoku
+  if [[ ! -x $tdoku ]]; then
+    echo "solve vs tdoku: skipped (no ${SHARED:-../shared}/bench/peer-tdoku)"
+    return
+  fi
+  local set file label mode ours theirs
+  for set in puzzles2_17_clue puzzles1_unbiased_first1000 puzzles5_forum_hardest_1905_11plus \
+    puzzles7_serg_benchmark; do
+    read -r file label < <(puzzle_set "$set")
+    # Its first call compiles it.
+    "$tdoku" count "$file" > /dev/null
+    for mode in first unique; do
+      local flag=() tdoku_mode=solve
+      if [[ $mode == unique ]]; then flag=(--unique); tdoku_mode=count; fi
+      read -r ours theirs < <(alternate results "$bin" -j 1 "${flag[@]}" -s "$file" -- \
+        "$tdoku" "$tdoku_mode" "$file")
+      awk -v n="solve $mode $label vs tdoku" -v a="$ours" -v b="$theirs" -v r="$runs" \
+        'BEGIN { printf "%-50s %8.4f s  tdoku %8.4f s  time ratio %5.2f  (target <= 0.77, median of %d)\n", n, a, b, a / b, r }'
+    done
+  done
 }
 
 bench_check() {
