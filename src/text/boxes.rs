@@ -41,6 +41,26 @@ fn diagonal_pairs(record: &[u8], size: usize) -> usize {
     (main * main.saturating_sub(1) + anti * anti.saturating_sub(1)) / 2
 }
 
+/// `record` with its symbols numbered in order of first appearance: the same for all its
+/// relabellings.
+fn relabelled(record: &[u8]) -> Vec<u8> {
+    let mut label = [0u8; 256];
+    let mut next = 0;
+    record
+        .iter()
+        .map(|&value| match value {
+            0 => 0,
+            _ => {
+                if label[usize::from(value)] == 0 {
+                    next += 1;
+                    label[usize::from(value)] = next;
+                }
+                label[usize::from(value)]
+            }
+        })
+        .collect()
+}
+
 /// How many puzzles are solved under each split when several fit.
 const SOLVED_RECORDS: usize = 4;
 
@@ -158,10 +178,14 @@ pub(crate) fn written_shapes(
     }
     // Records whose givens never repeat on a diagonal, over many pairs of givens there, were
     // written with their diagonals: two givens of a plain shape on one diagonal are the same
-    // symbol about once in N pairs. With fewer pairs, the solving below tells.
+    // symbol about once in N pairs. With fewer pairs, the solving below tells. A record counts
+    // once with its relabellings, which repeat its chance of showing no repeat there: a file of
+    // one puzzle many times, or of `-c` grids, most of which relabel the one before.
     if let Some(with_diagonals) = fitting.iter().find(|c| c.reading.diagonal) {
+        let mut seen = std::collections::HashSet::new();
         let pairs: usize = (0..records)
             .filter(|&record| fits(with_diagonals, puzzles, record))
+            .filter(|&record| seen.insert(relabelled(puzzles.puzzle(record))))
             .map(|record| diagonal_pairs(puzzles.puzzle(record), size))
             .sum();
         if pairs >= DIAGONAL_EVIDENCE * size {

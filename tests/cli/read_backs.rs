@@ -325,3 +325,38 @@ fn jigsaw_and_boxed_diagonal_puzzles_read_back_as_plain_ones() {
         assert!(spec.is_valid_complete(&solution) && keeps_givens(&spec, puzzle, &solution));
     }
 }
+
+#[test]
+fn a_puzzle_repeated_many_times_was_read_as_x_sudoku() {
+    // Each copy counted anew as evidence of diagonals that one puzzle shows by chance: from 18
+    // copies on, every puzzle had "no solution".
+    let sample = include_str!("../data/sample_17_clue.txt");
+    let mut lines = sample.lines().filter(|l| !l.starts_with('#'));
+    let (a, b) = (lines.next().unwrap(), lines.next().unwrap());
+    let six = include_str!("../data/shapes/6x6.txt")
+        .lines()
+        .next()
+        .unwrap();
+    for (text, spec) in [
+        (format!("{a}\n").repeat(18), Spec::boxes(9, 3, 3)),
+        (format!("{a}\n{b}\n").repeat(10), Spec::boxes(9, 3, 3)),
+        (format!("{six}\n").repeat(18), Spec::boxes(6, 2, 3)),
+    ] {
+        let solved = sudoku_gen()
+            .args(["-s", "-", "--unique"])
+            .write_stdin(text.clone())
+            .output()
+            .unwrap();
+        assert!(
+            solved.status.success(),
+            "{}",
+            String::from_utf8_lossy(&solved.stderr)
+        );
+        let puzzles = line_records(text.as_bytes());
+        let solutions = line_records(&solved.stdout);
+        assert_eq!(puzzles.len(), solutions.len());
+        for ((_, puzzle), (_, solution)) in puzzles.iter().zip(&solutions) {
+            assert!(spec.is_valid_complete(solution) && keeps_givens(&spec, puzzle, solution));
+        }
+    }
+}
