@@ -133,9 +133,11 @@ impl GradeRequest {
             return Err(GradeError::TimeLimit);
         }
         let (plan, _) = Plan::load(&self.plan)?;
+        let programs = list_programs(&self.programs)?;
+        check_names(&plan, &programs)?;
         Ok(GradeJob {
             plan,
-            programs: list_programs(&self.programs)?,
+            programs,
             first: self.first,
             timeout: self.timeout,
         })
@@ -227,6 +229,31 @@ fn list_programs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, GradeError> {
         }
     }
     Ok(programs)
+}
+
+/// A program is copied into each case's folder under its own name, beside the case's input and
+/// the output it writes: a program of either name would be overwritten, or taken for the output.
+fn check_names(plan: &Plan, programs: &[PathBuf]) -> Result<(), GradeError> {
+    for program in programs {
+        let name = program.file_name().unwrap_or_default().to_string_lossy();
+        for case in plan.cases() {
+            let output = case.output.as_deref().unwrap_or(&plan.output);
+            let clash = if case.input.as_ref().is_some_and(|input| input.file == name) {
+                "its input"
+            } else if output == name {
+                "its output"
+            } else {
+                continue;
+            };
+            return Err(GradeError::Program(format!(
+                "{}: case `{}` of the plan has a file of this name in the program's folder ({clash}); \
+                 rename the program",
+                program.display(),
+                case.name
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn is_executable(path: &Path) -> bool {

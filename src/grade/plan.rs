@@ -358,6 +358,9 @@ impl Case {
         if self.expect == Expect::Solutions && self.input.is_none() {
             return at("`solutions` needs an `input`".into());
         }
+        if self.args.iter().any(|arg| arg.contains('\0')) {
+            return at("`args` cannot hold a NUL character".into());
+        }
         if let Some(what) = self.input.as_ref().and_then(Input::problem) {
             return at(what);
         }

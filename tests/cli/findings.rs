@@ -669,3 +669,49 @@ fn rate_of_an_empty_file_of_another_shape_wrote_no_header() {
         }
     }
 }
+
+#[test]
+fn grader_plans_took_a_nul_argument_and_programs_named_like_a_file_of_their_case() {
+    use std::os::unix::fs::PermissionsExt;
+    let folder = tempfile::tempdir().unwrap();
+    let plan = folder.path().join("plan.toml");
+    std::fs::write(
+        &plan,
+        "name = \"x\"\n\n[[case]]\nname = \"c\"\nexpect = \"grids\"\ncount = 1\npoints = 1\nargs = [\"-c\", \"1\\u0000\"]\n",
+    )
+    .unwrap();
+    let grade = |program: &std::path::Path, plan: &std::path::Path| {
+        let out = sudoku_gen()
+            .arg("--grade")
+            .arg(program)
+            .arg("--plan")
+            .arg(plan)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(out.stdout.is_empty());
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let program = folder.path().join("submission");
+    std::fs::write(&program, "#!/bin/sh\nexit 0\n").unwrap();
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(
+        grade(&program, &plan),
+        format!(
+            "{}:3: case `c`: `args` cannot hold a NUL character\n",
+            plan.display()
+        )
+    );
+    // A copy of the program named like the case's input or output was overwritten by it, or
+    // taken for it.
+    for name in ["puzzles.txt", "sudoku.txt"] {
+        let named = folder.path().join(name);
+        std::fs::copy(&program, &named).unwrap();
+        let message = grade(&named, std::path::Path::new("basic"));
+        assert!(
+            message.contains("has a file of this name in the program's folder")
+                && message.contains("rename the program"),
+            "{message}"
+        );
+    }
+}
