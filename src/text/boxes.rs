@@ -68,6 +68,9 @@ const SOLVED_RECORDS: usize = 4;
 /// one that needs more is no sign of a split.
 const GUESSES_PER_CELL: usize = 20;
 
+/// The guesses per cell of a second try, for the readings that ran out when none told.
+const MORE_GUESSES_PER_CELL: usize = 400;
+
 /// The splits of `size` into boxes of R×C cells, R·C = N and both at least 2, R ascending.
 fn splits(size: usize) -> Vec<(usize, usize)> {
     (2..=size / 2)
@@ -227,13 +230,24 @@ fn keep_single_solutions(
     }
     let mut answers: Vec<Solved> = fitting
         .iter()
-        .map(|candidate| single_solutions(candidate, puzzles, &solved))
+        .map(|candidate| single_solutions(candidate, puzzles, &solved, GUESSES_PER_CELL))
         .collect();
-    // A reading under which a puzzle surely has no single solution goes first; then, where some
-    // reading gives every puzzle its single solution, those that could not tell within their
-    // guesses go too.
+    // Where no reading told a single solution, those that ran out of guesses get more: puzzles
+    // of some shapes (12×12 with diagonals) need more than most.
+    if !answers.iter().any(|a| matches!(a, Solved::Single(_))) {
+        for (answer, candidate) in answers.iter_mut().zip(fitting.iter()) {
+            if matches!(answer, Solved::Unknown) {
+                *answer = single_solutions(candidate, puzzles, &solved, MORE_GUESSES_PER_CELL);
+            }
+        }
+    }
+    // A reading under which a puzzle has no solution goes first; then, where some reading gives
+    // every puzzle its single solution, the others go too. One under which a puzzle has many
+    // solutions is no reading of a file `-n` wrote, but the first puzzles of another file may
+    // have many (blank ones), where a reading they are hard under could not tell: neither goes
+    // for the other.
     for drop in [
-        (|a: &Solved| matches!(a, Solved::NotSingle)) as fn(&Solved) -> bool,
+        (|a: &Solved| matches!(a, Solved::NoSolution)) as fn(&Solved) -> bool,
         |a: &Solved| !matches!(a, Solved::Single(_)),
     ] {
         if answers.iter().any(|answer| !drop(answer)) {
@@ -264,24 +278,32 @@ fn keep_single_solutions(
 enum Solved {
     /// Each has a single solution: these, one after another.
     Single(Vec<u8>),
-    /// One has none, or more than one.
-    NotSingle,
+    /// One has none.
+    NoSolution,
+    /// One has more than one.
+    Many,
     /// One needs more guesses than a puzzle of that reading would.
     Unknown,
 }
 
 /// The single solutions of the sampled records `solved` under `candidate`, one after another, or
 /// why there are none.
-fn single_solutions(candidate: &Candidate, puzzles: &ShapedPuzzles, solved: &[usize]) -> Solved {
+fn single_solutions(
+    candidate: &Candidate,
+    puzzles: &ShapedPuzzles,
+    solved: &[usize],
+    guesses_per_cell: usize,
+) -> Solved {
     let mut solutions = Vec::with_capacity(solved.len() * puzzles.cells_per_puzzle());
     for &record in solved {
         let shape = candidate.shape(puzzles, record);
         let puzzle = puzzles.puzzle(record);
         let mut solution = puzzle.to_vec();
-        let guesses = GUESSES_PER_CELL * shape.cells();
+        let guesses = guesses_per_cell * shape.cells();
         match Solver::new(shape).count_within(puzzle, 2, &mut solution, guesses) {
             Some(1) => solutions.extend_from_slice(&solution),
-            Some(_) => return Solved::NotSingle,
+            Some(0) => return Solved::NoSolution,
+            Some(_) => return Solved::Many,
             None => return Solved::Unknown,
         }
     }

@@ -715,3 +715,54 @@ fn grader_plans_took_a_nul_argument_and_programs_named_like_a_file_of_their_case
         );
     }
 }
+
+#[test]
+fn a_blank_puzzle_on_a_layout_without_grids_was_searched_for_ever() {
+    let layouts = include_str!("../data/shapes/hard_layouts.txt");
+    let blank = ".".repeat(81);
+    let records = |kind: &str| -> String {
+        layouts
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .filter_map(|l| l.split_once(' '))
+            .filter(|(_, what)| *what == kind)
+            .map(|(layout, _)| format!("{layout} {blank}\n"))
+            .collect()
+    };
+    // No grid fills it: the search gives up within its guesses, and says so.
+    let none = records("none");
+    let first = none.lines().next().unwrap().to_owned() + "\n";
+    for mode in ["-s", "--rate"] {
+        let started = Instant::now();
+        let run = sudoku_gen()
+            .args([mode, "-"])
+            .write_stdin(first.clone())
+            .output()
+            .unwrap();
+        assert!(started.elapsed() < Duration::from_secs(60));
+        assert_eq!(run.status.code(), Some(1));
+        let message = String::from_utf8(run.stderr).unwrap();
+        assert!(
+            message.contains("puzzle 1 (line 1): undecided: the search gave up after"),
+            "{message}"
+        );
+    }
+    // Blank puzzles on layouts that grids fill, hard for the search, are read plain and solved
+    // (the first of them read with diagonals had none).
+    let fillable = records("grid");
+    let solved = sudoku_gen()
+        .args(["-s", "-"])
+        .write_stdin(fillable.clone())
+        .output()
+        .unwrap();
+    assert!(
+        solved.status.success(),
+        "{}",
+        String::from_utf8_lossy(&solved.stderr)
+    );
+    let solutions = line_records(&solved.stdout);
+    assert_eq!(solutions.len(), fillable.lines().count());
+    for (layout, solution) in solutions {
+        assert!(Spec::jigsaw(&layout.unwrap()).is_valid_complete(&solution));
+    }
+}

@@ -519,6 +519,19 @@ struct Overlap {
     in_second: u32,
 }
 
+/// The guesses, per cell, `-s` and `--rate` spend on a puzzle before it reports it undecided: far more than
+/// any puzzle with a solution has needed, while a layout that no grid fills can take a search
+/// longer than anyone waits to prove it empty.
+pub(crate) const SOLVE_GUESSES_PER_CELL: usize = 20_000;
+
+/// What a job says of a puzzle of `cells` cells whose search ran out of guesses.
+pub(crate) fn undecided_after(cells: usize) -> String {
+    format!(
+        "undecided: the search gave up after {} guesses",
+        SOLVE_GUESSES_PER_CELL * cells
+    )
+}
+
 /// Solves every puzzle of `puzzles` over the current rayon pool and writes, in input order, one
 /// record of their layout per puzzle: its first solution, or the puzzle itself when it has none.
 /// With `unique`, each puzzle must have exactly one solution.
@@ -526,7 +539,7 @@ pub fn solve_all(puzzles: &ShapedPuzzles, unique: bool) -> BatchOutput {
     let cells = puzzles.cells_per_puzzle();
     let limit = if unique { 2 } else { 1 };
     let mut solutions = puzzles.cells.clone();
-    let counts: Vec<usize> = solutions
+    let counts: Vec<Option<usize>> = solutions
         .par_chunks_mut(cells)
         .enumerate()
         .with_max_len(64)
@@ -538,22 +551,24 @@ pub fn solve_all(puzzles: &ShapedPuzzles, unique: bool) -> BatchOutput {
                     *solver = Some((shape_index, Solver::new(puzzles.shape(index))));
                 }
                 let (_, solver) = solver.as_mut().expect("made above");
-                solver.count(puzzles.puzzle(index), limit, solution)
+                let guesses = SOLVE_GUESSES_PER_CELL * cells;
+                solver.count_within(puzzles.puzzle(index), limit, solution, guesses)
             },
         )
         .collect();
     let mut problems = Problems::new();
     for (index, &count) in counts.iter().enumerate() {
         let what = match count {
-            0 => match puzzles.shape(index).first_repeat(puzzles.puzzle(index)) {
+            None => undecided_after(cells),
+            Some(0) => match puzzles.shape(index).first_repeat(puzzles.puzzle(index)) {
                 Some((value, house)) => format!(
                     "no solution: symbol {} repeats in {house}",
                     puzzles.shape(index).symbols().glyph(value) as char
                 ),
                 None => "no solution".to_owned(),
             },
-            2.. => "more than one solution".to_owned(),
-            _ => continue,
+            Some(2..) => "more than one solution".to_owned(),
+            Some(_) => continue,
         };
         problems.push(PuzzleProblem {
             puzzle: index + 1,

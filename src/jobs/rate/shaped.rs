@@ -16,7 +16,7 @@ use super::{
     HEADER, Level, NOT_ONE_SOLUTION, Rating, Steps, bits, find_subset, push_columns,
     solve_logically,
 };
-use crate::engine::generic::solve::Solver;
+use crate::engine::generic::solve::{SOLVE_GUESSES_PER_CELL, Solver, undecided_after};
 use crate::jobs::solve::{BatchOutput, PuzzleProblem};
 use crate::model::shape::Shape;
 use crate::problems::Problems;
@@ -56,6 +56,8 @@ fn links(shape: &Shape) -> Links {
 struct Rater {
     solver: Solver,
     links: Links,
+    /// Whether the last puzzle rated ran the search out of guesses before its count was known.
+    undecided: bool,
 }
 
 impl Rater {
@@ -63,13 +65,17 @@ impl Rater {
         Rater {
             solver: Solver::new(shape),
             links: links(shape),
+            undecided: false,
         }
     }
 
     /// Rates `puzzle` of `shape`; `None` unless it has exactly one solution.
     fn rate(&mut self, shape: &Shape, puzzle: &[u8]) -> Option<Rating> {
         let mut solution = vec![0; puzzle.len()];
-        if self.solver.count(puzzle, 2, &mut solution) != 1 {
+        let guesses = SOLVE_GUESSES_PER_CELL * puzzle.len();
+        let count = self.solver.count_within(puzzle, 2, &mut solution, guesses);
+        self.undecided = count.is_none();
+        if count != Some(1) {
             return None;
         }
         let mut board = Board::new(shape, &self.links, puzzle);
@@ -84,7 +90,7 @@ impl Rater {
 /// [`HEADER`] if asked, then one row per puzzle, the puzzle in its shape's line format (after its
 /// layout when the input's lines carry one).
 pub(crate) fn rate_shaped(puzzles: &ShapedPuzzles, with_header: bool) -> BatchOutput {
-    let ratings: Vec<Option<Rating>> = (0..puzzles.len())
+    let ratings: Vec<(Option<Rating>, bool)> = (0..puzzles.len())
         .into_par_iter()
         .with_max_len(64)
         .map_init(
@@ -95,7 +101,8 @@ pub(crate) fn rate_shaped(puzzles: &ShapedPuzzles, with_header: bool) -> BatchOu
                     *rater = Some((shape_index, Rater::new(puzzles.shape(index))));
                 }
                 let (_, rater) = rater.as_mut().expect("made above");
-                rater.rate(puzzles.shape(index), puzzles.puzzle(index))
+                let rating = rater.rate(puzzles.shape(index), puzzles.puzzle(index));
+                (rating, rater.undecided)
             },
         )
         .collect();
@@ -105,7 +112,7 @@ pub(crate) fn rate_shaped(puzzles: &ShapedPuzzles, with_header: bool) -> BatchOu
         Vec::new()
     };
     let mut problems = Problems::new();
-    for (index, rating) in ratings.iter().enumerate() {
+    for (index, (rating, undecided)) in ratings.iter().enumerate() {
         let shape = puzzles.shape(index);
         write_record(
             puzzles.puzzle(index),
@@ -121,7 +128,11 @@ pub(crate) fn rate_shaped(puzzles: &ShapedPuzzles, with_header: bool) -> BatchOu
             problems.push_with(|| PuzzleProblem {
                 puzzle: index + 1,
                 line: puzzles.lines[index],
-                what: NOT_ONE_SOLUTION.to_owned(),
+                what: if *undecided {
+                    undecided_after(puzzles.cells_per_puzzle())
+                } else {
+                    NOT_ONE_SOLUTION.to_owned()
+                },
             });
         }
     }
