@@ -141,7 +141,9 @@ impl Board<'_> {
     fn candidates(&self, cell: usize) -> u32 {
         let all = ((1u32 << self.shape.size()) - 1) << 1;
         let held = self.shape.houses_of(cell);
-        all & !held.iter().fold(0, |acc, &h| acc | self.held[usize::from(h)])
+        all & !held
+            .iter()
+            .fold(0, |acc, &h| acc | self.held[usize::from(h)])
     }
 
     fn search(&mut self, limit: usize, found: &mut usize) {

@@ -3,12 +3,12 @@
 
 use std::path::Path;
 
+use super::make;
 use super::route::{Planned, standard_first};
+use super::shaped::{self, is_other_shape};
 use super::solve::{BatchOutput, BatchRules, solve_batch};
 use super::stream::{PuzzleGuard, parse_error_lines, run_on_puzzles};
 use super::{Finished, Job, rate};
-use super::shaped::{self, is_other_shape};
-use super::make;
 use crate::check::{self, Report};
 use crate::classes::{distinct, shuffle};
 use crate::error::Error;
@@ -61,7 +61,6 @@ pub(super) fn run(
         }
     })
 }
-
 
 /// A job of the standard kernel. Without `standard_shape`, an input of another shape goes to the
 /// generic kernel instead.

@@ -106,7 +106,10 @@ pub(super) fn run(
             path,
             request,
             column,
-        } => rate_pieces(ShapedPieces::new(open(&path)?, request, column), destination),
+        } => rate_pieces(
+            ShapedPieces::new(open(&path)?, request, column),
+            destination,
+        ),
         Job::Check {
             path,
             puzzles,
@@ -505,11 +508,7 @@ fn through_pieces(
 /// the memory budget, as the 9×9 checker's are). A CSV corpus is checked row by row instead, and
 /// with `unique` every puzzle's solutions counted. A stream is not read past its first piece with
 /// a problem; a file is read to its end, so that its report names every problem.
-fn check_pieces(
-    mut pieces: ShapedPieces,
-    rules: GridRules,
-    unique: bool,
-) -> Result<Report, Error> {
+fn check_pieces(mut pieces: ShapedPieces, rules: GridRules, unique: bool) -> Result<Report, Error> {
     let mut checker = GridChecker::within_budget(rules.first);
     let mut corpus: Option<CorpusChecker> = None;
     let mut last_line = 0;

@@ -277,7 +277,9 @@ pub(crate) fn write_corpus(header: &Header, records: &[csv::ByteRecord]) -> Vec<
 }
 
 /// The records of `text` with the byte offset and the line (counted from 1) where each starts.
-pub(crate) fn read_records(text: &[u8]) -> impl Iterator<Item = (csv::ByteRecord, usize, usize)> + '_ {
+pub(crate) fn read_records(
+    text: &[u8],
+) -> impl Iterator<Item = (csv::ByteRecord, usize, usize)> + '_ {
     let mut reader = csv_reader(text);
     let mut record = csv::ByteRecord::new();
     // Lines are counted here, by LF: the reader counts a CRLF's CR as a line end of its own.

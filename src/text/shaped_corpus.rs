@@ -296,12 +296,16 @@ impl CorpusShape {
             Some(&shape) => shape,
             None => {
                 let base = &self.base;
-                let made_shape =
-                    Shape::jigsaw(layout, Some(base.size()), base.diagonal(), Some(*base.symbols()))
-                        .map_err(|error| {
-                            let message = format!("malformed layout: {}", error.problem);
-                            row.error(column + error.column - 1, message)
-                        })?;
+                let made_shape = Shape::jigsaw(
+                    layout,
+                    Some(base.size()),
+                    base.diagonal(),
+                    Some(*base.symbols()),
+                )
+                .map_err(|error| {
+                    let message = format!("malformed layout: {}", error.problem);
+                    row.error(column + error.column - 1, message)
+                })?;
                 shapes.push(made_shape);
                 let shape = (shapes.len() - 1) as u32;
                 made.insert(layout.to_vec(), shape);
@@ -427,7 +431,9 @@ mod tests {
             }),
             ..ShapeRequest::default()
         };
-        let other = ["aaabbbccc", "dddeeefff", "ggghhhiii"].map(|band| band.repeat(3)).concat();
+        let other = ["aaabbbccc", "dddeeefff", "ggghhhiii"]
+            .map(|band| band.repeat(3))
+            .concat();
         let text = format!("layout,puzzle\n,{puzzle}\n{LAYOUT},{puzzle}\n{other},{puzzle}\n");
         let rows = read(&text, &given).unwrap();
         assert_eq!(rows.puzzles.len(), 2);
