@@ -178,8 +178,8 @@ enum Text {
     Records,
     /// A CSV corpus: its header, and the shape of its rows once a row has told it.
     Corpus {
-        header: Header,
-        shape: Option<CorpusShape>,
+        header: Box<Header>,
+        shape: Option<Box<CorpusShape>>,
     },
 }
 
@@ -268,7 +268,7 @@ impl ShapedPieces {
         if matches!(self.text, Text::Unknown) {
             self.text = match detect_header(&piece, column) {
                 Some(Ok(header)) => Text::Corpus {
-                    header,
+                    header: Box::new(header),
                     shape: None,
                 },
                 Some(Err(error)) => {
@@ -299,7 +299,7 @@ impl ShapedPieces {
                         Some(Ok(told)) => {
                             self.shape.request.settle(told.base());
                             self.shape.layout = Some(Layout::Line);
-                            *shape = Some(told);
+                            *shape = Some(Box::new(told));
                         }
                         Some(Err(errors)) => return Ok(Some(self.unreadable(&piece, errors))),
                         None => {}

@@ -13,8 +13,8 @@
 //! that names the puzzle, the solution or the `layout` column twice is an error, since either copy
 //! could pass for the real one. Fields of 9×9 corpora are 81 cells, `1`–`9`, and `0` or `.` for
 //! blanks; those of other shapes, and a jigsaw row's `layout`, are read by
-//! [`crate::text::shaped_corpus`] through the same row walker ([`each_row`]) and written back by
-//! the same [`write_rows`]. A large file's
+//! [`crate::text::shaped_corpus`] through the same row walker (`each_row`) and written back by
+//! the same `write_rows`. A large file's
 //! pieces end only where a record ends, so a quoted field may span lines; a quote that is never
 //! closed, and line ends of CR alone, are located errors (on the quote's line; on line 1), where
 //! the reader would take the rest of the file for one field or one line. Problems are located

@@ -11,7 +11,7 @@
 //!
 //! The reader is the one [`CorpusShape`]: [`CorpusShape::tell`] on the first piece of a corpus,
 //! then [`CorpusShape::read`] on every piece, the first one's body included; the records it keeps
-//! take the job's results back with [`crate::text::corpus::write_rows`], as 9×9 rows do.
+//! take the job's results back with `text::corpus::write_rows`, as 9×9 rows do.
 
 use std::collections::HashMap;
 

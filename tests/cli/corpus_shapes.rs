@@ -3,24 +3,12 @@
 //! `--rate` and checked by `--check`, with the shape told from the fields or from the flags, and
 //! their problems located.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use crate::common::shapes::{Spec, keeps_givens, line_records};
-use crate::common::{run_ok, sudoku_gen};
-
-/// The CSV records of `text`, its header first.
-fn records(text: &[u8]) -> Vec<Vec<String>> {
-    csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .from_reader(text)
-        .records()
-        .map(|record| record.unwrap().iter().map(str::to_owned).collect())
-        .collect()
-}
+use crate::common::{csv_records as records, run_ok, sudoku_gen};
+use crate::findings::run_on_endless_stream;
 
 /// A corpus of `count` puzzles of `shape` as `-n --format csv` writes it, its solutions left
 /// empty, written to `path`; the puzzles' layout prefixes and cells.
@@ -284,27 +272,13 @@ fn a_jigsaw_corpus_without_a_layout_column_takes_the_layout_flag() {
 #[test]
 fn an_endless_corpus_with_a_malformed_row_reports_it_at_once() {
     let start = Instant::now();
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-gen"))
-        .args(["-s", "-", "--size", "16"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let rows = "1234,x\n".repeat(4096);
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(b"puzzle,note\n");
-        while stdin.write_all(rows.as_bytes()).is_ok() {}
-    });
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    assert_eq!(output.status.code(), Some(1));
-    assert!(output.stdout.is_empty());
-    let message = String::from_utf8(output.stderr).unwrap();
+    let args = ["-s", "-", "--size", "16"];
+    let (code, stdout, stderr, _) = run_on_endless_stream(&args, b"puzzle,note\n", b"1234,x\n");
+    assert_eq!(code, 1);
+    assert!(stdout.is_empty());
     assert!(
-        message.starts_with("<stdin>:2:5: expected 256 cells for a 16×16 puzzle, found 4"),
-        "{message}"
+        stderr.starts_with("<stdin>:2:5: expected 256 cells for a 16×16 puzzle, found 4"),
+        "{stderr}"
     );
     assert!(start.elapsed() < Duration::from_secs(10));
 }
