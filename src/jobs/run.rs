@@ -63,7 +63,7 @@ pub(super) fn run(
 }
 
 /// A job of the standard kernel. Without `standard_shape`, an input of another shape goes to the
-/// generic kernel instead.
+/// generic kernel instead; with it, a CSV corpus whose rows carry layouts still does.
 fn run_standard(
     job: Job,
     seed: u64,
@@ -78,7 +78,7 @@ fn run_standard(
             column,
         } => {
             let mut pieces = open_pieces(&path)?;
-            if !standard_shape && is_other_shape(&pieces.peek(PEEK)?, column.as_deref()) {
+            if is_other_shape(&pieces.peek(PEEK)?, column.as_deref(), standard_shape) {
                 let job = shaped::Job::Solve {
                     path,
                     request: Default::default(),
@@ -105,7 +105,7 @@ fn run_standard(
         }
         Job::Rate { path, column } => {
             let mut pieces = open_pieces(&path)?;
-            if !standard_shape && is_other_shape(&pieces.peek(PEEK)?, column.as_deref()) {
+            if is_other_shape(&pieces.peek(PEEK)?, column.as_deref(), standard_shape) {
                 let job = shaped::Job::Rate {
                     path,
                     request: Default::default(),
@@ -169,11 +169,10 @@ fn run_standard(
                 .collect::<Result<Vec<_>, Error>>()?;
             // The shapes read from the input: other shapes are checked one file at a time.
             let mut other = None;
-            if !standard_shape {
-                for (path, input) in paths.iter().zip(&mut inputs) {
-                    if is_other_shape(&input.peek(PEEK)?, corpus.column.as_deref()) {
-                        other.get_or_insert(path);
-                    }
+            for (path, input) in paths.iter().zip(&mut inputs) {
+                let column = corpus.column.as_deref();
+                if is_other_shape(&input.peek(PEEK)?, column, standard_shape) {
+                    other.get_or_insert(path);
                 }
             }
             if let Some(path) = other {
@@ -218,11 +217,11 @@ fn run_standard(
             // Solutions that show nothing (an empty file) are of the puzzles' shape; a puzzle
             // file on standard input is not peeked, which would take its text from the job.
             let other = if start.iter().all(u8::is_ascii_whitespace) && puzzles != Path::new("-") {
-                is_other_shape(&open_pieces(&puzzles)?.peek(PEEK)?, None)
+                is_other_shape(&open_pieces(&puzzles)?.peek(PEEK)?, None, standard_shape)
             } else {
-                is_other_shape(&start, None)
+                is_other_shape(&start, None, standard_shape)
             };
-            if !standard_shape && other {
+            if other {
                 let job = shaped::Job::Check {
                     path: path.clone(),
                     puzzles: Some(puzzles),

@@ -59,13 +59,17 @@ pub enum Job {
 /// written in another alphabet, or puzzles of X-Sudoku (see `text/boxes.rs`), so that the generic
 /// kernel, not the standard one, must read it. A CSV corpus (`column`: its puzzle column, when
 /// named) is told from the puzzle fields of its first rows, read as the lines of a line file; one
-/// whose header is malformed is left to the standard reader, which names the problem.
-pub(super) fn is_other_shape(text: &[u8], column: Option<&str>) -> bool {
+/// whose header is malformed is left to the standard reader, which names the problem. With
+/// `standard` (the flags named the standard shape), only a corpus whose rows carry layouts is of
+/// another shape: the standard reader would ignore its regions.
+pub(super) fn is_other_shape(text: &[u8], column: Option<&str>, standard: bool) -> bool {
     match detect_header(text, column) {
-        None => is_other_line_text(text),
+        None => !standard && is_other_line_text(text),
         Some(Ok(header)) => {
             let body = memchr::memchr(b'\n', text).map_or(text.len(), |at| at + 1);
-            is_other_line_text(&puzzle_lines(&text[body..], &header, 2))
+            let lines = puzzle_lines(&text[body..], &header, 2);
+            let prefixed = detect_size(&lines, None).is_some_and(|(_, prefixed)| prefixed);
+            prefixed || !standard && is_other_line_text(&lines)
         }
         Some(Err(_)) => false,
     }

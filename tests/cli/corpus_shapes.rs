@@ -267,6 +267,17 @@ fn a_jigsaw_corpus_without_a_layout_column_takes_the_layout_flag() {
         assert!(spec.is_valid_complete(row[1].as_bytes()), "{row:?}");
         assert!(keeps_givens(&spec, cells, row[1].as_bytes()));
     }
+    // Rows that carry their layout are read with it even when the flags name the 9×9 shape.
+    let mut csv = String::from("layout,puzzle\n");
+    for (_, cells) in &puzzles {
+        csv += &format!("{layout},{}\n", String::from_utf8_lossy(cells));
+    }
+    std::fs::write(&corpus, csv).unwrap();
+    let solved = records(&run_ok(&["-s", corpus.to_str().unwrap(), "--size", "9"]));
+    for (row, (_, cells)) in solved[1..].iter().zip(&puzzles) {
+        assert!(spec.is_valid_complete(row[2].as_bytes()), "{row:?}");
+        assert!(keeps_givens(&spec, cells, row[2].as_bytes()));
+    }
 }
 
 #[test]
