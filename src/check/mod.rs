@@ -47,6 +47,7 @@
 //! `--unique` a puzzle with exactly one solution; problems are `FILE:LINE: column C: what` (a
 //! malformed field) or `FILE:LINE: grid K: what` (row K).
 //!
+//! CSV corpora of other shapes (see [`shaped_corpus`]) are checked row by row as 9×9 ones are.
 //! Grids of other shapes (see [`shaped`]) are read a piece at a time too, one file at a time, their
 //! keys kept within the same budget. Read whole rather than a piece at a time, a stream not past
 //! its first malformed piece: `--check --classes` (which compares every grid with every other) and
@@ -62,6 +63,7 @@ mod repeats;
 mod report;
 mod scan;
 pub mod shaped;
+pub mod shaped_corpus;
 mod solutions;
 
 pub use corpus::CorpusRules;

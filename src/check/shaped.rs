@@ -187,25 +187,13 @@ impl SolutionChecker {
         puzzle: usize,
     ) {
         let ordinal = self.solutions + index;
-        check_grid(solutions, index, ordinal, &mut self.report);
-        check_top_left(solutions, index, ordinal, self.first, &mut self.report);
-        let shape = puzzles.shape(puzzle);
-        let solution = solutions.puzzle(index);
-        let puzzle = puzzles.puzzle(puzzle);
-        // A blank cell is reported as empty by `check_grid`, not as a changed given.
-        let changed = (0..solution.len()).find(|&cell| {
-            puzzle[cell] != 0 && solution[cell] != 0 && solution[cell] != puzzle[cell]
-        });
-        if let Some(cell) = changed {
-            let glyph = |value: u8| char::from(shape.symbols().glyph(value));
-            let fault = Fault::ChangedGiven {
-                cell: Cell::at(cell, shape.size()),
-                found: glyph(solution[cell]),
-                given: glyph(puzzle[cell]),
-            };
-            self.report
-                .add_fault(solutions.lines[index], Some(ordinal + 1), fault);
-        }
+        check_solution(
+            (solutions, index),
+            (puzzles, puzzle),
+            ordinal,
+            self.first,
+            &mut self.report,
+        );
     }
 
     /// Counts the `solutions` of a piece, once it is checked.
@@ -249,7 +237,36 @@ pub fn all_valid(grids: &ShapedPuzzles) -> bool {
     })
 }
 
-fn add_parse_errors(report: &mut Report, errors: &ParseErrors) {
+/// Checks solution `index` of `solutions` (solution `ordinal` of the input, from 0) against
+/// puzzle `puzzle` of `puzzles`: complete, valid, `first` in its top-left cell when given, and
+/// every given kept.
+pub(super) fn check_solution(
+    (solutions, index): (&ShapedPuzzles, usize),
+    (puzzles, puzzle): (&ShapedPuzzles, usize),
+    ordinal: usize,
+    first: Option<u8>,
+    report: &mut Report,
+) {
+    check_grid(solutions, index, ordinal, report);
+    check_top_left(solutions, index, ordinal, first, report);
+    let shape = puzzles.shape(puzzle);
+    let solution = solutions.puzzle(index);
+    let puzzle = puzzles.puzzle(puzzle);
+    // A blank cell is reported as empty by `check_grid`, not as a changed given.
+    let changed = (0..solution.len())
+        .find(|&cell| puzzle[cell] != 0 && solution[cell] != 0 && solution[cell] != puzzle[cell]);
+    if let Some(cell) = changed {
+        let glyph = |value: u8| char::from(shape.symbols().glyph(value));
+        let fault = Fault::ChangedGiven {
+            cell: Cell::at(cell, shape.size()),
+            found: glyph(solution[cell]),
+            given: glyph(puzzle[cell]),
+        };
+        report.add_fault(solutions.lines[index], Some(ordinal + 1), fault);
+    }
+}
+
+pub(super) fn add_parse_errors(report: &mut Report, errors: &ParseErrors) {
     for ParseError {
         line,
         column,

@@ -223,7 +223,8 @@ pub struct Cli {
     /// With -s, --rate, --canon or --check: the puzzle column of a CSV corpus
     ///
     /// Instead of the one named puzzle, quizzes or quiz (in any case); NAME is matched in any
-    /// case too. On an input that is not a CSV corpus, a usage error.
+    /// case too. Every shape that the mode takes. On an input that is not a CSV corpus, a usage
+    /// error.
     #[arg(long, value_name = "NAME", verbatim_doc_comment)]
     pub(super) column: Option<String>,
 

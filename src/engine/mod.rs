@@ -107,7 +107,7 @@ const SUPPORT: &[(Feature, [bool; 2])] = &[
     (Feature::Classes, [true, false]),
     (Feature::Guesses, [true, false]),
     (Feature::Shard, [true, true]),
-    (Feature::Column, [true, false]),
+    (Feature::Column, [true, true]),
     (Feature::Grade, [true, false]),
     (Feature::Print, [true, false]),
 ];

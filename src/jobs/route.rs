@@ -371,18 +371,24 @@ fn generic(
             path,
             format,
             unique,
-            ..
+            column,
         } => shaped::Job::Solve {
             path,
             request,
             format,
             unique,
+            column,
         },
-        Job::Rate { path, .. } => shaped::Job::Rate { path, request },
+        Job::Rate { path, column } => shaped::Job::Rate {
+            path,
+            request,
+            column,
+        },
         Job::Check {
             paths,
             puzzles,
             rules,
+            corpus,
             ..
         } => {
             if paths.len() > 1 {
@@ -395,6 +401,7 @@ fn generic(
                 puzzles,
                 request,
                 rules,
+                corpus,
             }
         }
         // Every other job needs a feature of the standard kernel only, refused above.

@@ -3,11 +3,12 @@
 
 use std::path::Path;
 
+use super::make;
 use super::route::{Planned, standard_first};
+use super::shaped::{self, is_other_shape};
 use super::solve::{BatchOutput, BatchRules, solve_batch};
 use super::stream::{PuzzleGuard, parse_error_lines, run_on_puzzles};
 use super::{Finished, Job, rate};
-use super::{make, shaped};
 use crate::check::{self, Report};
 use crate::classes::{distinct, shuffle};
 use crate::error::Error;
@@ -16,7 +17,7 @@ use crate::io::input::{open_pieces, source_name};
 use crate::io::output::Destination;
 use crate::io::progress::InputProgress;
 use crate::problems::Problems;
-use crate::text::corpus::{RowResult, detect_header};
+use crate::text::corpus::RowResult;
 use crate::text::format::Format;
 
 /// How much of an input tells its shape (the first block of a 25×25 grid is about 1.3 KB).
@@ -61,14 +62,8 @@ pub(super) fn run(
     })
 }
 
-/// Whether an input that starts with `start` holds grids of another shape than 9×9 (a CSV corpus
-/// is 9×9).
-fn is_other_shape(start: &[u8]) -> bool {
-    detect_header(start, None).is_none() && shaped::is_other_shape(start)
-}
-
 /// A job of the standard kernel. Without `standard_shape`, an input of another shape goes to the
-/// generic kernel instead.
+/// generic kernel instead; with it, a CSV corpus whose rows carry layouts still does.
 fn run_standard(
     job: Job,
     seed: u64,
@@ -83,9 +78,15 @@ fn run_standard(
             column,
         } => {
             let mut pieces = open_pieces(&path)?;
-            if !standard_shape && is_other_shape(&pieces.peek(PEEK)?) {
-                let request = Default::default();
-                return shaped::solve_pieces(pieces, request, format, unique, destination);
+            if is_other_shape(&pieces.peek(PEEK)?, column.as_deref(), standard_shape) {
+                let job = shaped::Job::Solve {
+                    path,
+                    request: Default::default(),
+                    format,
+                    unique,
+                    column,
+                };
+                return shaped::run(job, Some(pieces), destination);
             }
             let rules = BatchRules {
                 separated: Box::new(move |input| format.unwrap_or(input) == Format::Grid),
@@ -104,8 +105,13 @@ fn run_standard(
         }
         Job::Rate { path, column } => {
             let mut pieces = open_pieces(&path)?;
-            if !standard_shape && is_other_shape(&pieces.peek(PEEK)?) {
-                return shaped::rate_pieces(pieces, Default::default(), destination);
+            if is_other_shape(&pieces.peek(PEEK)?, column.as_deref(), standard_shape) {
+                let job = shaped::Job::Rate {
+                    path,
+                    request: Default::default(),
+                    column,
+                };
+                return shaped::run(job, Some(pieces), destination);
             }
             let rules = BatchRules {
                 separated: Box::new(|_| false),
@@ -163,11 +169,10 @@ fn run_standard(
                 .collect::<Result<Vec<_>, Error>>()?;
             // The shapes read from the input: other shapes are checked one file at a time.
             let mut other = None;
-            if !standard_shape {
-                for (path, input) in paths.iter().zip(&mut inputs) {
-                    if is_other_shape(&input.peek(PEEK)?) {
-                        other.get_or_insert(path);
-                    }
+            for (path, input) in paths.iter().zip(&mut inputs) {
+                let column = corpus.column.as_deref();
+                if is_other_shape(&input.peek(PEEK)?, column, standard_shape) {
+                    other.get_or_insert(path);
                 }
             }
             if let Some(path) = other {
@@ -183,6 +188,7 @@ fn run_standard(
                     puzzles: None,
                     request: Default::default(),
                     rules,
+                    corpus,
                 };
                 return shaped::run(job, Some(inputs.remove(0)), destination);
             }
@@ -211,16 +217,17 @@ fn run_standard(
             // Solutions that show nothing (an empty file) are of the puzzles' shape; a puzzle
             // file on standard input is not peeked, which would take its text from the job.
             let other = if start.iter().all(u8::is_ascii_whitespace) && puzzles != Path::new("-") {
-                is_other_shape(&open_pieces(&puzzles)?.peek(PEEK)?)
+                is_other_shape(&open_pieces(&puzzles)?.peek(PEEK)?, None, standard_shape)
             } else {
-                is_other_shape(&start)
+                is_other_shape(&start, None, standard_shape)
             };
-            if !standard_shape && other {
+            if other {
                 let job = shaped::Job::Check {
                     path: path.clone(),
                     puzzles: Some(puzzles),
                     request: Default::default(),
                     rules,
+                    corpus: Default::default(),
                 };
                 return shaped::run(job, Some(solutions), destination);
             }

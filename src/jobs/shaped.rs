@@ -1,27 +1,32 @@
 //! The jobs of the generic kernel that read an input: `-s`, `--rate` and `--check` for every shape
-//! other than the standard 9×9 one.
+//! other than the standard 9×9 one, of files in its layouts or CSV corpora of its rows (see
+//! `text/shaped_corpus.rs`), which `-s` and `--rate` write back as 9×9 corpora are written back.
 
 use std::path::PathBuf;
 
 use super::Finished;
-use super::rate::rate_shaped;
+use super::rate::{HEADER, rate_shaped};
 use super::route::first_value;
 use super::solve::BatchOutput;
 use super::stream::parse_error_lines;
-use crate::check::GridRules;
-use crate::check::Report;
 use crate::check::shaped::{self as check, GridChecker, SolutionChecker};
+use crate::check::shaped_corpus::CorpusChecker;
+use crate::check::{CorpusRules, GridRules, Report};
 use crate::engine::generic::solve::solve_all;
 use crate::error::Error;
-use crate::io::input::{Boundary, Pieces, open_pieces, source_name};
+use crate::io::input::{Boundary, Piece, Pieces, open_pieces, source_name};
 use crate::io::output::Destination;
 use crate::io::progress::InputProgress;
 use crate::model::request::ShapeRequest;
 use crate::problems::Problems;
 use crate::text::alphabet::written_alphabet;
+use crate::text::corpus::{
+    Header, RowResult, check_result_column, detect_header, write_header, write_rows,
+};
 use crate::text::format::Format;
 use crate::text::parse::{ParseError, ParseErrors};
 use crate::text::shaped::{Layout, ShapedPuzzles, detect_layout, detect_size, read_shaped};
+use crate::text::shaped_corpus::{CorpusShape, puzzle_lines};
 
 /// A job of the generic kernel.
 #[derive(Debug)]
@@ -32,11 +37,13 @@ pub enum Job {
         request: ShapeRequest,
         format: Option<Format>,
         unique: bool,
+        column: Option<String>,
     },
     /// `--rate FILE`.
     Rate {
         path: PathBuf,
         request: ShapeRequest,
+        column: Option<String>,
     },
     /// `--check FILE`, with `--puzzles PFILE` when `puzzles` is given.
     Check {
@@ -44,13 +51,31 @@ pub enum Job {
         puzzles: Option<PathBuf>,
         request: ShapeRequest,
         rules: GridRules,
+        corpus: CorpusRules,
     },
 }
 
 /// Whether an input read without shape flags is of another shape than 9×9, a jigsaw one, one
 /// written in another alphabet, or puzzles of X-Sudoku (see `text/boxes.rs`), so that the generic
-/// kernel, not the standard one, must read it.
-pub(super) fn is_other_shape(text: &[u8]) -> bool {
+/// kernel, not the standard one, must read it. A CSV corpus (`column`: its puzzle column, when
+/// named) is told from the puzzle fields of its first rows, read as the lines of a line file; one
+/// whose header is malformed is left to the standard reader, which names the problem. With
+/// `standard` (the flags named the standard shape), only a corpus whose rows carry layouts is of
+/// another shape: the standard reader would ignore its regions.
+pub(super) fn is_other_shape(text: &[u8], column: Option<&str>, standard: bool) -> bool {
+    match detect_header(text, column) {
+        None => !standard && is_other_line_text(text),
+        Some(Ok(header)) => {
+            let body = memchr::memchr(b'\n', text).map_or(text.len(), |at| at + 1);
+            let lines = puzzle_lines(&text[body..], &header, 2);
+            let prefixed = detect_size(&lines, None).is_some_and(|(_, prefixed)| prefixed);
+            prefixed || !standard && is_other_line_text(&lines)
+        }
+        Some(Err(_)) => false,
+    }
+}
+
+fn is_other_line_text(text: &[u8]) -> bool {
     detect_size(text, None).is_some_and(|(size, prefixed)| {
         size != 9
             || prefixed
@@ -60,32 +85,48 @@ pub(super) fn is_other_shape(text: &[u8]) -> bool {
     })
 }
 
-/// Runs `job` (`input`: the input of a check, when it has already been opened).
+/// Runs `job` (`input`: its input, when it has already been opened).
 pub(super) fn run(
     job: Job,
     input: Option<Pieces>,
     destination: Destination,
 ) -> Result<Finished, Error> {
+    let open = |path: &PathBuf| match input {
+        Some(input) => Ok(input),
+        None => open_pieces(path),
+    };
     match job {
         Job::Solve {
             path,
             request,
             format,
             unique,
-        } => solve_pieces(open_pieces(&path)?, request, format, unique, destination),
-        Job::Rate { path, request } => rate_pieces(open_pieces(&path)?, request, destination),
+            column,
+        } => {
+            let input = ShapedPieces::new(open(&path)?, request, column);
+            solve_pieces(input, format, unique, destination)
+        }
+        Job::Rate {
+            path,
+            request,
+            column,
+        } => rate_pieces(
+            ShapedPieces::new(open(&path)?, request, column),
+            destination,
+        ),
         Job::Check {
             path,
             puzzles,
             request,
             rules,
+            corpus,
         } => {
-            let input = match input {
-                Some(input) => input,
-                None => open_pieces(&path)?,
-            };
+            let input = open(&path)?;
             let report = match puzzles {
-                None => check_pieces(input, request, rules)?,
+                None => {
+                    let input = ShapedPieces::new(input, request, corpus.column);
+                    check_pieces(input, rules, corpus.unique)?
+                }
                 Some(puzzles) => {
                     let puzzle_pieces = open_pieces(&puzzles)?;
                     match check_solution_pieces(input, puzzle_pieces, request, rules)? {
@@ -133,12 +174,38 @@ impl ShapeSoFar {
     }
 }
 
+/// What an input turned out to be, once its first piece is read.
+enum Text {
+    /// Not known yet: no piece was read.
+    Unknown,
+    /// Records in one of the layouts of `text/shaped.rs`.
+    Records,
+    /// A CSV corpus: its header, and the shape of its rows once a row has told it.
+    Corpus {
+        header: Box<Header>,
+        shape: Option<Box<CorpusShape>>,
+    },
+}
+
 /// An input of one shape read a piece at a time, as `-s`, `--rate` and `--check` read it, with
 /// lines counted from the start of the input.
 struct ShapedPieces {
     pieces: Pieces,
     shape: ShapeSoFar,
     records: usize,
+    /// The puzzle column `--column` names.
+    column: Option<String>,
+    text: Text,
+}
+
+/// The rows of a piece of a CSV corpus, beside its puzzles.
+struct CorpusRows {
+    /// The rows as read, for the results to go into.
+    records: Vec<csv::ByteRecord>,
+    /// Their solutions (see [`crate::text::shaped_corpus::ShapedRows::solutions`]).
+    solutions: ShapedPuzzles,
+    /// Whether each row has one.
+    solved: Vec<bool>,
 }
 
 /// One piece of a [`ShapedPieces`].
@@ -153,20 +220,24 @@ struct ShapedPiece {
     /// reading ends with the problem that says so, or an endless stream of nothing is read for
     /// ever.
     empty_stream: bool,
-    /// Whether it is the input's first piece.
+    /// Whether no piece before it told the shape.
     first: bool,
     /// The line of the input its last byte is on.
     last_line: usize,
     /// Its length in bytes.
     len: usize,
+    /// Its rows, when the input is a CSV corpus.
+    rows: Option<CorpusRows>,
 }
 
 impl ShapedPieces {
-    fn new(pieces: Pieces, request: ShapeRequest) -> ShapedPieces {
+    fn new(pieces: Pieces, request: ShapeRequest, column: Option<String>) -> ShapedPieces {
         ShapedPieces {
             pieces,
             shape: ShapeSoFar::new(request),
             records: 0,
+            column,
+            text: Text::Unknown,
         }
     }
 
@@ -178,21 +249,104 @@ impl ShapedPieces {
         self.pieces.name()
     }
 
+    /// The header of a CSV corpus.
+    fn header(&self) -> Option<&Header> {
+        match &self.text {
+            Text::Corpus { header, .. } => Some(header),
+            _ => None,
+        }
+    }
+
     fn next(&mut self) -> Result<Option<ShapedPiece>, Error> {
-        let shape = &self.shape;
-        let Some(piece) = self.pieces.next_piece(|text| shape.boundary(text))? else {
+        let (shape, text, column) = (&self.shape, &self.text, self.column.as_deref());
+        let boundary = |piece: &[u8]| match text {
+            Text::Corpus { .. } => Boundary::CsvRecord,
+            Text::Unknown if detect_header(piece, column).is_some() => Boundary::CsvRecord,
+            _ => shape.boundary(piece),
+        };
+        let Some(piece) = self.pieces.next_piece(boundary)? else {
             return Ok(None);
         };
         let first = self.shape.layout.is_none();
         let shift = piece.first_line - 1;
-        let (mut puzzles, errors, unreadable) = match self.shape.read(&piece) {
-            Ok((puzzles, errors)) => (puzzles, errors, false),
-            Err(errors) => (ShapedPuzzles::empty_like(&self.shape.request), errors, true),
-        };
-        for line in &mut puzzles.lines {
-            *line += shift;
+        if matches!(self.text, Text::Unknown) {
+            self.text = match detect_header(&piece, column) {
+                Some(Ok(header)) => Text::Corpus {
+                    header: Box::new(header),
+                    shape: None,
+                },
+                Some(Err(error)) => {
+                    let mut errors = ParseErrors::new();
+                    errors.push(error);
+                    return Ok(Some(self.unreadable(&piece, errors)));
+                }
+                None if column.is_some() => {
+                    return Err(Error::Usage(format!(
+                        "'--column' names a column of a CSV corpus, but {} is not one (its first \
+                         line holds no comma)",
+                        self.name()
+                    )));
+                }
+                None => Text::Records,
+            };
         }
-        let mut errors = shifted(errors, shift);
+        let (mut puzzles, errors, unreadable, rows) = match &mut self.text {
+            Text::Corpus { header, shape } => {
+                let (body, first_line) = if piece.first_line == 1 {
+                    let body = memchr::memchr(b'\n', &piece).map_or(piece.len(), |at| at + 1);
+                    (&piece[body..], 2)
+                } else {
+                    (&piece[..], piece.first_line)
+                };
+                if shape.is_none() {
+                    match CorpusShape::tell(body, header, first_line, &self.shape.request) {
+                        Some(Ok(told)) => {
+                            self.shape.request.settle(told.base());
+                            self.shape.layout = Some(Layout::Line);
+                            *shape = Some(Box::new(told));
+                        }
+                        Some(Err(errors)) => return Ok(Some(self.unreadable(&piece, errors))),
+                        None => {}
+                    }
+                }
+                match shape {
+                    Some(shape) => {
+                        let rows = shape.read(body, first_line);
+                        let corpus = CorpusRows {
+                            records: rows.records,
+                            solutions: rows.solutions,
+                            solved: rows.solved,
+                        };
+                        (rows.puzzles, rows.errors, false, Some(corpus))
+                    }
+                    None => {
+                        let none = ShapedPuzzles::empty_like(&self.shape.request);
+                        let corpus = CorpusRows {
+                            records: Vec::new(),
+                            solutions: none.clone(),
+                            solved: Vec::new(),
+                        };
+                        (none, ParseErrors::new(), false, Some(corpus))
+                    }
+                }
+            }
+            _ => match self.shape.read(&piece) {
+                Ok((puzzles, errors)) => {
+                    let errors = shifted(errors, shift);
+                    (puzzles, errors, false, None)
+                }
+                Err(errors) => {
+                    let none = ShapedPuzzles::empty_like(&self.shape.request);
+                    (none, shifted(errors, shift), true, None)
+                }
+            },
+        };
+        if rows.is_none() {
+            for line in &mut puzzles.lines {
+                *line += shift;
+            }
+        }
+        let mut errors = errors;
         let empty_stream = self.is_stream()
             && !piece.last
             && self.records == 0
@@ -210,69 +364,90 @@ impl ShapedPieces {
             first,
             last_line: shift + check::last_line(&piece),
             len: piece.len(),
+            rows,
         }))
+    }
+
+    /// A piece that tells nothing of the shape, for `errors` (located in the input).
+    fn unreadable(&self, piece: &Piece, errors: ParseErrors) -> ShapedPiece {
+        ShapedPiece {
+            puzzles: ShapedPuzzles::empty_like(&self.shape.request),
+            errors,
+            unreadable: true,
+            empty_stream: false,
+            first: true,
+            last_line: piece.first_line - 1 + check::last_line(piece),
+            len: piece.len(),
+            rows: None,
+        }
     }
 }
 
-/// `-s` for every shape, a piece of the input at a time (see [`through_pieces`]).
-pub(super) fn solve_pieces(
-    pieces: Pieces,
-    request: ShapeRequest,
+/// `-s` for every shape, a piece of the input at a time (see [`through_pieces`]); a CSV corpus
+/// gets its solution column filled in.
+fn solve_pieces(
+    pieces: ShapedPieces,
     format: Option<Format>,
     unique: bool,
     destination: Destination,
 ) -> Result<Finished, Error> {
-    let solve = |puzzles: &mut ShapedPuzzles| {
+    let solve = |puzzles: &mut ShapedPuzzles, corpus: bool| {
         match format {
+            _ if corpus => puzzles.layout = Layout::Line,
             Some(Format::Line) => puzzles.layout = Layout::Line,
             Some(Format::Grid) => puzzles.layout = Layout::Grid { compact: false },
             None => {}
         }
         solve_all(puzzles, unique)
     };
-    through_pieces(pieces, request, destination, solve)
+    through_pieces(pieces, (RowResult::Solution, b""), destination, solve)
 }
 
 /// `--rate` for every shape, a piece of the input at a time (see [`through_pieces`]): the CSV of
-/// the 9×9 rating, its header first.
-pub(super) fn rate_pieces(
-    pieces: Pieces,
-    request: ShapeRequest,
-    destination: Destination,
-) -> Result<Finished, Error> {
+/// the 9×9 rating, its header first, or a CSV corpus with the rating's columns appended.
+fn rate_pieces(pieces: ShapedPieces, destination: Destination) -> Result<Finished, Error> {
     let mut header = true;
-    let rate = |puzzles: &mut ShapedPuzzles| {
+    let rate = |puzzles: &mut ShapedPuzzles, corpus: bool| {
         // Rows, not grids: they need no line between pieces.
         puzzles.layout = Layout::Line;
-        rate_shaped(puzzles, std::mem::take(&mut header))
+        rate_shaped(puzzles, !corpus && std::mem::take(&mut header))
     };
-    through_pieces(pieces, request, destination, rate)
+    through_pieces(pieces, (RowResult::Appended, HEADER), destination, rate)
 }
 
 /// A job over the puzzles of an input of one shape, a piece at a time (see [`ShapedPieces`]):
-/// `batch` makes the output of each piece's puzzles, which is written in order, a grid-layout one
-/// apart from the one before by an empty line. Once a piece is malformed, the rest of a file is
-/// only read for its problems, and a stream is not read further.
+/// `batch` makes the output of each piece's puzzles (told whether they are rows of a corpus),
+/// which is written in order, a grid-layout one apart from the one before by an empty line, and
+/// a corpus's into its rows as `(result, result header)` say. Once a piece is malformed, the rest
+/// of a file is only read for its problems, and a stream is not read further.
 fn through_pieces(
-    pieces: Pieces,
-    request: ShapeRequest,
+    mut pieces: ShapedPieces,
+    (result, result_header): (RowResult, &'static [u8]),
     destination: Destination,
-    mut batch: impl FnMut(&mut ShapedPuzzles) -> BatchOutput,
+    mut batch: impl FnMut(&mut ShapedPuzzles, bool) -> BatchOutput,
 ) -> Result<Finished, Error> {
     let name = pieces.name().to_owned();
-    let mut progress = InputProgress::new(pieces.file_len(), "puzzles");
-    let mut pieces = ShapedPieces::new(pieces, request);
+    let mut progress = InputProgress::new(pieces.pieces.file_len(), "puzzles");
     let mut output = destination.into_stream();
     let mut problems = Problems::new();
     let mut malformed: Option<ParseErrors> = None;
     let mut puzzles_before = 0;
+    let mut header_written = false;
     while let Some(piece) = pieces.next()? {
         let ShapedPiece {
             mut puzzles,
             errors,
+            rows,
             ..
         } = piece;
         if piece.unreadable && piece.first || piece.empty_stream {
+            return Ok(Finished::with(1, parse_error_lines(&name, &errors)));
+        }
+        if let Some(header) = pieces.header().filter(|_| !header_written)
+            && let Err(error) = check_result_column(header, result)
+        {
+            let mut errors = ParseErrors::new();
+            errors.push(error);
             return Ok(Finished::with(1, parse_error_lines(&name, &errors)));
         }
         let count = puzzles.len();
@@ -284,12 +459,22 @@ fn through_pieces(
                 break;
             }
         } else if count > 0 || piece.first {
-            // A first piece of no puzzles still has its output: --rate's header.
-            let made = batch(&mut puzzles);
-            if !piece.first && puzzles.layout != Layout::Line {
-                output.write(b"\n")?;
+            // A first piece of no puzzles still has its output: --rate's header, a corpus's.
+            let made = batch(&mut puzzles, rows.is_some());
+            match (pieces.header(), &rows) {
+                (Some(header), Some(rows)) => {
+                    if !std::mem::replace(&mut header_written, true) {
+                        output.write(&write_header(header, result, result_header))?;
+                    }
+                    output.write(&write_rows(header, &rows.records, &made.text, result))?;
+                }
+                _ => {
+                    if !piece.first && puzzles.layout != Layout::Line {
+                        output.write(b"\n")?;
+                    }
+                    output.write(&made.text)?;
+                }
             }
-            output.write(&made.text)?;
             if output.is_closed() {
                 break;
             }
@@ -324,28 +509,37 @@ fn through_pieces(
 
 /// `--check` of grids of every shape, a piece of the input at a time as `-s` reads it (see
 /// [`ShapedPieces`]): every grid leaves 16 bytes for the search for repeats (spilled to disk past
-/// the memory budget, as the 9×9 checker's are). A stream is not read past its first piece with a
-/// problem; a file is read to its end, so that its report names every problem.
-fn check_pieces(pieces: Pieces, request: ShapeRequest, rules: GridRules) -> Result<Report, Error> {
-    let mut pieces = ShapedPieces::new(pieces, request);
+/// the memory budget, as the 9×9 checker's are). A CSV corpus is checked row by row instead, and
+/// with `unique` every puzzle's solutions counted. A stream is not read past its first piece with
+/// a problem; a file is read to its end, so that its report names every problem.
+fn check_pieces(mut pieces: ShapedPieces, rules: GridRules, unique: bool) -> Result<Report, Error> {
     let mut checker = GridChecker::within_budget(rules.first);
+    let mut corpus: Option<CorpusChecker> = None;
     let mut last_line = 0;
     while let Some(piece) = pieces.next()? {
         last_line = piece.last_line;
         if piece.first && !piece.unreadable {
             check_first(rules.first, &piece.puzzles, pieces.name())?;
         }
-        let problem = checker.piece(&piece.puzzles, &piece.errors);
+        let problem = match &piece.rows {
+            Some(rows) => corpus
+                .get_or_insert_with(|| CorpusChecker::new(rules.first, unique))
+                .rows(&piece.puzzles, &rows.solutions, &rows.solved, &piece.errors),
+            None => checker.piece(&piece.puzzles, &piece.errors),
+        };
         // After a piece that tells nothing of the shape, or none of a stream, nothing tells what
         // follows: the report names what was read.
         if piece.unreadable || piece.empty_stream {
-            return checker.finish(last_line, None).map_err(spill_failed);
+            break;
         }
         if problem && pieces.is_stream() {
             break;
         }
     }
-    checker.finish(last_line, rules.count).map_err(spill_failed)
+    match corpus {
+        Some(corpus) => Ok(corpus.finish()),
+        None => checker.finish(last_line, rules.count).map_err(spill_failed),
+    }
 }
 
 /// Refuses a `--first` symbol that is none of the alphabet `grids` are read in (the first grids
@@ -391,14 +585,15 @@ fn check_solution_pieces(
     rules: GridRules,
 ) -> Result<Result<Report, ParseErrors>, Error> {
     let mut checker = SolutionChecker::new(rules.first);
-    let mut puzzles = ShapedPieces::new(puzzles, request.clone());
+    let mut puzzles = ShapedPieces::new(puzzles, request.clone(), None);
     // The puzzles' piece in hand, and the next of its puzzles to pair.
     let (mut held, mut next) = match next_puzzles(&mut puzzles)? {
         Ok(Some(piece)) => (piece, 0),
         Ok(None) => (ShapedPuzzles::empty_like(&request), 0),
         Err(errors) => return Ok(Err(errors)),
     };
-    let mut solution_pieces = ShapedPieces::new(solutions, checker.request_for(&held, &request));
+    let request = checker.request_for(&held, &request);
+    let mut solution_pieces = ShapedPieces::new(solutions, request, None);
     let (mut paired, mut last_line) = (0, 0);
     while let Some(piece) = solution_pieces.next()? {
         last_line = piece.last_line;

@@ -10,8 +10,11 @@
 //! `--rate`, a column `canon` by `--canon`, the puzzle and solution fields replaced by `--shuffle`.
 //!
 //! A text is a corpus when its first line holds a comma. Names match in any case, and a header
-//! that names the puzzle or the solution column twice is an error, since either copy could pass
-//! for the real one. Fields are 81 cells, `1`–`9`, and `0` or `.` for blanks. A large file's
+//! that names the puzzle, the solution or the `layout` column twice is an error, since either copy
+//! could pass for the real one. Fields of 9×9 corpora are 81 cells, `1`–`9`, and `0` or `.` for
+//! blanks; those of other shapes, and a jigsaw row's `layout`, are read by
+//! [`crate::text::shaped_corpus`] through the same row walker (`each_row`) and written back by
+//! the same `write_rows`. A large file's
 //! pieces end only where a record ends, so a quoted field may span lines; a quote that is never
 //! closed, and line ends of CR alone, are located errors (on the quote's line; on line 1), where
 //! the reader would take the rest of the file for one field or one line. Problems are located
@@ -27,6 +30,8 @@ use crate::text::parse::{ParseError, ParseErrors, Puzzles, utf16_encoding};
 const PUZZLE_NAMES: [&str; 3] = ["puzzle", "quizzes", "quiz"];
 /// Names the solution column goes by, in any case.
 const SOLUTION_NAMES: [&str; 2] = ["solution", "solutions"];
+/// The name of the column of a jigsaw row's regions, in any case.
+const LAYOUT_NAMES: [&str; 1] = ["layout"];
 
 /// The header of a CSV corpus: its fields, and which hold the puzzles and the solutions.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,6 +41,8 @@ pub struct Header {
     pub puzzle: usize,
     /// The index of the solution column, if there is one.
     pub solution: Option<usize>,
+    /// The index of the layout column (a jigsaw row's regions), if there is one.
+    pub layout: Option<usize>,
 }
 
 /// The first line of `text` when it is a CSV header (it holds a comma and is no `#` comment), with
@@ -85,7 +92,7 @@ pub fn detect_header(text: &[u8], column: Option<&str>) -> Option<Result<Header,
     };
     // A second column of the same name would be silently ignored, and a bogus copy could pass
     // for the real one.
-    for names in [&puzzle_names[..], &SOLUTION_NAMES[..]] {
+    for names in [&puzzle_names[..], &SOLUTION_NAMES[..], &LAYOUT_NAMES[..]] {
         if let [first, second, ..] = all_named(names)[..] {
             return Some(Err(ParseError {
                 line: 1,
@@ -114,10 +121,12 @@ pub fn detect_header(text: &[u8], column: Option<&str>) -> Option<Result<Header,
         }));
     };
     let solution = named(&SOLUTION_NAMES).filter(|&s| s != puzzle);
+    let layout = named(&LAYOUT_NAMES).filter(|&l| l != puzzle && Some(l) != solution);
     Some(Ok(Header {
         fields,
         puzzle,
         solution,
+        layout,
     }))
 }
 
@@ -140,14 +149,45 @@ pub struct Rows {
     pub errors: ParseErrors,
 }
 
-/// Reads the rows of `text`, whose first line is line `first_line` of the corpus.
-pub(crate) fn read_rows(text: &[u8], header: &Header, first_line: usize) -> Rows {
-    let mut rows = Rows {
-        puzzles: Puzzles::empty(Format::Line),
-        solutions: Vec::new(),
-        records: Vec::new(),
-        errors: ParseErrors::new(),
-    };
+/// One row of a corpus, as [`each_row`] hands it over: its fields, its line, and its raw first
+/// line, where each field's column is found.
+pub(crate) struct Row<'t> {
+    /// The row's fields.
+    pub record: csv::ByteRecord,
+    /// The line of the corpus where the row starts.
+    pub line: usize,
+    raw: &'t [u8],
+}
+
+impl Row<'_> {
+    /// Field `index` and the column where its text starts; the located problem when the row has
+    /// no such field (`what` names it).
+    pub fn field(&self, index: usize, what: &str) -> Result<(&[u8], usize), ParseError> {
+        match self.record.get(index) {
+            Some(bytes) => Ok((bytes, field_column(self.raw, index))),
+            None => Err(self.error(self.raw.len() + 1, format!("the row has no {what} field"))),
+        }
+    }
+
+    /// The problem `message` at `column` of the row's line.
+    pub fn error(&self, column: usize, message: String) -> ParseError {
+        ParseError {
+            line: self.line,
+            column,
+            message,
+        }
+    }
+}
+
+/// Hands each row of `text` (whose first line is line `first_line` of the corpus) to `read`, and
+/// pushes onto `errors` the problems of the rows it refuses and of quotes never closed. Rows of
+/// empty fields only are skipped.
+pub(crate) fn each_row(
+    text: &[u8],
+    first_line: usize,
+    errors: &mut ParseErrors,
+    mut read: impl FnMut(Row) -> Result<(), ParseError>,
+) {
     // One record ahead, not all of them: a piece of malformed rows then holds none, where a
     // list of every record held twenty times the piece's bytes.
     let mut records = read_records(text).peekable();
@@ -160,7 +200,7 @@ pub(crate) fn read_rows(text: &[u8], header: &Header, first_line: usize) -> Rows
             let opened = memchr::memrchr(b'"', &text[start..end]).map_or(0, |at| at);
             let opened_line = line + bytecount::count(&text[start..start + opened], b'\n');
             let line_start = memchr::memrchr(b'\n', &text[..start + opened]).map_or(0, |at| at + 1);
-            rows.errors.push(ParseError {
+            errors.push(ParseError {
                 line: opened_line,
                 column: start + opened - line_start + 1,
                 message: "a quote that is never closed".to_owned(),
@@ -172,40 +212,44 @@ pub(crate) fn read_rows(text: &[u8], header: &Header, first_line: usize) -> Rows
         }
         let raw = &text[start..];
         let raw = &raw[..memchr::memchr(b'\n', raw).unwrap_or(raw.len())];
+        if let Err(error) = read(Row { record, line, raw }) {
+            errors.push(error);
+        }
+    }
+}
+
+/// Reads the rows of `text`, whose first line is line `first_line` of the corpus.
+pub(crate) fn read_rows(text: &[u8], header: &Header, first_line: usize) -> Rows {
+    let mut rows = Rows {
+        puzzles: Puzzles::empty(Format::Line),
+        solutions: Vec::new(),
+        records: Vec::new(),
+        errors: ParseErrors::new(),
+    };
+    let (mut puzzles, mut solutions, mut records) = (Vec::new(), Vec::new(), Vec::new());
+    let mut lines = Vec::new();
+    each_row(text, first_line, &mut rows.errors, |row| {
         let field = |index: usize, what: &str| -> Result<Option<Grid>, ParseError> {
-            let column = field_column(raw, index);
-            let Some(bytes) = record.get(index) else {
-                return Err(ParseError {
-                    line,
-                    column: raw.len() + 1,
-                    message: format!("the row has no {what} field"),
-                });
-            };
+            let (bytes, column) = row.field(index, what)?;
             if bytes.is_empty() && what == "solution" {
                 return Ok(None);
             }
             read_cells(bytes)
                 .map(Some)
-                .map_err(|(offset, message)| ParseError {
-                    line,
-                    column: column + offset,
-                    message,
-                })
+                .map_err(|(offset, message)| row.error(column + offset, message))
         };
-        let puzzle = field(header.puzzle, "puzzle");
-        let solution = header.solution.map(|s| field(s, "solution"));
-        match (puzzle, solution.transpose()) {
-            (Ok(puzzle), Ok(solution)) => {
-                rows.puzzles
-                    .grids
-                    .push(puzzle.expect("a puzzle field is never read as empty"));
-                rows.puzzles.lines.push(line);
-                rows.solutions.push(solution.flatten());
-                rows.records.push(record);
-            }
-            (Err(error), _) | (_, Err(error)) => rows.errors.push(error),
-        }
-    }
+        let puzzle = field(header.puzzle, "puzzle")?;
+        let solution = header.solution.map(|s| field(s, "solution")).transpose()?;
+        puzzles.push(puzzle.expect("a puzzle field is never read as empty"));
+        lines.push(row.line);
+        solutions.push(solution.flatten());
+        records.push(row.record);
+        Ok(())
+    });
+    rows.puzzles.grids = puzzles;
+    rows.puzzles.lines = lines;
+    rows.solutions = solutions;
+    rows.records = records;
     rows
 }
 
@@ -236,7 +280,9 @@ pub(crate) fn write_corpus(header: &Header, records: &[csv::ByteRecord]) -> Vec<
 }
 
 /// The records of `text` with the byte offset and the line (counted from 1) where each starts.
-fn read_records(text: &[u8]) -> impl Iterator<Item = (csv::ByteRecord, usize, usize)> + '_ {
+pub(crate) fn read_records(
+    text: &[u8],
+) -> impl Iterator<Item = (csv::ByteRecord, usize, usize)> + '_ {
     let mut reader = csv_reader(text);
     let mut record = csv::ByteRecord::new();
     // Lines are counted here, by LF: the reader counts a CRLF's CR as a line end of its own.
@@ -337,8 +383,8 @@ fn read_cells(field: &[u8]) -> Result<Grid, (usize, String)> {
 /// How a job's results go into the rows of a corpus.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RowResult {
-    /// Each result line is an 81-cell solution, written into the solution column (added at the end
-    /// when the corpus has none).
+    /// Each result line is a solution, its cells alone, written into the solution column (added
+    /// at the end when the corpus has none).
     Solution,
     /// Each result line is `PUZZLE,FIELDS...`: the fields after the puzzle are appended to the row,
     /// and the result's header fields after its first to the header.
@@ -406,7 +452,7 @@ pub(crate) fn write_rows(
             let mut row = csv::ByteRecord::new();
             match result {
                 RowResult::Solution => {
-                    let solution = &line[..line.len().min(CELLS)];
+                    let solution = line;
                     for (i, field) in record.iter().enumerate() {
                         row.push_field(if Some(i) == header.solution {
                             solution

@@ -6,3 +6,4 @@ pub mod corpus;
 pub mod format;
 pub mod parse;
 pub mod shaped;
+pub mod shaped_corpus;

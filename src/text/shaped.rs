@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use crate::model::layout::LayoutError;
 use crate::model::request::{LayoutSource, ShapeRequest};
 use crate::model::shape::{SIZES, Shape, ShapeError};
-use crate::model::symbols::{DEFAULT_SYMBOLS, Symbols};
+use crate::model::symbols::{DEFAULT_SYMBOLS, NOT_A_CELL, Symbols};
 use crate::problems::shown_character;
 use crate::text::alphabet::written_alphabet;
 use crate::text::boxes::written_shapes;
@@ -137,7 +137,8 @@ fn first_tab(text: &[u8]) -> Option<(usize, usize)> {
     memchr::memchr(b'\t', first).map(|at| (line, at + 1))
 }
 
-fn square_root(len: usize) -> Option<usize> {
+/// N, when `len` is N·N cells of a shape.
+pub(crate) fn square_root(len: usize) -> Option<usize> {
     SIZES.clone().find(|s| s * s == len)
 }
 
@@ -407,6 +408,28 @@ pub fn read_shaped(
     Ok((reader.puzzles, reader.errors))
 }
 
+/// The problem of `line[at]`, which is neither a symbol of `symbols` nor a blank; `told`: the
+/// alphabet was told from the text, not given by `--symbols`.
+pub(crate) fn unexpected_cell(symbols: &Symbols, line: &[u8], at: usize, told: bool) -> String {
+    // A file of its own symbols that does not show them all is read in the default alphabet
+    // (see `text/alphabet.rs`): the flag that reads it is named.
+    let hint = if told {
+        "; give --symbols for a file of other symbols"
+    } else {
+        ""
+    };
+    format!(
+        "unexpected {} (expected a symbol of {} or a blank: '.', '-'{}{hint})",
+        shown_character(line, at),
+        String::from_utf8_lossy(symbols.as_bytes()),
+        if symbols.value_of(b'0') == 0 {
+            ", '0'"
+        } else {
+            ""
+        }
+    )
+}
+
 struct Reader<'a> {
     shape_of_layout: HashMap<Vec<u8>, u32>,
     puzzles: ShapedPuzzles,
@@ -443,24 +466,8 @@ impl Reader<'_> {
         let symbols = self.symbols();
         for at in (first..).step_by(step).take(count) {
             let value = symbols.value_of(line[at]);
-            if value == crate::model::symbols::NOT_A_CELL {
-                // A file of its own symbols that does not show them all is read in the default
-                // alphabet (see `text/alphabet.rs`): the flag that reads it is named.
-                let hint = if self.request.symbols.is_none() {
-                    "; give --symbols for a file of other symbols"
-                } else {
-                    ""
-                };
-                let message = format!(
-                    "unexpected {} (expected a symbol of {} or a blank: '.', '-'{}{hint})",
-                    shown_character(line, at),
-                    String::from_utf8_lossy(symbols.as_bytes()),
-                    if symbols.value_of(b'0') == 0 {
-                        ", '0'"
-                    } else {
-                        ""
-                    }
-                );
+            if value == NOT_A_CELL {
+                let message = unexpected_cell(&symbols, line, at, self.request.symbols.is_none());
                 self.error(number, at + 1, message);
                 return false;
             }

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::common::sudoku_gen;
+use crate::common::{csv_records as records, sudoku_gen};
 
 /// The stdout of a successful run of `mode` on `file`, with the options `options`.
 fn run(mode: &str, file: &Path, options: &[&str]) -> Vec<u8> {
@@ -16,17 +16,6 @@ fn run(mode: &str, file: &Path, options: &[&str]) -> Vec<u8> {
         .get_output()
         .stdout
         .clone()
-}
-
-/// The records of a CSV text, its header first.
-fn records(text: &[u8]) -> Vec<Vec<String>> {
-    csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .from_reader(text)
-        .records()
-        .map(|record| record.unwrap().iter().map(str::to_owned).collect())
-        .collect()
 }
 
 /// `--canon` of the puzzle column of a corpus: the canonical form of each row's puzzle.

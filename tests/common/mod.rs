@@ -98,6 +98,17 @@ pub fn assert_valid_distinct(grids: &[[u8; 81]], count: usize) {
     assert_eq!(distinct.len(), count, "some grids repeat");
 }
 
+/// The records of a CSV text, its header first.
+pub fn csv_records(text: &[u8]) -> Vec<Vec<String>> {
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text)
+        .records()
+        .map(|record| record.unwrap().iter().map(str::to_owned).collect())
+        .collect()
+}
+
 /// The lowercase hex sha256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::{Digest, Sha256};
