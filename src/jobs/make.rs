@@ -117,9 +117,11 @@ pub(super) fn run(
                     minimal,
                     symmetric,
                     shard,
+                    level,
+                    with_levels: format == OutputFormat::Csv,
+                    guesses,
                 };
                 let puzzles = generic_dig::generate_puzzles(&request)?;
-                let format = format.text().unwrap_or(Format::Grid);
                 generic_dig::render_puzzles(&request.shape, &puzzles, format)
             }
         },
