@@ -104,19 +104,19 @@ pub(crate) fn to_level<P: Cells>(
 /// if the puzzle stays at `level` or above, until it is at `level` with at most `most_blanks` blanks;
 /// `None` if it cannot get there. More givens never make a puzzle harder, so the level only falls.
 /// With `symmetric`, a cell goes back with its partner under a half turn.
-fn fill_back<P: Cells>(
+fn fill_back<P: Cells, W: FnMut(&P, Level) -> Level>(
     puzzle: &P,
     solution: &P,
     level: Level,
     most_blanks: usize,
     symmetric: bool,
     rng: &mut Xoshiro256PlusPlus,
-    mut within: impl FnMut(&P, Level) -> Level,
+    mut within: W,
 ) -> Option<P> {
     let cells = puzzle.len();
     let blanks_fit = |p: &P| p.blanks() <= most_blanks;
     // Few enough blanks, and no harder than `level`: true of the solution itself.
-    let done = |p: &P, within: &mut dyn FnMut(&P, Level) -> Level| {
+    let done = |p: &P, within: &mut W| {
         blanks_fit(p) && (level == Level::Harder || within(p, level) != Level::Harder)
     };
     // Rated with the techniques up to `level` only: `Harder` then means "above `level`" too.

@@ -13,6 +13,7 @@ mod generate;
 mod generic_hangs;
 mod grade;
 mod input;
+mod levels_shapes;
 mod output;
 mod properties;
 mod puzzles;

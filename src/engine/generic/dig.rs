@@ -231,11 +231,12 @@ pub(super) fn make_one(
             .expect("a request for levels has the logic to rate them")
             .level_within(shape, puzzle, ceiling)
     };
-    // Level 1 within a range is common among dug puzzles; otherwise dig deep and give back.
+    // Level 1 within a range is common among dug puzzles (past `MINIMAL_UP_TO` there is always
+    // one); otherwise dig deep and give back.
+    let aimed = aimed_blanks(shape, request.blanks.as_ref(), request.minimal);
     let wanted = request
         .level
-        .filter(|&level| level > Level::Singles || request.blanks.is_none());
-    let aimed = aimed_blanks(shape, request.blanks.as_ref(), request.minimal);
+        .filter(|&level| level > Level::Singles || aimed.is_none());
     let mut scratch = vec![0; shape.cells()];
     for _ in 0..TRIES {
         let mut solution = random_grid(shape, solver, &mut rng)?;
@@ -311,7 +312,8 @@ pub(super) fn make_one(
 }
 
 /// How far the digging goes for a puzzle to give givens back from: to the end on shapes up to
-/// `MINIMAL_UP_TO`, else to the shape's [`reach`].
+/// `MINIMAL_UP_TO`, else to the shape's [`reach`] (digging only to the top of a lower range leaves
+/// puzzles too easy to give back from).
 fn deepest(shape: &Shape) -> usize {
     if shape.size() <= MINIMAL_UP_TO {
         usize::MAX

@@ -5,8 +5,10 @@
 //!   [`crate::engine::give_back`]). Levels 2 and 3 need blanks: a range must reach
 //!   [`level_floor`] (a share of the cells), below which they are too rare to find. Past 16×16 the
 //!   digging stops at under half the cells blank, where harder puzzles are rare: level 3 is refused
-//!   there, and level 2 is made on 25×25 boxes of 5x5 only. On 4×4 every puzzle is listed, and the
-//!   listing tells how many there are of a level.
+//!   there, and level 2 is made on 25×25 boxes of 5x5 only. Where digging stops at the reach
+//!   (past 12×12), a range must start a little below it ([`TOP_MARGIN`]), for the giving back to
+//!   have room. Symmetric level 2 puzzles are too rare on the smallest shapes. On 4×4 every puzzle
+//!   is listed, and the listing tells how many there are of a level.
 //! - **Minimal puzzles** cannot get givens back: they are at a level or not. [`SAMPLE`] of them dug
 //!   from a fixed seed are rated, and a level needs an eighth of them.
 //! - **Guesses** are only filtered, so [`SAMPLE`] puzzles of the kind asked (level, blanks,
@@ -19,7 +21,7 @@ use rayon::prelude::*;
 
 use super::dig::{ShapedPuzzleRequest, make_one};
 use super::listed::is_listed;
-use super::reach::{SAMPLE, SAMPLE_SEED};
+use super::reach::{MINIMAL_UP_TO, SAMPLE, SAMPLE_SEED, reach};
 use super::solve::Solver;
 use crate::jobs::rate::{Level, ShapeLogic};
 use crate::model::shape::{Regions, Shape};
@@ -35,6 +37,11 @@ const SMALL_CELLS: usize = 36;
 
 /// The same for level 3.
 const LEVEL_3_PERCENT: usize = 28;
+
+/// On shapes past `MINIMAL_UP_TO`, a range for level 2 or 3 starts at most a `TOP_MARGIN`-th of
+/// the cells below the reach: a puzzle is dug to the reach and gets givens back, and one that
+/// must keep almost every blank is at the level only where the digging left it there.
+const TOP_MARGIN: usize = 25;
 
 /// The fewest blanks a puzzle of `level` on `shape` is made with at a useful rate.
 pub fn level_floor(shape: &Shape, level: Level) -> usize {
@@ -121,6 +128,29 @@ pub fn check_level_reachable(
     // The listing of a 4×4 shape says how many puzzles of the level there are.
     if is_listed(shape) {
         return Ok(());
+    }
+    if symmetric && level == Level::Intermediate && shape.cells() <= SMALL_CELLS {
+        return Err(format!(
+            "-m 2 --symmetric: symmetric level 2 puzzles of this {n}×{n} shape are too rare to find \
+             at a useful rate; drop --symmetric or try another -m"
+        ));
+    }
+    if let Some(range) = blanks
+        && level > Level::Singles
+        && n > MINIMAL_UP_TO
+    {
+        let top = reach(shape) - shape.cells() / TOP_MARGIN;
+        if *range.start() > top {
+            return Err(format!(
+                "-m {m} -r {}~{}: a {n}×{n} level {m} puzzle is dug to {} blanks at most and \
+                 given givens back, so few come with more than {top}: -r can start at {top} at \
+                 most here; try -r {top}~{}",
+                range.start(),
+                range.end(),
+                reach(shape),
+                reach(shape)
+            ));
+        }
     }
     let floor = level_floor(shape, level);
     if let Some(range) = blanks
