@@ -2,11 +2,11 @@
 //! so that the others are refused up front, with a message that states what the shape supports.
 //!
 //! - **Levels** come from digging as far as the shape goes and giving givens back (see
-//!   [`crate::engine::give_back`]). Levels 2 and 3 need blanks: a range must reach
+//!   `engine::give_back`). Levels 2 and 3 need blanks: a range must reach
 //!   [`level_floor`] (a share of the cells), below which they are too rare to find. Past 16×16 the
 //!   digging stops at under half the cells blank, where harder puzzles are rare: level 3 is refused
 //!   there, and level 2 is made on 25×25 boxes of 5x5 only. Where digging stops at the reach
-//!   (past 12×12), a range must start a little below it ([`TOP_MARGIN`]), for the giving back to
+//!   (past 12×12), a range must start a little below it (`TOP_MARGIN`), for the giving back to
 //!   have room. Symmetric level 2 puzzles are too rare on the smallest shapes. On 4×4 every puzzle
 //!   is listed, and the listing tells how many there are of a level.
 //! - **Minimal puzzles** cannot get givens back: they are at a level or not. [`SAMPLE`] of them dug

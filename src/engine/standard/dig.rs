@@ -16,7 +16,7 @@
 //!    puzzle has fewer givens.
 //! 3. **Levels**: a dug puzzle at or above the level asked gets givens of its solution back (how many:
 //!    bisected, since more givens never make a puzzle harder) until it is at that level and within the
-//!    range ([`crate::engine::give_back`], shared with the other shapes); see the comment of
+//!    range (`engine::give_back`, shared with the other shapes); see the comment of
 //!    `attempt` for when this path is taken.
 //! 4. **Acceptance**: blanks in range, minimality and level as asked; otherwise the attempt starts again
 //!    from a new grid.
