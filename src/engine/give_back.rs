@@ -183,3 +183,88 @@ fn fill_back<P: Cells, W: FnMut(&P, Level) -> Level>(
 
 /// How many random orders of giving back `fill_back` bisects before it gives back one cell at a time.
 const FILL_BACK_ORDERS: usize = 8;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jobs::rate::level_within;
+    use rand::SeedableRng;
+
+    /// A 9×9 puzzle of level 3 (from the forum's hardest list) and its solution.
+    fn expert() -> (Grid, Grid) {
+        let puzzle: Grid =
+            "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6"
+                .parse()
+                .unwrap();
+        let solution = crate::engine::standard::solve::Solver::new()
+            .solve(&puzzle)
+            .unwrap();
+        (puzzle, solution)
+    }
+
+    #[test]
+    fn giving_back_reaches_each_level_at_or_below_the_dug_one() {
+        let (puzzle, solution) = expert();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        for wanted in [Level::Singles, Level::Intermediate, Level::Harder] {
+            let made = to_level(
+                puzzle,
+                &solution,
+                wanted,
+                None,
+                (false, false),
+                &mut rng,
+                level_within,
+            )
+            .unwrap();
+            assert_eq!(level_within(&made, Level::Harder), wanted);
+            assert!(made.keeps_givens_of(&puzzle) && solution.keeps_givens_of(&made));
+        }
+        // Minimal puzzles get nothing back: at the level or refused.
+        let mut kept = |wanted| {
+            to_level(
+                puzzle,
+                &solution,
+                wanted,
+                None,
+                (true, false),
+                &mut rng,
+                level_within,
+            )
+        };
+        assert_eq!(kept(Level::Harder), Some(puzzle));
+        assert_eq!(kept(Level::Intermediate), None);
+    }
+
+    #[test]
+    fn the_cells_of_any_shape_give_back_alike() {
+        let (puzzle, solution) = expert();
+        let as_vec = |g: &Grid| g.cells().to_vec();
+        let within = |p: &Vec<u8>, ceiling| {
+            level_within(
+                &Grid::from_cells(p[..].try_into().unwrap()).unwrap(),
+                ceiling,
+            )
+        };
+        let grids = to_level(
+            puzzle,
+            &solution,
+            Level::Intermediate,
+            Some(&(30..=50)),
+            (false, false),
+            &mut Xoshiro256PlusPlus::seed_from_u64(2),
+            level_within,
+        );
+        let values = to_level(
+            as_vec(&puzzle),
+            &as_vec(&solution),
+            Level::Intermediate,
+            Some(&(30..=50)),
+            (false, false),
+            &mut Xoshiro256PlusPlus::seed_from_u64(2),
+            within,
+        );
+        assert!(values.is_some());
+        assert_eq!(grids.map(|g| as_vec(&g)), values);
+    }
+}

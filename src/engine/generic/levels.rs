@@ -234,3 +234,43 @@ pub fn check_guesses_reachable(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::symbols::Symbols;
+
+    fn boxed(n: usize) -> Shape {
+        Shape::boxed(n, None, false, Symbols::default_for(n)).unwrap()
+    }
+
+    #[test]
+    fn floors_are_shares_of_the_cells() {
+        assert_eq!(level_floor(&boxed(16), Level::Singles), 1);
+        assert_eq!(level_floor(&boxed(16), Level::Intermediate), 76);
+        assert_eq!(level_floor(&boxed(16), Level::Harder), 71);
+        assert_eq!(level_floor(&boxed(6), Level::Intermediate), 18);
+    }
+
+    #[test]
+    fn refusals_name_what_works() {
+        let sixteen = boxed(16);
+        let low = check_level_reachable(&sixteen, Level::Harder, Some(&(10..=40)), false, false);
+        assert!(low.unwrap_err().contains("try -r 71~"));
+        let high = check_level_reachable(&sixteen, Level::Harder, Some(&(150..=153)), false, false);
+        assert!(high.unwrap_err().contains("try -r 143~153"));
+        for range in [71..=143, 1..=153] {
+            let fits = check_level_reachable(&sixteen, Level::Harder, Some(&range), false, false);
+            assert_eq!(fits, Ok(()));
+        }
+        let large = check_level_reachable(&boxed(20), Level::Intermediate, None, false, false);
+        assert!(large.unwrap_err().contains("-m 1 on every shape"));
+        assert_eq!(
+            check_level_reachable(&boxed(25), Level::Intermediate, None, false, false),
+            Ok(())
+        );
+        let kind = (Some(Level::Singles), None, false, false);
+        assert!(check_guesses_reachable(&sixteen, &(1..=5), kind).is_err());
+        assert_eq!(check_guesses_reachable(&sixteen, &(0..=5), kind), Ok(()));
+    }
+}
