@@ -39,7 +39,8 @@
 #           (scripts/bench/dlx.c, `solve` and `count`), as speed-ups (reference time / ours; target
 #           >= 20 on 16x16); `-n 1000 --size 16` and `-n 100 --size 25` (-j 1): their rates, and the
 #           rate of our uniqueness checks (`-s --unique -j 1` on the puzzles made) against the
-#           reference's `count` on the same file; `--rate -j 1` of those puzzles: its rate.
+#           reference's `count` on the same file; `--rate -j 1` of those puzzles: its rate;
+#           `-n 1000 --size 16 -m 2 -j 2`: its rate.
 #
 # The puzzle sets are those of $SHARED/data/puzzles (SHARED defaults to ../shared) when present;
 # otherwise each set is the matching sample of tests/data repeated to a similar size, and the lines
@@ -399,6 +400,10 @@ bench_shapes() {
     awk -v n="--rate of those $size" -v t="$time" -v c="$count" -v r="$runs" \
       'BEGIN { printf "%-34s %8.4f s  %9.1f puzzles/s  (median of %d)\n", n, t, c / t, r }'
   done
+  count=1000
+  time=$(for ((i = 0; i < runs; i++)); do wall "$bin" -j 2 -n "$count" --size 16 -m 2 --format line; done | median)
+  awk -v n="-n $count --size 16 -m 2 -j 2" -v t="$time" -v c="$count" -v r="$runs" \
+    'BEGIN { printf "%-34s %8.4f s  %9.1f puzzles/s  (median of %d)\n", n, t, c / t, r }'
 }
 
 sections=(generate solve check puzzles canon stream shard)

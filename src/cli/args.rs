@@ -112,7 +112,8 @@ pub struct Cli {
     ///
     /// 1: naked and hidden singles suffice. 2: locked candidates or naked or hidden pairs or
     /// triples are needed, and suffice. 3: those are not enough. With --minimal, only minimal
-    /// puzzles already at that level are kept.
+    /// puzzles already at that level are kept. On every shape, as --rate rates it; -m 3 up to
+    /// 16×16, -m 2 also on 25×25 (see SHAPES).
     #[arg(short = 'm', value_name = "LEVEL")]
     #[arg(value_parser = clap::value_parser!(u8).range(1..=3))]
     #[arg(help_heading = PUZZLES, verbatim_doc_comment)]
@@ -145,7 +146,8 @@ pub struct Cli {
     ///
     /// The guesses the solver's search makes to solve a puzzle and prove it unique: 0 when its
     /// reasoning alone does it all (--rate shows them). Puzzles are only filtered, so LOW is
-    /// capped where they get too rare: at most 9, less with -r or -m (see PUZZLES).
+    /// capped where they get too rare: at 9×9 at most 9, less with -r or -m (see PUZZLES);
+    /// on other shapes, as a sample of such puzzles reaches (see SHAPES).
     #[arg(long, value_name = "LOW~HIGH", value_parser = values::parse_guesses)]
     #[arg(help_heading = PUZZLES, verbatim_doc_comment)]
     pub(super) guesses: Option<(usize, usize)>,

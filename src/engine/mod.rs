@@ -14,6 +14,7 @@
 
 pub mod distinct;
 pub mod generic;
+pub(crate) mod give_back;
 pub mod standard;
 
 use crate::model::grid::{CELLS, Grid};
@@ -98,14 +99,14 @@ impl Feature {
 /// What each kernel supports: the one place where a job is said to be 9×9-only.
 const SUPPORT: &[(Feature, [bool; 2])] = &[
     // (feature, [standard, generic])
-    (Feature::Level, [true, false]),
+    (Feature::Level, [true, true]),
     (Feature::Rate, [true, true]),
     (Feature::First, [true, true]),
-    (Feature::Csv, [true, false]),
+    (Feature::Csv, [true, true]),
     (Feature::Canon, [true, false]),
     (Feature::Shuffle, [true, false]),
     (Feature::Classes, [true, false]),
-    (Feature::Guesses, [true, false]),
+    (Feature::Guesses, [true, true]),
     (Feature::Shard, [true, true]),
     (Feature::Column, [true, true]),
     (Feature::Grade, [true, false]),

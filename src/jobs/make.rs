@@ -24,6 +24,10 @@
 //! at most at the shape's reach, three fifths of its cells up to 16×16 and twelve twenty-fifths
 //! beyond, and `--minimal` is refused, since each proof of uniqueness near a minimal puzzle costs
 //! the search a second or more. A symmetric puzzle of an even size has an even blank count.
+//! Levels and guesses have a reach of their own on other shapes
+//! ([`crate::engine::generic::levels`]): a range must reach a share of the cells for levels 2
+//! and 3, which past 16×16 are refused (level 2 is made on 25×25); `--guesses` may start where
+//! an eighth of a sample of the kind of puzzle asked reaches.
 
 use super::{Finished, Job};
 use crate::classes::distinct;
@@ -117,9 +121,11 @@ pub(super) fn run(
                     minimal,
                     symmetric,
                     shard,
+                    level,
+                    with_levels: format == OutputFormat::Csv,
+                    guesses,
                 };
                 let puzzles = generic_dig::generate_puzzles(&request)?;
-                let format = format.text().unwrap_or(Format::Grid);
                 generic_dig::render_puzzles(&request.shape, &puzzles, format)
             }
         },

@@ -37,7 +37,7 @@ use crate::problems::Problems;
 use crate::text::format::push_line;
 use crate::text::parse::Puzzles;
 
-pub(crate) use shaped::rate_shaped;
+pub(crate) use shaped::{ShapeLogic, rate_shaped};
 
 /// The difficulty level of a puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -9,6 +9,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 
 use super::shaped;
 use super::{Job, Mode};
+use crate::engine::generic::levels;
 use crate::engine::generic::reach as generic_reach;
 use crate::engine::standard::reach;
 use crate::engine::{Feature, Kernel};
@@ -354,13 +355,23 @@ fn generic(
         }
         Job::Puzzles {
             ref blanks,
+            level,
             minimal,
             symmetric,
+            ref guesses,
             ..
         } => {
             let shape = needs_size()?;
             generic_reach::check_reachable(&shape, blanks.as_ref(), minimal, symmetric)
                 .map_err(usage)?;
+            if let Some(level) = level {
+                levels::check_level_reachable(&shape, level, blanks.as_ref(), minimal, symmetric)
+                    .map_err(usage)?;
+            }
+            if let Some(guesses) = guesses {
+                let kind = (level, blanks.as_ref(), minimal, symmetric);
+                levels::check_guesses_reachable(&shape, guesses, kind).map_err(usage)?;
+            }
             return Ok(Planned::Make {
                 shape: Box::new(shape),
                 job,

@@ -14,6 +14,7 @@ mod generate;
 mod generic_hangs;
 mod grade;
 mod input;
+mod levels_shapes;
 mod output;
 mod properties;
 mod puzzles;

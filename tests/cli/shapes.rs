@@ -338,9 +338,9 @@ fn bad_input_is_named_with_the_right_exit_code() {
             "prime size has no boxes",
         ),
         (
-            vec!["-n", "1", "--size", "16", "-m", "2"],
+            vec!["-n", "1", "--size", "16", "--classes"],
             "",
-            "'-m' is a feature of the standard 9×9 shape only",
+            "'--classes' is a feature of the standard 9×9 shape only",
         ),
         (
             vec!["--canon", "-", "--size", "16"],

@@ -100,35 +100,73 @@ impl Spec {
         })
     }
 
-    /// Counts the completions of `puzzle` up to `limit` by plain backtracking (small shapes only).
+    /// Counts the completions of `puzzle` up to `limit` by backtracking, filling the empty cell
+    /// with the fewest symbols left first (each house keeps the set of its symbols as bits).
     pub fn count_solutions(&self, puzzle: &[u8], limit: usize) -> usize {
         let houses = self.houses();
-        let mut grid = puzzle.to_vec();
-        self.count_from(&houses, &mut grid, limit)
-    }
-
-    fn count_from(&self, houses: &[Vec<usize>], grid: &mut [u8], limit: usize) -> usize {
-        let Some(cell) = grid.iter().position(|ch| !self.symbols.contains(ch)) else {
-            return 1;
-        };
-        let mut count = 0;
-        for &symbol in &self.symbols.clone() {
-            let clash = houses
-                .iter()
-                .filter(|h| h.contains(&cell))
-                .any(|h| h.iter().any(|&c| grid[c] == symbol));
-            if !clash {
-                let old = grid[cell];
-                grid[cell] = symbol;
-                count += self.count_from(houses, grid, limit - count);
-                grid[cell] = old;
-                if count >= limit {
-                    break;
-                }
+        let mut of_cell = vec![Vec::new(); puzzle.len()];
+        for (h, house) in houses.iter().enumerate() {
+            for &c in house {
+                of_cell[c].push(h);
             }
         }
-        count
+        let mut used = vec![0u32; houses.len()];
+        let mut empty = Vec::new();
+        for (cell, ch) in puzzle.iter().enumerate() {
+            match self.symbols.iter().position(|s| s == ch) {
+                Some(value) => {
+                    for &h in &of_cell[cell] {
+                        if used[h] >> value & 1 == 1 {
+                            return 0;
+                        }
+                        used[h] |= 1 << value;
+                    }
+                }
+                None => empty.push(cell),
+            }
+        }
+        let full = (1u32 << self.symbols.len()) - 1;
+        count_from(&of_cell, &mut used, &mut empty, full, limit)
     }
+}
+
+/// The completions of the board (`used`: the symbols of each house; `empty`: its empty cells) up
+/// to `limit`.
+fn count_from(
+    of_cell: &[Vec<usize>],
+    used: &mut [u32],
+    empty: &mut Vec<usize>,
+    full: u32,
+    limit: usize,
+) -> usize {
+    if empty.is_empty() {
+        return 1;
+    }
+    let left =
+        |cell: usize, used: &[u32]| !of_cell[cell].iter().fold(0, |acc, &h| acc | used[h]) & full;
+    let (at, _) = empty
+        .iter()
+        .enumerate()
+        .min_by_key(|&(_, &cell)| left(cell, used).count_ones())
+        .expect("an empty cell");
+    let cell = empty.swap_remove(at);
+    let mut options = left(cell, used);
+    let mut count = 0;
+    while options != 0 && count < limit {
+        let bit = options & options.wrapping_neg();
+        options &= options - 1;
+        for &h in &of_cell[cell] {
+            used[h] |= bit;
+        }
+        count += count_from(of_cell, used, empty, full, limit - count);
+        for &h in &of_cell[cell] {
+            used[h] &= !bit;
+        }
+    }
+    empty.push(cell);
+    let last = empty.len() - 1;
+    empty.swap(at, last);
+    count
 }
 
 /// Whether `solution` keeps every given of `puzzle` (a given is any symbol of the alphabet).

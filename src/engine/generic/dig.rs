@@ -22,15 +22,18 @@ use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, RngExt, SeedableRng};
 
 use super::deal::relabel_into;
+use super::levels::level_floor;
 use super::listed::{Listing, Wanted, is_listed};
 use super::reach::{MINIMAL_UP_TO, reach};
 use super::solve::Solver;
 use crate::engine::distinct::distinct;
+use crate::engine::give_back::to_level;
 use crate::error::Error;
+use crate::jobs::rate::{Level, ShapeLogic};
 use crate::model::shape::Shape;
 use crate::model::shard::Shard;
-use crate::text::format::Format;
-use crate::text::shaped::{Layout, render};
+use crate::text::format::OutputFormat;
+use crate::text::shaped::{Layout, render, write_record};
 
 /// What to make.
 #[derive(Clone, Debug)]
@@ -49,6 +52,13 @@ pub struct ShapedPuzzleRequest {
     pub symmetric: bool,
     /// Only puzzles whose solutions belong to this shard: the shards of one seed share no puzzle.
     pub shard: Option<Shard>,
+    /// The level of the logical solver, or any.
+    pub level: Option<Level>,
+    /// Rate every puzzle (the csv format shows the level), even without a level asked for.
+    pub with_levels: bool,
+    /// The guesses the search makes to solve the puzzle and prove it unique (as `--rate` counts
+    /// them), or any.
+    pub guesses: Option<RangeInclusive<usize>>,
 }
 
 /// Tries per puzzle before a request is given up.
@@ -94,6 +104,8 @@ pub struct ShapedPuzzle {
     pub puzzle: Vec<u8>,
     /// The unique solution.
     pub solution: Vec<u8>,
+    /// Its level, if the request asked for one or for levels.
+    pub level: Option<Level>,
 }
 
 /// Makes `request.count` distinct puzzles over the current rayon pool.
@@ -102,11 +114,13 @@ pub fn generate_puzzles(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzl
         return draw_listed(request);
     }
     super::check_has_grid(&request.shape, request.count)?;
+    let logic =
+        (request.level.is_some() || request.with_levels).then(|| ShapeLogic::new(&request.shape));
     let made = distinct(
         request.count,
         MOST_SERIES,
         || Solver::new(&request.shape),
-        |solver, index, series| make_one(request, solver, index, series),
+        |solver, index, series| make_one(request, logic.as_ref(), solver, index, series),
         |puzzle| puzzle.puzzle.clone(),
     );
     made.map_err(|made| match request.blanks {
@@ -133,11 +147,16 @@ fn draw_listed(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzle>, Error
         dug_to_the_end: aimed_blanks(&request.shape, request.blanks.as_ref(), request.minimal)
             .is_none(),
         minimal: request.minimal,
+        level: request.level,
     };
     let listing = Listing::new(&request.shape, &wanted, request.shard);
     if listing.len() < request.count {
+        let instead = match request.level {
+            Some(_) if listing.is_empty() => "try another -m",
+            _ => "ask for at most that many",
+        };
         return Err(Error::Usage(format!(
-            "-n {}: {} has exactly {} {}; ask for at most that many",
+            "-n {}: {} has exactly {} {}; {instead}",
             request.count,
             of_the_shape(request),
             listing.len(),
@@ -145,7 +164,14 @@ fn draw_listed(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzle>, Error
         )));
     }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(request.seed);
-    Ok(listing.draw(request.count, &mut rng))
+    let mut puzzles = listing.draw(request.count, &mut rng);
+    if request.level.is_some() || request.with_levels {
+        let logic = ShapeLogic::new(&request.shape);
+        for p in &mut puzzles {
+            p.level = Some(logic.level_within(&request.shape, &p.puzzle, Level::Harder));
+        }
+    }
+    Ok(puzzles)
 }
 
 /// The shape of a request, or its shard, as a message names it.
@@ -168,6 +194,10 @@ fn what_is_listed(wanted: &Wanted) -> String {
         (false, false) => "puzzles with one solution".to_owned(),
         (false, true) => "symmetric puzzles with one solution".to_owned(),
     };
+    let kind = match wanted.level {
+        Some(level) => format!("level {level} {kind}"),
+        None => kind,
+    };
     match &wanted.blanks {
         None => kind,
         Some(range) if range.start() == range.end() => format!(
@@ -180,9 +210,11 @@ fn what_is_listed(wanted: &Wanted) -> String {
 }
 
 /// Puzzle number `index` from attempt series `series`, or `None` when [`TRIES`] grids could not
-/// give one in range.
+/// give one that meets the request. `logic` rates the puzzles; it is needed when the request asks
+/// for a level or for levels.
 pub(super) fn make_one(
     request: &ShapedPuzzleRequest,
+    logic: Option<&ShapeLogic>,
     solver: &mut Solver,
     index: u64,
     series: u64,
@@ -192,34 +224,115 @@ pub(super) fn make_one(
             ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15)
             ^ series.wrapping_mul(0xd1b5_4a32_d192_ed03),
     );
-    let n = request.shape.size();
+    let shape = &request.shape;
+    let n = shape.size();
+    let within = |puzzle: &Vec<u8>, ceiling: Level| {
+        logic
+            .expect("a request for levels has the logic to rate them")
+            .level_within(shape, puzzle, ceiling)
+    };
+    // Level 1 within a range is common among dug puzzles (past `MINIMAL_UP_TO` there is always
+    // one); otherwise dig deep and give back.
+    let aimed = aimed_blanks(shape, request.blanks.as_ref(), request.minimal);
+    let wanted = request
+        .level
+        .filter(|&level| level > Level::Singles || aimed.is_none());
+    let mut scratch = vec![0; shape.cells()];
     for _ in 0..TRIES {
-        let mut solution = random_grid(&request.shape, solver, &mut rng)?;
+        let mut solution = random_grid(shape, solver, &mut rng)?;
         if let Some(shard) = request.shard {
-            let regions = &request.shape.houses()[2 * n..3 * n];
+            let regions = &shape.houses()[2 * n..3 * n];
             match relabel_into(&solution, regions, shard, &mut rng) {
                 Some(grid) => solution = grid,
                 None => continue,
             }
         }
-        let aimed = aimed_blanks(&request.shape, request.blanks.as_ref(), request.minimal);
-        let target = aimed.map_or(usize::MAX, |range| rng.random_range(range));
-        let puzzle = dig(
-            &request.shape,
+        let target = match &aimed {
+            _ if wanted.is_some() => deepest(shape),
+            Some(range) => rng.random_range(range.clone()),
+            None => usize::MAX,
+        };
+        let mut puzzle = dig(
+            shape,
             solver,
             &solution,
             target,
             request.symmetric,
             &mut rng,
         );
-        let blanks = puzzle.iter().filter(|&&v| v == 0).count();
         // Digging by pairs may leave a given that could go alone: such a puzzle is not minimal.
-        let minimal = !(request.minimal && request.symmetric) || is_minimal(solver, &puzzle);
-        if request.blanks.as_ref().is_none_or(|r| r.contains(&blanks)) && minimal {
-            return Some(ShapedPuzzle { puzzle, solution });
+        if request.minimal && request.symmetric && !is_minimal(solver, &puzzle) {
+            continue;
         }
+        let level = match wanted {
+            Some(wanted) => {
+                let range = level_range(shape, wanted, request.blanks.as_ref());
+                let modes = (request.minimal, request.symmetric);
+                match to_level(
+                    puzzle,
+                    &solution,
+                    wanted,
+                    range.as_ref(),
+                    modes,
+                    &mut rng,
+                    within,
+                ) {
+                    Some(leveled) => puzzle = leveled,
+                    None => continue,
+                }
+                Some(wanted)
+            }
+            None if request.level.is_some() || request.with_levels => {
+                Some(within(&puzzle, Level::Harder))
+            }
+            None => None,
+        };
+        let blanks = puzzle.iter().filter(|&&v| v == 0).count();
+        if request.level.is_some_and(|asked| Some(asked) != level)
+            || request
+                .blanks
+                .as_ref()
+                .is_some_and(|r| !r.contains(&blanks))
+        {
+            continue;
+        }
+        if let Some(range) = &request.guesses {
+            solver.count(&puzzle, 2, &mut scratch);
+            if !range.contains(&solver.guesses_made()) {
+                continue;
+            }
+        }
+        return Some(ShapedPuzzle {
+            puzzle,
+            solution,
+            level,
+        });
     }
     None
+}
+
+/// How far the digging goes for a puzzle to give givens back from: to the end on shapes up to
+/// `MINIMAL_UP_TO`, else to the shape's [`reach`] (digging only to the top of a lower range leaves
+/// puzzles too easy to give back from).
+fn deepest(shape: &Shape) -> usize {
+    if shape.size() <= MINIMAL_UP_TO {
+        usize::MAX
+    } else {
+        reach(shape)
+    }
+}
+
+/// The blank counts a puzzle of `level` is given back to: the part of the asked range where
+/// the level is common (see [`level_floor`]), up to [`reach`] on shapes past `MINIMAL_UP_TO`; any
+/// (`None`) without one.
+fn level_range(
+    shape: &Shape,
+    level: Level,
+    blanks: Option<&RangeInclusive<usize>>,
+) -> Option<RangeInclusive<usize>> {
+    let range = aimed_blanks(shape, Some(blanks?), false)?;
+    let floor = level_floor(shape, level).min(*range.end());
+    Some(*range.start().max(&floor)..=*range.end())
 }
 
 /// Whether blanking any one given of `puzzle` leaves more than one solution, as the search shows
@@ -319,17 +432,51 @@ fn dig(
 }
 
 /// The puzzles as text: in the grid format, each followed by nothing else; in the line format,
-/// jigsaw lines carry their layout (`LAYOUT PUZZLE`).
-pub fn render_puzzles(shape: &Shape, puzzles: &[ShapedPuzzle], format: Format) -> Vec<u8> {
+/// jigsaw lines carry their layout (`LAYOUT PUZZLE`); in the csv format, the header
+/// `puzzle,solution,blanks,level` (`layout,` first for a jigsaw shape) and one row per puzzle, its
+/// cells as the line format writes them (the level empty if the puzzles were not rated).
+pub fn render_puzzles(shape: &Shape, puzzles: &[ShapedPuzzle], format: OutputFormat) -> Vec<u8> {
     let layout = match format {
-        Format::Line => Layout::Line,
-        Format::Grid => Layout::Grid { compact: false },
+        OutputFormat::Line => Layout::Line,
+        OutputFormat::Grid => Layout::Grid { compact: false },
+        OutputFormat::Csv => return render_csv(shape, puzzles),
     };
     let cells: Vec<u8> = puzzles
         .iter()
         .flat_map(|p| p.puzzle.iter().copied())
         .collect();
     render(&cells, &vec![shape; puzzles.len()], layout, true)
+}
+
+/// The csv format of [`render_puzzles`].
+fn render_csv(shape: &Shape, puzzles: &[ShapedPuzzle]) -> Vec<u8> {
+    let layout = shape.layout_text();
+    let row_len = 3 * shape.cells() + 8;
+    let mut out = Vec::with_capacity(40 + row_len * puzzles.len());
+    if layout.is_some() {
+        out.extend_from_slice(b"layout,");
+    }
+    out.extend_from_slice(b"puzzle,solution,blanks,level\n");
+    for p in puzzles {
+        if let Some(layout) = &layout {
+            out.extend_from_slice(layout);
+            out.push(b',');
+        }
+        for cells in [&p.puzzle, &p.solution] {
+            write_record(cells, shape, Layout::Line, false, &mut out);
+            // The record's line end: the row goes on.
+            out.pop();
+            out.push(b',');
+        }
+        let blanks = p.puzzle.iter().filter(|&&v| v == 0).count();
+        out.extend_from_slice(itoa::Buffer::new().format(blanks).as_bytes());
+        out.push(b',');
+        if let Some(level) = p.level {
+            out.extend_from_slice(itoa::Buffer::new().format(level.number()).as_bytes());
+        }
+        out.push(b'\n');
+    }
+    out
 }
 
 #[cfg(test)]
@@ -348,6 +495,9 @@ mod tests {
             minimal: false,
             symmetric: true,
             shard: None,
+            level: None,
+            with_levels: false,
+            guesses: None,
         };
         let puzzles = generate_puzzles(&request).unwrap();
         let mut solver = Solver::new(&shape);
@@ -370,6 +520,9 @@ mod tests {
             minimal: true,
             symmetric: false,
             shard: None,
+            level: None,
+            with_levels: false,
+            guesses: None,
         };
         let mut solver = Solver::new(&shape);
         for p in generate_puzzles(&request).unwrap() {

@@ -28,6 +28,7 @@ use rand::Rng;
 use rand::seq::index;
 
 use super::dig::ShapedPuzzle;
+use crate::jobs::rate::{Level, ShapeLogic};
 use crate::model::shape::Shape;
 use crate::model::shard::Shard;
 
@@ -50,6 +51,8 @@ pub struct Wanted {
     /// Minimal (`--minimal`): blanking any one given leaves more than one solution, with
     /// `symmetric` too, where digging by pairs alone may leave a given that could go.
     pub minimal: bool,
+    /// The level of the logical solver, or any.
+    pub level: Option<Level>,
 }
 
 /// Every puzzle of a 4×4 shape (or of a shard of its grids) that a request asks for, in a fixed
@@ -79,8 +82,15 @@ impl Listing {
         assert!(is_listed(shape), "only 4×4 shapes are listed");
         let mut grids = complete_grids(shape);
         let firsts = grids.iter().take_while(|g| g[..4] == [1, 2, 3, 4]).count();
+        // Relabelling a grid's values changes no step of the logical solver: the level of a
+        // puzzle is that of the puzzle of the grid its list is made for.
+        let logic = wanted.level.map(|_| ShapeLogic::new(shape));
+        let at_level = |puzzle: &[u8]| match (wanted.level, &logic) {
+            (Some(level), Some(logic)) => logic.level_within(shape, puzzle, Level::Harder) == level,
+            _ => true,
+        };
         let lists: Vec<Vec<u64>> = (0..firsts)
-            .map(|first| list(&grids, first, wanted))
+            .map(|first| list(&grids, first, wanted, &at_level))
             .collect();
         let sizes: Vec<usize> = lists
             .iter()
@@ -175,17 +185,12 @@ impl Listing {
             }
             rank -= ones;
         }
-        let solution = self.grids[grid].to_vec();
-        let puzzle = (0..CELLS)
-            .map(|cell| {
-                if givens >> cell & 1 == 1 {
-                    solution[cell]
-                } else {
-                    0
-                }
-            })
-            .collect();
-        ShapedPuzzle { puzzle, solution }
+        let solution = self.grids[grid];
+        ShapedPuzzle {
+            puzzle: puzzle_of(&solution, givens).to_vec(),
+            solution: solution.to_vec(),
+            level: None,
+        }
     }
 
     /// `count` distinct puzzles drawn uniformly from `rng`, in the order drawn (at most
@@ -224,8 +229,25 @@ fn complete_grids(shape: &Shape) -> Vec<[u8; CELLS]> {
     grids
 }
 
-/// The list of grid `grids[first]` (see the module documentation).
-fn list(grids: &[[u8; CELLS]], first: usize, wanted: &Wanted) -> Vec<u64> {
+/// The puzzle of `grid` that gives the cells of the bits of `givens`.
+fn puzzle_of(grid: &[u8; CELLS], givens: usize) -> [u8; CELLS] {
+    std::array::from_fn(|cell| {
+        if givens >> cell & 1 == 1 {
+            grid[cell]
+        } else {
+            0
+        }
+    })
+}
+
+/// The list of grid `grids[first]` (see the module documentation): the puzzles `wanted` takes,
+/// of them those `at_level` takes.
+fn list(
+    grids: &[[u8; CELLS]],
+    first: usize,
+    wanted: &Wanted,
+    at_level: &dyn Fn(&[u8]) -> bool,
+) -> Vec<u64> {
     let grid = &grids[first];
     // ambiguous[m]: some other grid agrees with this one on every cell of m, so the puzzle that
     // gives m has another solution. Marked on the agreements, then passed down to their subsets.
@@ -247,7 +269,7 @@ fn list(grids: &[[u8; CELLS]], first: usize, wanted: &Wanted) -> Vec<u64> {
     }
     let mut words = vec![0u64; MASKS / 64];
     for mask in 0..MASKS {
-        if !ambiguous[mask] && wanted.takes(mask, &ambiguous) {
+        if !ambiguous[mask] && wanted.takes(mask, &ambiguous) && at_level(&puzzle_of(grid, mask)) {
             words[mask / 64] |= 1 << (mask % 64);
         }
     }
@@ -295,6 +317,7 @@ mod tests {
             symmetric: false,
             dug_to_the_end: false,
             minimal: false,
+            level: None,
         }
     }
 
@@ -311,6 +334,7 @@ mod tests {
             symmetric: false,
             dug_to_the_end: true,
             minimal: false,
+            level: None,
         };
         let listing = Listing::new(&shape, &minimal, None);
         assert_eq!(listing.len(), 85_632);
@@ -332,6 +356,7 @@ mod tests {
                 symmetric: true,
                 dug_to_the_end: false,
                 minimal: false,
+                level: None,
             };
             let listing = Listing::new(&shape, &wanted, None);
             let mut solver = Solver::new(&shape);

@@ -49,7 +49,7 @@ pub const SAMPLE: usize = 24;
 
 /// The seed of the sample: a fixed one, so that whether a request is taken depends on the request
 /// alone, not on its seed or its thread count.
-const SAMPLE_SEED: u64 = 0x5eed_b1a2_c0de_0001;
+pub(super) const SAMPLE_SEED: u64 = 0x5eed_b1a2_c0de_0001;
 
 /// The most blanks a request may start its range at on a shape past `MINIMAL_UP_TO`: a share of
 /// its cells, smaller past 16×16.
@@ -118,6 +118,7 @@ pub fn check_reachable(
             symmetric,
             dug_to_the_end: minimal,
             minimal,
+            level: None,
         };
         return match Listing::new(shape, &wanted, None).blank_counts() {
             Some(counts) if overlaps(range, &counts) => Ok(()),
@@ -189,12 +190,15 @@ fn sample_ends(shape: &Shape, symmetric: bool) -> Vec<usize> {
         minimal: true,
         symmetric,
         shard: None,
+        level: None,
+        with_levels: false,
+        guesses: None,
     };
     let mut ends: Vec<usize> = (0..SAMPLE as u64)
         .into_par_iter()
         .map_init(
             || Solver::new(shape),
-            |solver, index| make_one(&request, solver, index, 0),
+            |solver, index| make_one(&request, None, solver, index, 0),
         )
         .flatten()
         .map(|made| made.puzzle.iter().filter(|&&v| v == 0).count())

@@ -16,7 +16,8 @@
 //!    puzzle has fewer givens.
 //! 3. **Levels**: a dug puzzle at or above the level asked gets givens of its solution back (how many:
 //!    bisected, since more givens never make a puzzle harder) until it is at that level and within the
-//!    range; see the comment of `attempt` for when this path is taken.
+//!    range (`engine::give_back`, shared with the other shapes); see the comment of
+//!    `attempt` for when this path is taken.
 //! 4. **Acceptance**: blanks in range, minimality and level as asked; otherwise the attempt starts again
 //!    from a new grid.
 //!
@@ -31,6 +32,7 @@ use rand::{RngExt, SeedableRng};
 
 use crate::classes::canon::canonical_form;
 use crate::engine::distinct::distinct;
+use crate::engine::give_back::to_level;
 use crate::engine::standard::reach::Reach;
 use crate::engine::standard::solve::{Givens, Solver};
 use crate::jobs::rate::{Level, level_within, solves_within};
@@ -149,32 +151,15 @@ fn attempt(
     let mut puzzle = dig(&solution, target, request.symmetric, rng, solver);
     let level = match (wanted, request.level) {
         (Some(wanted), _) => {
-            // Below the level asked: no giving back helps. Only the techniques up to it are run.
-            if wanted
-                .easier()
-                .is_some_and(|easier| solves_within(&puzzle, easier))
-            {
-                return None;
-            }
-            if request.minimal {
-                // Giving back givens would end minimality: the dug puzzle is at the level or not.
-                if wanted < Level::Harder && !solves_within(&puzzle, wanted) {
-                    return None;
-                }
-            } else {
-                let most_blanks = match &aimed {
-                    Some(range) => rng.random_range(range.clone()),
-                    None => CELLS,
-                };
-                puzzle = fill_back(
-                    &puzzle,
-                    &solution,
-                    wanted,
-                    most_blanks,
-                    request.symmetric,
-                    rng,
-                )?;
-            }
+            puzzle = to_level(
+                puzzle,
+                &solution,
+                wanted,
+                aimed.as_ref(),
+                (request.minimal, request.symmetric),
+                rng,
+                level_within,
+            )?;
             Some(wanted)
         }
         (None, Some(Level::Singles)) => {
@@ -203,86 +188,6 @@ fn attempt(
         level,
     })
 }
-
-/// Puts givens of `solution` back into `puzzle` (level `level` or above), in random order, each only
-/// if the puzzle stays at `level` or above, until it is at `level` with at most `most_blanks` blanks;
-/// `None` if it cannot get there. More givens never make a puzzle harder, so the level only falls.
-fn fill_back(
-    puzzle: &Grid,
-    solution: &Grid,
-    level: Level,
-    most_blanks: usize,
-    symmetric: bool,
-    rng: &mut Xoshiro256PlusPlus,
-) -> Option<Grid> {
-    // Rated with the techniques up to `level` only: `Harder` then means "above `level`" too.
-    let rated = |p: &Grid| level_within(p, level);
-    let blanks_fit = |p: &Grid| CELLS - p.given_count() <= most_blanks;
-    // Few enough blanks, and no harder than `level`: true of the solution itself.
-    let done = |p: &Grid| blanks_fit(p) && (level == Level::Harder || solves_within(p, level));
-    if blanks_fit(puzzle) && rated(puzzle) == level {
-        return Some(*puzzle);
-    }
-    let mut order: Vec<usize> = (0..CELLS)
-        .filter(|&c| puzzle.get(c) == 0 && (!symmetric || c <= CELLS / 2))
-        .collect();
-    let give_back = |puzzle: &mut Grid, cell: usize| {
-        puzzle.set(cell, solution.get(cell));
-        if symmetric {
-            puzzle.set(CELLS - 1 - cell, solution.get(CELLS - 1 - cell));
-        }
-    };
-    // For a random order of the blanks, "few enough blanks and solved within the level" holds
-    // from some number of cells given back on (all of them give back the solution itself): a
-    // bisection finds the fewest, which usually keep the level. When they do not (the last cell
-    // made the puzzle too easy at once), another order is tried, and after a few orders, cells are
-    // given back one at a time, skipping those that would make the puzzle too easy: slower, but it
-    // finds the rare puzzles at a hard level with few blanks.
-    for _ in 0..FILL_BACK_ORDERS {
-        order.shuffle(rng);
-        let with_first = |count: usize| {
-            let mut puzzle = *puzzle;
-            order[..count]
-                .iter()
-                .for_each(|&cell| give_back(&mut puzzle, cell));
-            puzzle
-        };
-        let (mut not_done, mut is_done) = (0, order.len());
-        while not_done + 1 < is_done {
-            let middle = (not_done + is_done) / 2;
-            if done(&with_first(middle)) {
-                is_done = middle;
-            } else {
-                not_done = middle;
-            }
-        }
-        let bisected = with_first(is_done);
-        if rated(&bisected) == level {
-            return Some(bisected);
-        }
-        // Where the blank count, not the level, set the point, other orders fare no better.
-        if is_done == 0 || !blanks_fit(&with_first(is_done - 1)) {
-            break;
-        }
-    }
-    let easier = level.easier();
-    let mut filled = *puzzle;
-    for &cell in &order {
-        let mut trial = filled;
-        give_back(&mut trial, cell);
-        if easier.is_some_and(|easier| solves_within(&trial, easier)) {
-            continue;
-        }
-        filled = trial;
-        if done(&filled) {
-            return Some(filled);
-        }
-    }
-    None
-}
-
-/// How many random orders of giving back `fill_back` bisects before it gives back one cell at a time.
-const FILL_BACK_ORDERS: usize = 8;
 
 /// The number of ways to fill one box: 9!.
 const BOX_FILLINGS: u64 = 362_880;

@@ -52,10 +52,31 @@ fn links(shape: &Shape) -> Links {
         .collect()
 }
 
+/// The logical solver of one shape, without the search: what `-n -m` rates its puzzles with, as
+/// [`Rater`] does for `--rate`.
+pub(crate) struct ShapeLogic {
+    links: Links,
+}
+
+impl ShapeLogic {
+    /// The logical solver of `shape`.
+    pub(crate) fn new(shape: &Shape) -> ShapeLogic {
+        ShapeLogic {
+            links: links(shape),
+        }
+    }
+
+    /// The level of `puzzle` of `shape` (which must have exactly one solution) when it is
+    /// `ceiling` or below, else [`Level::Harder`]: only the techniques up to `ceiling` are run.
+    pub(crate) fn level_within(&self, shape: &Shape, puzzle: &[u8], ceiling: Level) -> Level {
+        solve_logically(&mut Board::new(shape, &self.links, puzzle), None, ceiling).level
+    }
+}
+
 /// A rater of puzzles of one shape, kept between puzzles.
 struct Rater {
     solver: Solver,
-    links: Links,
+    logic: ShapeLogic,
     /// Whether the last puzzle rated ran the search out of guesses before its count was known.
     undecided: bool,
 }
@@ -64,7 +85,7 @@ impl Rater {
     fn new(shape: &Shape) -> Rater {
         Rater {
             solver: Solver::new(shape),
-            links: links(shape),
+            logic: ShapeLogic::new(shape),
             undecided: false,
         }
     }
@@ -78,7 +99,7 @@ impl Rater {
         if count != Some(1) {
             return None;
         }
-        let mut board = Board::new(shape, &self.links, puzzle);
+        let mut board = Board::new(shape, &self.logic.links, puzzle);
         Some(Rating {
             guesses: u32::try_from(self.solver.guesses_made()).unwrap_or(u32::MAX),
             ..solve_logically(&mut board, Some(&solution), Level::Harder)
