@@ -10,23 +10,22 @@ use crate::common::shapes::{Spec, keeps_givens, line_records};
 use crate::common::{csv_records as records, run_ok, sudoku_gen};
 use crate::findings::run_on_endless_stream;
 
-/// A corpus of `count` puzzles of `shape` as `-n --format csv` writes it, its solutions left
-/// empty, written to `path`; the puzzles' layout prefixes and cells.
+/// A corpus of `count` puzzles of `shape`, as `-n --format csv` writes it, written to `path`; the
+/// puzzles' layouts (on jigsaw shapes) and cells.
 fn write_corpus(path: &Path, shape: &[&str], count: &str) -> Vec<(Option<String>, Vec<u8>)> {
-    let made = run_ok(&[&["-n", count, "--seed", "5", "--format", "line"], shape].concat());
-    let puzzles = line_records(&made);
-    let jigsaw = puzzles[0].0.is_some();
-    let mut text = String::from(if jigsaw { "layout," } else { "" });
-    text += "puzzle,solution,blanks,level\n";
-    for (layout, cells) in &puzzles {
-        if let Some(layout) = layout {
-            text += &format!("{layout},");
-        }
-        let blanks = cells.iter().filter(|&&c| c == b'.').count();
-        text += &format!("{},,{blanks},\n", String::from_utf8_lossy(cells));
-    }
-    std::fs::write(path, text).unwrap();
-    puzzles
+    let made = run_ok(&[&["-n", count, "--seed", "5", "--format", "csv"], shape].concat());
+    std::fs::write(path, &made).unwrap();
+    let rows = records(&made);
+    let jigsaw = rows[0][0] == "layout";
+    let expected = ["puzzle", "solution", "blanks", "level"];
+    assert_eq!(rows[0][usize::from(jigsaw)..], expected, "{shape:?}");
+    rows[1..]
+        .iter()
+        .map(|row| {
+            let layout = jigsaw.then(|| row[0].clone());
+            (layout, row[usize::from(jigsaw)].as_bytes().to_vec())
+        })
+        .collect()
 }
 
 /// Solves, rates and checks a corpus of `shape` (told from the fields: the flags are not given
