@@ -766,3 +766,28 @@ fn a_blank_puzzle_on_a_layout_without_grids_was_searched_for_ever() {
         assert!(Spec::jigsaw(&layout.unwrap()).is_valid_complete(&solution));
     }
 }
+
+#[test]
+fn a_symmetric_range_whose_even_counts_lie_past_the_reach_was_dug_for_nothing() {
+    // 154, the only even count of 153~154, is past the 16×16 reach: the digging aimed at 153,
+    // which a half turn cannot give, and ran on.
+    let message = refusal(&["-n", "10", "--size", "16", "-r", "153~154", "--symmetric"]);
+    assert!(
+        message.contains("even number of blanks") && message.contains("try -r 150~152"),
+        "{message}"
+    );
+    let made = run_ok(&[
+        "-n",
+        "2",
+        "--size",
+        "16",
+        "-r",
+        "150~152",
+        "--symmetric",
+        "--seed",
+        "4",
+        "--format",
+        "line",
+    ]);
+    assert_eq!(line_records(&made).len(), 2);
+}

@@ -135,6 +135,17 @@ pub fn check_reachable(
     }
     if n > MINIMAL_UP_TO {
         let reach = reach(shape);
+        // The digging aims at most at the reach, so a symmetric range needs an even count below.
+        let even_top = range.end().min(&reach) & !1;
+        if symmetric && n.is_multiple_of(2) && *range.start() <= reach && even_top < *range.start()
+        {
+            return Err(format!(
+                "{asked}: a half-turn symmetric {n}×{n} puzzle has an even number of blanks, and \
+                 this shape is dug to {reach} blanks at most; try -r {}~{}",
+                even_top.saturating_sub(2).max(2),
+                even_top.max(2)
+            ));
+        }
         return if *range.start() > reach {
             Err(format!(
                 "{asked}: a {n}×{n} {kind} can have 1 to {reach} blanks here (more are too slow \
