@@ -136,9 +136,10 @@ mod tests {
             (errors.listed()[0].line, errors.listed()[0].column),
             (2, 163)
         );
+        assert_eq!((errors.listed()[1].line, errors.listed()[1].column), (3, 1));
         assert_eq!(
-            (errors.listed()[1].line, errors.listed()[1].column),
-            (3, 82)
+            errors.listed()[1].message,
+            "the row has 1 field, the header 2"
         );
     }
 

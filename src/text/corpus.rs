@@ -184,6 +184,7 @@ impl Row<'_> {
 /// empty fields only are skipped.
 pub(crate) fn each_row(
     text: &[u8],
+    header: &Header,
     first_line: usize,
     errors: &mut ParseErrors,
     mut read: impl FnMut(Row) -> Result<(), ParseError>,
@@ -210,6 +211,21 @@ pub(crate) fn each_row(
         if record.iter().all(<[u8]>::is_empty) {
             continue;
         }
+        // A row of more or fewer fields than the header would have the columns a job writes
+        // land under another's name, and not read back.
+        if record.len() != header.fields.len() {
+            errors.push(ParseError {
+                line,
+                column: 1,
+                message: format!(
+                    "the row has {} field{}, the header {}",
+                    record.len(),
+                    if record.len() == 1 { "" } else { "s" },
+                    header.fields.len()
+                ),
+            });
+            continue;
+        }
         let raw = &text[start..];
         let raw = &raw[..memchr::memchr(b'\n', raw).unwrap_or(raw.len())];
         if let Err(error) = read(Row { record, line, raw }) {
@@ -228,7 +244,7 @@ pub(crate) fn read_rows(text: &[u8], header: &Header, first_line: usize) -> Rows
     };
     let (mut puzzles, mut solutions, mut records) = (Vec::new(), Vec::new(), Vec::new());
     let mut lines = Vec::new();
-    each_row(text, first_line, &mut rows.errors, |row| {
+    each_row(text, header, first_line, &mut rows.errors, |row| {
         let field = |index: usize, what: &str| -> Result<Option<Grid>, ParseError> {
             let (bytes, column) = row.field(index, what)?;
             if bytes.is_empty() && what == "solution" {

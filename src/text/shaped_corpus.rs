@@ -82,7 +82,7 @@ fn sample_lines(body: &[u8], header: &Header, first_line: usize) -> (Vec<u8>, Ve
         &body[..record_cut(&body[..SAMPLE]).unwrap_or(SAMPLE)]
     };
     let (mut text, mut places) = (Vec::new(), Vec::new());
-    each_row(sample, first_line, &mut ParseErrors::new(), |row| {
+    each_row(sample, header, first_line, &mut ParseErrors::new(), |row| {
         let (puzzle, column) = row.field(header.puzzle, "puzzle")?;
         let layout = header
             .layout
@@ -233,7 +233,7 @@ impl CorpusShape {
         let mut errors = ParseErrors::new();
         let header = &self.header;
         let cells = self.base.cells();
-        each_row(text, first_line, &mut errors, |row| {
+        each_row(text, header, first_line, &mut errors, |row| {
             let shape = self.row_shape(&row, &mut shapes, &mut shape_of_layout)?;
             let symbols = *self.base.symbols();
             let (field, column) = row.field(header.puzzle, "puzzle")?;

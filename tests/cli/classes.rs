@@ -267,7 +267,7 @@ fn shuffled_csv_solutions_solve_their_puzzles() {
 fn shuffle_reports_located_errors() {
     sudoku_gen()
         .args(["--shuffle", "-"])
-        .write_stdin("puzzle,solution\n123\n")
+        .write_stdin("puzzle,solution\n123,\n")
         .assert()
         .code(1)
         .stdout("")

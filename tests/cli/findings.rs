@@ -791,3 +791,63 @@ fn a_symmetric_range_whose_even_counts_lie_past_the_reach_was_dug_for_nothing() 
     ]);
     assert_eq!(line_records(&made).len(), 2);
 }
+
+#[test]
+fn a_csv_row_of_more_fields_than_its_header_took_the_columns_a_job_wrote() {
+    // -s wrote the solution under no name, after the extra field, and could not read it back.
+    let puzzle = include_str!("../data/sample_17_clue.txt")
+        .lines()
+        .next()
+        .unwrap();
+    let six = run_ok(&["-n", "1", "--size", "6", "--format", "csv", "--seed", "1"]);
+    let six = String::from_utf8(six).unwrap();
+    for (text, row) in [
+        (
+            format!("puzzle,note\n{puzzle},x,extra\n"),
+            "3 fields, the header 2",
+        ),
+        (format!("puzzle,note\n{puzzle}\n"), "1 field, the header 2"),
+        (six.trim_end().to_owned() + ",x\n", "5 fields, the header 4"),
+    ] {
+        for mode in ["-s", "--rate", "--canon", "--check"] {
+            let run = sudoku_gen()
+                .args([mode, "-"])
+                .write_stdin(text.clone())
+                .output()
+                .unwrap();
+            assert_eq!(run.status.code(), Some(1), "{mode} {text}");
+            let said = [run.stdout, run.stderr].concat();
+            let said = String::from_utf8(said).unwrap();
+            assert!(
+                said.contains(&format!("2:1: the row has {row}"))
+                    || said.contains(&format!("2: column 1: the row has {row}")),
+                "{mode}: {said}"
+            );
+        }
+    }
+}
+
+#[test]
+fn column_on_an_input_that_is_no_csv_was_ignored() {
+    let nine = run_ok(&["-c", "2", "--seed", "1"]);
+    let six = run_ok(&["-c", "2", "--size", "6", "--seed", "1"]);
+    for (mode, input) in [
+        ("--check", &nine),
+        ("--check", &six),
+        ("-s", &six),
+        ("--rate", &six),
+    ] {
+        let run = sudoku_gen()
+            .args([mode, "-", "--column", "puzzle"])
+            .write_stdin(input.clone())
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(2), "{mode}");
+        assert!(run.stdout.is_empty(), "{mode}");
+        let message = String::from_utf8(run.stderr).unwrap();
+        assert!(
+            message.contains("'--column' names a column of a CSV corpus"),
+            "{message}"
+        );
+    }
+}
