@@ -32,5 +32,6 @@ pub mod canon;
 pub mod distinct;
 pub(crate) mod fingerprint;
 mod representatives;
+pub mod shaped;
 pub mod shuffle;
 mod simd;
