@@ -26,7 +26,7 @@
 //! the search a second or more. A symmetric puzzle of an even size has an even blank count.
 
 use super::{Finished, Job};
-use crate::classes::distinct;
+use crate::classes::{distinct, shaped};
 use crate::engine::Kernel;
 use crate::engine::generic::{dig as generic_dig, walk as generic_walk};
 use crate::engine::standard::{dig, walk};
@@ -69,14 +69,21 @@ pub(super) fn run(
                         walk::render_grids(&request, format)?
                     }
                 }
-                Kernel::Generic => generic_walk::render_grids(&generic_walk::ShapedGrids {
-                    shape,
-                    count,
-                    seed,
-                    format,
-                    shard,
-                    first,
-                })?,
+                Kernel::Generic => {
+                    let request = generic_walk::ShapedGrids {
+                        shape,
+                        count,
+                        seed,
+                        format,
+                        shard,
+                        first,
+                    };
+                    if classes {
+                        shaped::render_class_grids(&request)?
+                    } else {
+                        generic_walk::render_grids(&request)?
+                    }
+                }
             }
         }
         Job::Puzzles {
@@ -117,6 +124,7 @@ pub(super) fn run(
                     minimal,
                     symmetric,
                     shard,
+                    classes,
                 };
                 let puzzles = generic_dig::generate_puzzles(&request)?;
                 let format = format.text().unwrap_or(Format::Grid);

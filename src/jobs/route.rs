@@ -271,7 +271,10 @@ fn features(job: &Job) -> Vec<Feature> {
             add(Feature::Rate, true);
             add(Feature::Column, column.is_some());
         }
-        Job::Canon { .. } => add(Feature::Canon, true),
+        Job::Canon { column, .. } => {
+            add(Feature::Canon, true);
+            add(Feature::Column, column.is_some());
+        }
         Job::Shuffle { .. } => add(Feature::Shuffle, true),
         Job::Check {
             rules,
@@ -379,10 +382,18 @@ fn generic(
             unique,
         },
         Job::Rate { path, .. } => shaped::Job::Rate { path, request },
+        Job::Canon { path, .. } => shaped::Job::Canon { path, request },
+        Job::Shuffle { path, format } => shaped::Job::Shuffle {
+            path,
+            request,
+            format,
+            seed,
+        },
         Job::Check {
             paths,
             puzzles,
             rules,
+            classes,
             ..
         } => {
             if paths.len() > 1 {
@@ -395,6 +406,7 @@ fn generic(
                 puzzles,
                 request,
                 rules,
+                classes,
             }
         }
         // Every other job needs a feature of the standard kernel only, refused above.

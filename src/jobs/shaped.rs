@@ -3,14 +3,16 @@
 
 use std::path::PathBuf;
 
-use super::Finished;
 use super::rate::rate_shaped;
 use super::route::first_value;
 use super::solve::BatchOutput;
 use super::stream::parse_error_lines;
+use super::{Finished, Mode};
 use crate::check::GridRules;
+use crate::check::Problem;
 use crate::check::Report;
 use crate::check::shaped::{self as check, GridChecker, SolutionChecker};
+use crate::classes::shaped::{Canons, ClassIndex, canonical_lines, shuffled};
 use crate::engine::generic::solve::solve_all;
 use crate::error::Error;
 use crate::io::input::{Boundary, Pieces, open_pieces, source_name};
@@ -19,6 +21,7 @@ use crate::io::progress::InputProgress;
 use crate::model::request::ShapeRequest;
 use crate::problems::Problems;
 use crate::text::alphabet::written_alphabet;
+use crate::text::corpus::detect_header;
 use crate::text::format::Format;
 use crate::text::parse::{ParseError, ParseErrors};
 use crate::text::shaped::{Layout, ShapedPuzzles, detect_layout, detect_size, read_shaped};
@@ -38,12 +41,26 @@ pub enum Job {
         path: PathBuf,
         request: ShapeRequest,
     },
-    /// `--check FILE`, with `--puzzles PFILE` when `puzzles` is given.
+    /// `--check FILE`, with `--puzzles PFILE` when `puzzles` is given; with `classes`, no two
+    /// grids (puzzles) equivalent.
     Check {
         path: PathBuf,
         puzzles: Option<PathBuf>,
         request: ShapeRequest,
         rules: GridRules,
+        classes: bool,
+    },
+    /// `--canon FILE`.
+    Canon {
+        path: PathBuf,
+        request: ShapeRequest,
+    },
+    /// `--shuffle FILE`, in `format` or the input's own.
+    Shuffle {
+        path: PathBuf,
+        request: ShapeRequest,
+        format: Option<Format>,
+        seed: u64,
     },
 }
 
@@ -74,21 +91,31 @@ pub(super) fn run(
             unique,
         } => solve_pieces(open_pieces(&path)?, request, format, unique, destination),
         Job::Rate { path, request } => rate_pieces(open_pieces(&path)?, request, destination),
+        Job::Canon { path, request } => canon_pieces(open_pieces(&path)?, request, destination),
+        Job::Shuffle {
+            path,
+            request,
+            format,
+            seed,
+        } => shuffle_pieces(open_pieces(&path)?, request, format, seed, destination),
         Job::Check {
             path,
             puzzles,
             request,
             rules,
+            classes,
         } => {
             let input = match input {
                 Some(input) => input,
                 None => open_pieces(&path)?,
             };
             let report = match puzzles {
-                None => check_pieces(input, request, rules)?,
+                None => check_pieces(input, request, rules, classes)?,
                 Some(puzzles) => {
                     let puzzle_pieces = open_pieces(&puzzles)?;
-                    match check_solution_pieces(input, puzzle_pieces, request, rules)? {
+                    let name = source_name(&puzzles);
+                    let classes = classes.then_some(name.as_str());
+                    match check_solution_pieces(input, puzzle_pieces, request, rules, classes)? {
                         Ok(report) => report,
                         Err(errors) => {
                             let name = source_name(&puzzles);
@@ -249,6 +276,73 @@ pub(super) fn rate_pieces(
     through_pieces(pieces, request, destination, rate)
 }
 
+/// `--canon` for every shape, a piece of the input at a time (see [`through_pieces`]): one line
+/// per record, its canonical form (see [`crate::classes::shaped`]).
+pub(super) fn canon_pieces(
+    mut pieces: Pieces,
+    request: ShapeRequest,
+    destination: Destination,
+) -> Result<Finished, Error> {
+    refuse_csv(&mut pieces, Mode::Canon)?;
+    let mut canons = Canons::default();
+    let canon = |puzzles: &mut ShapedPuzzles| {
+        let text = canonical_lines(puzzles, &mut canons);
+        puzzles.layout = Layout::Line;
+        BatchOutput {
+            text,
+            problems: Problems::new(),
+        }
+    };
+    through_pieces(pieces, request, destination, canon)
+}
+
+/// `--shuffle` for every shape, a piece of the input at a time (see [`through_pieces`]): every
+/// record replaced by a random equivalent, drawn from `seed` and its number in the input, in
+/// `format` or the input's own.
+pub(super) fn shuffle_pieces(
+    mut pieces: Pieces,
+    request: ShapeRequest,
+    format: Option<Format>,
+    seed: u64,
+    destination: Destination,
+) -> Result<Finished, Error> {
+    refuse_csv(&mut pieces, Mode::Shuffle)?;
+    let mut canons = Canons::default();
+    let mut before = 0;
+    let shuffle = |puzzles: &mut ShapedPuzzles| {
+        match format {
+            // A record that carries its layout stays a line, which the layout is part of.
+            _ if puzzles.prefixed => puzzles.layout = Layout::Line,
+            Some(Format::Line) => puzzles.layout = Layout::Line,
+            Some(Format::Grid) => puzzles.layout = Layout::Grid { compact: false },
+            None => {}
+        }
+        let text = shuffled(puzzles, &mut canons, seed, before, puzzles.layout);
+        before += puzzles.len();
+        BatchOutput {
+            text,
+            problems: Problems::new(),
+        }
+    };
+    through_pieces(pieces, request, destination, shuffle)
+}
+
+/// Refuses a CSV corpus of another shape than 9×9, which `mode` does not read.
+fn refuse_csv(pieces: &mut Pieces, mode: Mode) -> Result<(), Error> {
+    if detect_header(&pieces.peek(CSV_PEEK)?, None).is_some() {
+        return Err(Error::Usage(format!(
+            "{}: {} reads CSV corpora of the standard 9×9 shape only; give the puzzles of \
+             other shapes one a line or as grids",
+            pieces.name(),
+            mode.flag()
+        )));
+    }
+    Ok(())
+}
+
+/// How much of an input tells whether it is a CSV corpus: its first line.
+const CSV_PEEK: usize = 64 << 10;
+
 /// A job over the puzzles of an input of one shape, a piece at a time (see [`ShapedPieces`]):
 /// `batch` makes the output of each piece's puzzles, which is written in order, a grid-layout one
 /// apart from the one before by an empty line. Once a piece is malformed, the rest of a file is
@@ -325,9 +419,16 @@ fn through_pieces(
 /// [`ShapedPieces`]): every grid leaves 16 bytes for the search for repeats (spilled to disk past
 /// the memory budget, as the 9×9 checker's are). A stream is not read past its first piece with a
 /// problem; a file is read to its end, so that its report names every problem.
-fn check_pieces(pieces: Pieces, request: ShapeRequest, rules: GridRules) -> Result<Report, Error> {
+fn check_pieces(
+    pieces: Pieces,
+    request: ShapeRequest,
+    rules: GridRules,
+    classes: bool,
+) -> Result<Report, Error> {
     let mut pieces = ShapedPieces::new(pieces, request);
     let mut checker = GridChecker::within_budget(rules.first);
+    let mut index = classes.then(ClassIndex::default);
+    let mut pairs = Vec::new();
     let mut last_line = 0;
     while let Some(piece) = pieces.next()? {
         last_line = piece.last_line;
@@ -335,6 +436,22 @@ fn check_pieces(pieces: Pieces, request: ShapeRequest, rules: GridRules) -> Resu
             check_first(rules.first, &piece.puzzles, pieces.name())?;
         }
         let problem = checker.piece(&piece.puzzles, &piece.errors);
+        if let Some(index) = &mut index {
+            let grids = &piece.puzzles;
+            for (k, class) in index.classes_of(grids).into_iter().enumerate() {
+                if let Some((later, earlier)) = index.meet(grids, k, class) {
+                    pairs.push(Problem {
+                        line: grids.lines[k],
+                        grid: Some(later + 1),
+                        message: format!(
+                            "equivalent to grid {} (line {})",
+                            earlier.index + 1,
+                            earlier.line
+                        ),
+                    });
+                }
+            }
+        }
         // After a piece that tells nothing of the shape, or none of a stream, nothing tells what
         // follows: the report names what was read.
         if piece.unreadable || piece.empty_stream {
@@ -344,7 +461,11 @@ fn check_pieces(pieces: Pieces, request: ShapeRequest, rules: GridRules) -> Resu
             break;
         }
     }
-    checker.finish(last_line, rules.count).map_err(spill_failed)
+    let mut report = checker
+        .finish(last_line, rules.count)
+        .map_err(spill_failed)?;
+    with_classes(&mut report, index.is_some(), pairs);
+    Ok(report)
 }
 
 /// Refuses a `--first` symbol that is none of the alphabet `grids` are read in (the first grids
@@ -356,6 +477,14 @@ fn check_first(first: Option<u8>, grids: &ShapedPuzzles, name: &str) -> Result<(
             first_value(symbol, grids.shapes[0].symbols(), &of).map(drop)
         }
         None => Ok(()),
+    }
+}
+
+/// Adds to `report` the equivalent pairs a check with `--classes` found.
+fn with_classes(report: &mut Report, classes: bool, pairs: Vec<Problem>) {
+    report.classes = classes;
+    for problem in pairs {
+        report.add(problem);
     }
 }
 
@@ -388,8 +517,11 @@ fn check_solution_pieces(
     puzzles: Pieces,
     request: ShapeRequest,
     rules: GridRules,
+    classes: Option<&str>,
 ) -> Result<Result<Report, ParseErrors>, Error> {
     let mut checker = SolutionChecker::new(rules.first);
+    let mut index = classes.map(|_| ClassIndex::default());
+    let mut pairs = Vec::new();
     let mut puzzles = ShapedPieces::new(puzzles, request.clone());
     // The puzzles' piece in hand, and the next of its puzzles to pair.
     let (mut held, mut next) = match next_puzzles(&mut puzzles)? {
@@ -397,6 +529,11 @@ fn check_solution_pieces(
         Ok(None) => (ShapedPuzzles::empty_like(&request), 0),
         Err(errors) => return Ok(Err(errors)),
     };
+    let class_list = |index: &mut Option<ClassIndex>, held: &ShapedPuzzles| match index {
+        Some(index) => index.classes_of(held),
+        None => Vec::new(),
+    };
+    let mut held_classes = class_list(&mut index, &held);
     let mut solution_pieces = ShapedPieces::new(solutions, checker.request_for(&held, &request));
     let (mut paired, mut last_line) = (0, 0);
     while let Some(piece) = solution_pieces.next()? {
@@ -408,10 +545,13 @@ fn check_solution_pieces(
         if piece.unreadable || piece.empty_stream {
             return Ok(Ok(checker.finish(paired, last_line, None)));
         }
-        for index in 0..piece.puzzles.len() {
+        for index_in_piece in 0..piece.puzzles.len() {
             while next == held.len() {
                 match next_puzzles(&mut puzzles)? {
-                    Ok(Some(piece)) => (held, next) = (piece, 0),
+                    Ok(Some(piece)) => {
+                        (held, next) = (piece, 0);
+                        held_classes = class_list(&mut index, &held);
+                    }
                     Ok(None) => break,
                     Err(errors) => return Ok(Err(errors)),
                 }
@@ -419,7 +559,21 @@ fn check_solution_pieces(
             if next == held.len() {
                 break;
             }
-            checker.pair(&piece.puzzles, index, &held, next);
+            if let (Some(classes), Some(name)) = (&mut index, classes) {
+                let class = std::mem::take(&mut held_classes[next]);
+                if let Some((later, earlier)) = classes.meet(&held, next, class) {
+                    pairs.push(Problem {
+                        line: piece.puzzles.lines[index_in_piece],
+                        grid: Some(later + 1),
+                        message: format!(
+                            "its puzzle is equivalent to puzzle {} ({name} line {})",
+                            earlier.index + 1,
+                            earlier.line
+                        ),
+                    });
+                }
+            }
+            checker.pair(&piece.puzzles, index_in_piece, &held, next);
             (next, paired) = (next + 1, paired + 1);
         }
         checker.counted(piece.puzzles.len());
@@ -439,7 +593,9 @@ fn check_solution_pieces(
             Err(errors) => return Ok(Err(errors)),
         }
     }
-    Ok(Ok(checker.finish(puzzles_in_all, last_line, rules.count)))
+    let mut report = checker.finish(puzzles_in_all, last_line, rules.count);
+    with_classes(&mut report, classes.is_some(), pairs);
+    Ok(Ok(report))
 }
 
 /// The next piece of puzzles that holds any, `None` at the end of the input, or the problems of

@@ -13,9 +13,54 @@
 //! tried.
 
 use super::best::Best;
-use super::{Frame, MAX, Standing, free_lines};
+use super::{Frame, MAX, Standing};
 
 const NONE: u8 = u8::MAX;
+
+/// The first two rows that can start the smallest line, each with the input stacks that can come
+/// first: `(view, first row, second row, stacks)`.
+///
+/// The second row's first stack reads, for each of its columns, one plus the position of the
+/// column of the first row that holds its symbol, in another stack (the two rows share the box).
+/// Those columns fill output stacks in turn: if the partners of the first stack's columns fall
+/// `a₁ ≥ a₂ ≥ ...` into their stacks, the cells read at best `C+1, ..., C+a₁`, then `2C+1, ...,
+/// 2C+a₂`, and so on, so the largest counts, compared in turn, come first, and every other start
+/// is above.
+fn starts(frame: &Frame, views: &[Vec<u8>; 2]) -> Vec<(usize, u8, u8, u32)> {
+    let Frame { n, band, stack, .. } = *frame;
+    let stacks = n / stack;
+    let mut best = [0u8; MAX];
+    let mut found = Vec::new();
+    for (transpose, view) in views[..frame.views()].iter().enumerate() {
+        for first in 0..n {
+            let mut column_of = [0u8; MAX + 1];
+            for c in 0..n {
+                column_of[usize::from(view[first * n + c])] = c as u8;
+            }
+            for second in (first / band * band..(first / band + 1) * band).filter(|&r| r != first) {
+                let mut counts = [[0u8; MAX]; MAX];
+                for (input, counts) in counts.iter_mut().enumerate().take(stacks) {
+                    for c in input * stack..(input + 1) * stack {
+                        let partner = column_of[usize::from(view[second * n + c])];
+                        counts[frame.stack(partner)] += 1;
+                    }
+                    counts[..stacks].sort_unstable_by(|a, b| b.cmp(a));
+                }
+                let top = *counts[..stacks].iter().max().expect("a stack");
+                let allowed = (0..stacks)
+                    .filter(|&input| counts[input] == top)
+                    .fold(0u32, |m, input| m | 1 << input);
+                if top > best {
+                    (best, found) = (top, Vec::new());
+                }
+                if top == best {
+                    found.push((transpose, first as u8, second as u8, allowed));
+                }
+            }
+        }
+    }
+    found
+}
 
 /// Whether `cells` is a complete grid whose rows (and columns, where boxes are square) each hold
 /// every symbol once: the grids this search serves.
@@ -42,6 +87,7 @@ pub(super) fn search(frame: &Frame, cells: &[u8]) -> Vec<u8> {
         transpose: 0,
         rows: [0; MAX],
         column_of: [0; MAX + 1],
+        first_stacks: 0,
         line: vec![0; n * n],
         best: Best::new(n),
     };
@@ -55,17 +101,17 @@ pub(super) fn search(frame: &Frame, cells: &[u8]) -> Vec<u8> {
         stack_of: [NONE; MAX],
         next_stack: 0,
     };
-    for transpose in 0..frame.views() {
+    for (transpose, first, second, stacks) in starts(frame, &search.views) {
         search.transpose = transpose;
-        for row in 0..n as u8 {
-            search.rows[0] = row;
-            for c in 0..n {
-                let value = search.views[transpose][usize::from(row) * n + c];
-                search.column_of[usize::from(value)] = c as u8;
-            }
-            let standing = search.start(Standing::Level);
-            search.place_row(1, 1 << row, order, standing);
+        search.rows[0] = first;
+        search.rows[1] = second;
+        search.first_stacks = stacks;
+        for c in 0..n {
+            let value = search.views[transpose][usize::from(first) * n + c];
+            search.column_of[usize::from(value)] = c as u8;
         }
+        let standing = search.start(Standing::Level);
+        search.fill_row(n, 1 << first | 1 << second, order, standing);
     }
     search.best.line
 }
@@ -77,6 +123,8 @@ struct CompleteSearch {
     rows: [u8; MAX],
     /// The column of each symbol in the first row's input row.
     column_of: [u8; MAX + 1],
+    /// The input stacks (bit per stack) that can come first.
+    first_stacks: u32,
     line: Vec<u8>,
     best: Best,
 }
@@ -96,7 +144,7 @@ struct Order {
 impl Order {
     /// Puts input column `column` at output position `j`, its stack at `j`'s if it has none.
     fn put(&mut self, frame: &Frame, column: u8, j: usize) {
-        let (output, input) = (j / frame.stack, usize::from(column) / frame.stack);
+        let (output, input) = (j / frame.stack, frame.stack(column));
         if self.stack_at[output] == NONE {
             self.stack_at[output] = input as u8;
             self.stack_of[input] = output as u8;
@@ -112,7 +160,7 @@ impl Order {
         if known != NONE {
             return known;
         }
-        let output = match self.stack_of[usize::from(column) / frame.stack] {
+        let output = match self.stack_of[frame.stack(column)] {
             NONE => usize::from(self.next_stack),
             output => usize::from(output),
         };
@@ -123,14 +171,37 @@ impl Order {
         j as u8
     }
 
+    /// The position [`Order::place`] would give `partner` once `column` is put at position `j`
+    /// (which has none), without putting either.
+    fn position_if(&self, frame: &Frame, column: u8, j: usize, partner: u8) -> u8 {
+        if partner == column {
+            return j as u8;
+        }
+        let known = self.position[usize::from(partner)];
+        if known != NONE {
+            return known;
+        }
+        let output = j / frame.stack;
+        let (input, partner_input) = (frame.stack(column), frame.stack(partner));
+        let opened = self.stack_at[output] == NONE;
+        let target = match self.stack_of[partner_input] {
+            NONE if opened && partner_input == input => output,
+            NONE => usize::from(self.next_stack) + usize::from(opened),
+            target => usize::from(target),
+        };
+        (target * frame.stack..(target + 1) * frame.stack)
+            .find(|&p| p != j && self.at[p] == NONE)
+            .expect("an open column of a stack has a free position") as u8
+    }
+
     /// The input columns that can go at output position `j`, which has none yet.
     fn candidates(self, frame: Frame, j: usize) -> impl Iterator<Item = u8> {
         let input = self.stack_at[j / frame.stack];
         (0..frame.n as u8).filter(move |&c| {
             self.position[usize::from(c)] == NONE
                 && match input {
-                    NONE => self.stack_of[usize::from(c) / frame.stack] == NONE,
-                    input => usize::from(c) / frame.stack == usize::from(input),
+                    NONE => self.stack_of[frame.stack(c)] == NONE,
+                    input => frame.stack(c) == usize::from(input),
                 }
         })
     }
@@ -145,68 +216,98 @@ impl CompleteSearch {
         }
     }
 
-    /// The column of the first row that holds the symbol of input column `column` in output row `i`.
+    /// The column of the first row that holds the symbol of input column `column` in output row
+    /// `i`.
     fn partner(&self, i: usize, column: u8) -> u8 {
         let n = self.frame.n;
         let value = self.views[self.transpose][usize::from(self.rows[i]) * n + usize::from(column)];
         self.column_of[usize::from(value)]
     }
 
-    /// Chooses the input row of output row `i`, then fills the row.
-    fn place_row(&mut self, i: usize, used: u32, order: Order, standing: Standing) {
+    /// Once every column has its position, each input row reads one fixed line, and the smallest
+    /// rest of the grid is a sort: the rows left in the first band in increasing order, then the
+    /// other bands, each with its rows in increasing order, in increasing order of those lines.
+    fn order_rows(&mut self, used: u32, order: &Order, standing: Standing) {
         let Frame { n, band, .. } = self.frame;
-        if i == n {
-            if standing == Standing::Below {
-                self.best.take(&self.line);
-            }
-            return;
-        }
-        let mut standing = standing;
-        for row in free_lines(n, band, used, i.is_multiple_of(band), self.rows[i - 1]) {
-            self.rows[i] = row;
-            let improvements = self.best.improvements;
-            let start = self.start(standing);
-            self.fill_row(n * i, used | 1 << row, order, start);
-            if self.best.improvements != improvements {
-                standing = Standing::Level;
-            }
+        let view = &self.views[self.transpose];
+        let read = |row: usize| -> Vec<u8> {
+            (0..n)
+                .map(|j| {
+                    let value = view[row * n + usize::from(order.at[j])];
+                    1 + order.position[usize::from(self.column_of[usize::from(value)])]
+                })
+                .collect()
+        };
+        let sorted_band = |b: usize| {
+            let mut rows: Vec<Vec<u8>> = (b * band..(b + 1) * band)
+                .filter(|&r| used >> r & 1 == 0)
+                .map(read)
+                .collect();
+            rows.sort_unstable();
+            rows.concat()
+        };
+        let first = usize::from(self.rows[0]) / band;
+        let mut bands: Vec<Vec<u8>> = (0..n / band)
+            .filter(|&b| b != first)
+            .map(sorted_band)
+            .collect();
+        bands.sort_unstable();
+        let rest = [sorted_band(first), bands.concat()].concat();
+        let below = match standing {
+            Standing::Below => true,
+            Standing::Level => rest[..] < self.best.line[2 * n..],
+        };
+        if below {
+            self.line[2 * n..].copy_from_slice(&rest);
+            self.best.take(&self.line);
         }
     }
 
-    /// Fills the cells of row `k / N` from cell `k` on, in one loop while each position has its
-    /// column; a position without one branches over the columns that give the smallest cell.
+    /// `order` with `column` put at position `j` and its partner placed.
+    fn with_column(&self, mut order: Order, column: u8, j: usize) -> Order {
+        order.put(&self.frame, column, j);
+        order.place(&self.frame, self.partner(1, column));
+        order
+    }
+
+    /// Fills the cells of the second row from cell `k` on, in one loop while each position has
+    /// its column; a position without one branches over the columns that give the smallest cell
+    /// (at the first position, only columns of the stacks that can come first).
     fn fill_row(&mut self, mut k: usize, used: u32, mut order: Order, mut standing: Standing) {
         let n = self.frame.n;
-        let i = k / n;
         loop {
             let j = k % n;
             let value = if order.at[j] != NONE {
-                1 + order.place(&self.frame, self.partner(i, order.at[j]))
+                1 + order.place(&self.frame, self.partner(1, order.at[j]))
             } else {
                 let frame = self.frame;
-                let value_with = |column: u8| {
-                    let mut order = order;
-                    order.put(&frame, column, j);
-                    let value = 1 + order.place(&frame, self.partner(i, column));
-                    (value, order)
-                };
-                let least = order.candidates(frame, j).map(|c| value_with(c).0).min();
-                let least = least.expect("a free position has a free column");
-                let chosen: Vec<Order> = order
-                    .candidates(frame, j)
-                    .map(value_with)
-                    .filter(|&(value, _)| value == least)
-                    .map(|(_, order)| order)
-                    .collect();
+                let (mut chosen, mut least) = (0u32, u8::MAX);
+                for column in order.candidates(frame, j) {
+                    if j == 0 && self.first_stacks >> (frame.stack(column)) & 1 == 0 {
+                        continue;
+                    }
+                    let value = 1 + order.position_if(&frame, column, j, self.partner(1, column));
+                    if value < least {
+                        (least, chosen) = (value, 0);
+                    }
+                    if value == least {
+                        chosen |= 1 << column;
+                    }
+                }
                 let Some(child) = standing.after(&self.best.line, k, least) else {
                     return;
                 };
                 self.line[k] = least;
-                if chosen.len() > 1 {
+                if chosen.count_ones() > 1 {
                     let mut child = child;
-                    for order in chosen {
+                    for column in (0..n as u8).filter(|c| chosen >> c & 1 == 1) {
+                        let order = self.with_column(order, column, j);
                         let improvements = self.best.improvements;
-                        self.next_cell(k, used, order, child);
+                        if j == n - 1 {
+                            self.order_rows(used, &order, child);
+                        } else {
+                            self.fill_row(k + 1, used, order, child);
+                        }
                         if self.best.improvements != improvements {
                             // The line taken shares this prefix.
                             child = Standing::Level;
@@ -214,10 +315,10 @@ impl CompleteSearch {
                     }
                     return;
                 }
-                order = chosen[0];
+                order = self.with_column(order, chosen.trailing_zeros() as u8, j);
                 standing = child;
                 if j == n - 1 {
-                    return self.place_row(i + 1, used, order, standing);
+                    return self.order_rows(used, &order, standing);
                 }
                 k += 1;
                 continue;
@@ -228,19 +329,9 @@ impl CompleteSearch {
             standing = child;
             self.line[k] = value;
             if j == n - 1 {
-                return self.place_row(i + 1, used, order, standing);
+                return self.order_rows(used, &order, standing);
             }
             k += 1;
-        }
-    }
-
-    /// Goes on after cell `k`: with the next cell, or the next row after a row's last cell.
-    fn next_cell(&mut self, k: usize, used: u32, order: Order, standing: Standing) {
-        let n = self.frame.n;
-        if k % n == n - 1 {
-            self.place_row(k / n + 1, used, order, standing);
-        } else {
-            self.fill_row(k + 1, used, order, standing);
         }
     }
 }

@@ -37,10 +37,17 @@
 //! renamed `a`, `b`, ... in order of first appearance (see [`record`]).
 
 mod best;
+mod bulk;
 mod complete;
 mod listed;
+mod made;
+mod pairs;
 mod puzzle;
 pub(crate) mod record;
+
+pub use bulk::{Canons, canonical_lines, classes, shuffled};
+pub use made::render_class_grids;
+pub use pairs::{ClassIndex, Earlier};
 
 #[cfg(test)]
 mod brute;
@@ -128,11 +135,7 @@ impl Canon {
     pub fn form(&self, cells: &[u8]) -> Vec<u8> {
         match &self.group {
             &Group::Boxes { rows, columns } => {
-                let frame = Frame {
-                    n: self.n,
-                    band: rows,
-                    stack: columns,
-                };
+                let frame = Frame::new(self.n, rows, columns);
                 if complete::applies(&frame, cells) {
                     complete::search(&frame, cells)
                 } else {
@@ -190,15 +193,35 @@ fn blocked_permutation<R: Rng + ?Sized>(n: usize, block: usize, rng: &mut R) -> 
     order
 }
 
-/// The block structure of a boxed shape: N, rows per band, columns per stack.
+/// The block structure of a boxed shape: N, rows per band, columns per stack, and the stack of
+/// each column (a table: the searches ask it in their inner loops).
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     n: usize,
     band: usize,
     stack: usize,
+    stack_of: [u8; MAX],
 }
 
 impl Frame {
+    fn new(n: usize, band: usize, stack: usize) -> Frame {
+        let mut stack_of = [0; MAX];
+        for (column, s) in stack_of.iter_mut().enumerate().take(n) {
+            *s = (column / stack) as u8;
+        }
+        Frame {
+            n,
+            band,
+            stack,
+            stack_of,
+        }
+    }
+
+    /// The stack of column `column`.
+    fn stack(&self, column: u8) -> usize {
+        usize::from(self.stack_of[usize::from(column)])
+    }
+
     /// How many transpositions the group has: 2 where boxes are square.
     fn views(&self) -> usize {
         if self.band == self.stack { 2 } else { 1 }

@@ -163,6 +163,9 @@ impl PuzzleSearch {
         }
         let mut standing = standing;
         let previous = if i == 0 { 0 } else { self.rows[i - 1] };
+        if i > 0 && columns.at[..n].iter().all(|&c| c != NONE) {
+            return self.place_read_row(i, used, &columns, labels, standing);
+        }
         for row in free_lines(n, band, used, i.is_multiple_of(band), previous) {
             if self.row_twins[self.transpose][usize::from(row)] & !used != 0 {
                 continue;
@@ -177,6 +180,60 @@ impl PuzzleSearch {
             }
             let improvements = self.best.improvements;
             self.place_cell(n * i, used | 1 << row, columns, labels, start);
+            if self.best.improvements != improvements {
+                standing = Standing::Level;
+            }
+        }
+    }
+
+    /// Output row `i` once every column has its position: each candidate row then reads one line
+    /// under the labels so far, and only the rows that read the smallest can keep the whole line
+    /// smallest, whatever follows.
+    fn place_read_row(
+        &mut self,
+        i: usize,
+        used: u32,
+        columns: &Columns,
+        labels: Labels,
+        standing: Standing,
+    ) {
+        let Frame { n, band, .. } = self.frame;
+        let view = &self.views[self.transpose];
+        let mut least: Option<[u8; MAX]> = None;
+        let mut ties: Vec<(u8, Labels)> = Vec::new();
+        for row in free_lines(n, band, used, i.is_multiple_of(band), self.rows[i - 1]) {
+            if self.row_twins[self.transpose][usize::from(row)] & !used != 0 {
+                continue;
+            }
+            let mut read = [0u8; MAX];
+            let mut after = labels;
+            for (j, cell) in read[..n].iter_mut().enumerate() {
+                *cell = after.take(view[usize::from(row) * n + usize::from(columns.at[j])]);
+            }
+            match least.map(|least| read[..n].cmp(&least[..n])) {
+                Some(std::cmp::Ordering::Greater) => continue,
+                Some(std::cmp::Ordering::Equal) => {}
+                _ => {
+                    least = Some(read);
+                    ties.clear();
+                }
+            }
+            ties.push((row, after));
+        }
+        let Some(least) = least else {
+            return;
+        };
+        let start = self.start(standing);
+        let Some(mut standing) =
+            (0..n).try_fold(start, |s, j| s.after(&self.best.line, i * n + j, least[j]))
+        else {
+            return;
+        };
+        self.line[i * n..(i + 1) * n].copy_from_slice(&least[..n]);
+        for (row, after) in ties {
+            self.rows[i] = row;
+            let improvements = self.best.improvements;
+            self.place_row(i + 1, used | 1 << row, *columns, after, standing);
             if self.best.improvements != improvements {
                 standing = Standing::Level;
             }

@@ -25,6 +25,7 @@ use super::deal::relabel_into;
 use super::listed::{Listing, Wanted, is_listed};
 use super::reach::{MINIMAL_UP_TO, reach};
 use super::solve::Solver;
+use crate::classes::shaped::Canon;
 use crate::engine::distinct::distinct;
 use crate::error::Error;
 use crate::model::shape::Shape;
@@ -49,6 +50,8 @@ pub struct ShapedPuzzleRequest {
     pub symmetric: bool,
     /// Only puzzles whose solutions belong to this shard: the shards of one seed share no puzzle.
     pub shard: Option<Shard>,
+    /// No two puzzles equivalent (see [`crate::classes::shaped`]).
+    pub classes: bool,
 }
 
 /// Tries per puzzle before a request is given up.
@@ -102,12 +105,16 @@ pub fn generate_puzzles(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzl
         return draw_listed(request);
     }
     super::check_has_grid(&request.shape, request.count)?;
+    let canon = request.classes.then(|| Canon::new(&request.shape));
     let made = distinct(
         request.count,
         MOST_SERIES,
         || Solver::new(&request.shape),
         |solver, index, series| make_one(request, solver, index, series),
-        |puzzle| puzzle.puzzle.clone(),
+        |puzzle| match &canon {
+            Some(canon) => canon.form(&puzzle.puzzle),
+            None => puzzle.puzzle.clone(),
+        },
     );
     made.map_err(|made| match request.blanks {
         Some(_) => Error::TooFewPuzzles {
@@ -145,7 +152,31 @@ fn draw_listed(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzle>, Error
         )));
     }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(request.seed);
-    Ok(listing.draw(request.count, &mut rng))
+    if !request.classes {
+        return Ok(listing.draw(request.count, &mut rng));
+    }
+    // Every listed puzzle in a random order, each kept when no earlier one kept is equivalent.
+    let canon = Canon::new(&request.shape);
+    let mut seen = std::collections::HashSet::new();
+    let mut kept = Vec::with_capacity(request.count);
+    for puzzle in listing.draw(listing.len(), &mut rng) {
+        if kept.len() == request.count {
+            break;
+        }
+        if seen.insert(canon.form(&puzzle.puzzle)) {
+            kept.push(puzzle);
+        }
+    }
+    if kept.len() < request.count {
+        return Err(Error::Usage(format!(
+            "-n {} --classes: {} has exactly {} classes of {}; ask for at most that many",
+            request.count,
+            of_the_shape(request),
+            seen.len(),
+            what_is_listed(&wanted),
+        )));
+    }
+    Ok(kept)
 }
 
 /// The shape of a request, or its shard, as a message names it.
@@ -348,6 +379,7 @@ mod tests {
             minimal: false,
             symmetric: true,
             shard: None,
+            classes: false,
         };
         let puzzles = generate_puzzles(&request).unwrap();
         let mut solver = Solver::new(&shape);
@@ -370,6 +402,7 @@ mod tests {
             minimal: true,
             symmetric: false,
             shard: None,
+            classes: false,
         };
         let mut solver = Solver::new(&shape);
         for p in generate_puzzles(&request).unwrap() {

@@ -189,6 +189,7 @@ fn sample_ends(shape: &Shape, symmetric: bool) -> Vec<usize> {
         minimal: true,
         symmetric,
         shard: None,
+        classes: false,
     };
     let mut ends: Vec<usize> = (0..SAMPLE as u64)
         .into_par_iter()
