@@ -18,6 +18,7 @@ mod properties;
 mod puzzles;
 mod rate_shapes;
 mod reliability;
+mod shape_classes;
 mod shapes;
 mod shard;
 mod shuffle_csv;

@@ -343,9 +343,9 @@ fn bad_input_is_named_with_the_right_exit_code() {
             "'-m' is a feature of the standard 9×9 shape only",
         ),
         (
-            vec!["--canon", "-", "--size", "16"],
+            vec!["--canon", "-", "--size", "16", "--column", "quizzes"],
             "",
-            "'--canon' is a feature",
+            "'--column' is a feature",
         ),
         (
             vec!["-n", "1", "--size", "4", "-r", "14~16"],
