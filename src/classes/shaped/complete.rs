@@ -17,8 +17,11 @@ use super::{Frame, MAX, Standing};
 
 const NONE: u8 = u8::MAX;
 
-/// The first two rows that can start the smallest line, each with the input stacks that can come
-/// first: `(view, first row, second row, stacks)`.
+/// The most stacks a boxed shape has: N/C with C at least 2.
+const MOST_STACKS: usize = MAX / 2;
+
+/// The first two rows that can start the smallest line, each with the input columns that can come
+/// first: `(view, first row, second row, columns)`.
 ///
 /// The second row's first stack reads, for each of its columns, one plus the position of the
 /// column of the first row that holds its symbol, in another stack (the two rows share the box).
@@ -29,7 +32,7 @@ const NONE: u8 = u8::MAX;
 fn starts(frame: &Frame, views: &[Vec<u8>; 2]) -> Vec<(usize, u8, u8, u32)> {
     let Frame { n, band, stack, .. } = *frame;
     let stacks = n / stack;
-    let mut best = [0u8; MAX];
+    let mut best = [0u8; MOST_STACKS];
     let mut found = Vec::new();
     for (transpose, view) in views[..frame.views()].iter().enumerate() {
         for first in 0..n {
@@ -38,18 +41,26 @@ fn starts(frame: &Frame, views: &[Vec<u8>; 2]) -> Vec<(usize, u8, u8, u32)> {
                 column_of[usize::from(view[first * n + c])] = c as u8;
             }
             for second in (first / band * band..(first / band + 1) * band).filter(|&r| r != first) {
-                let mut counts = [[0u8; MAX]; MAX];
-                for (input, counts) in counts.iter_mut().enumerate().take(stacks) {
+                let mut counts = [[0u8; MOST_STACKS]; MOST_STACKS];
+                let mut sorted = [[0u8; MOST_STACKS]; MOST_STACKS];
+                for input in 0..stacks {
                     for c in input * stack..(input + 1) * stack {
                         let partner = column_of[usize::from(view[second * n + c])];
-                        counts[frame.stack(partner)] += 1;
+                        counts[input][frame.stack(partner)] += 1;
                     }
-                    counts[..stacks].sort_unstable_by(|a, b| b.cmp(a));
+                    sorted[input] = counts[input];
+                    sorted[input][..stacks].sort_unstable_by(|a, b| b.cmp(a));
                 }
-                let top = *counts[..stacks].iter().max().expect("a stack");
-                let allowed = (0..stacks)
-                    .filter(|&input| counts[input] == top)
-                    .fold(0u32, |m, input| m | 1 << input);
+                let top = *sorted[..stacks].iter().max().expect("a stack");
+                // A first column whose partner's stack holds fewer partners than the most cannot
+                // read the smallest cells after it either.
+                let allowed = (0..n)
+                    .filter(|&c| {
+                        let input = c / stack;
+                        let partner = column_of[usize::from(view[second * n + c])];
+                        sorted[input] == top && counts[input][frame.stack(partner)] == top[0]
+                    })
+                    .fold(0u32, |m, c| m | 1 << c);
                 if top > best {
                     (best, found) = (top, Vec::new());
                 }
@@ -87,7 +98,7 @@ pub(super) fn search(frame: &Frame, cells: &[u8]) -> Vec<u8> {
         transpose: 0,
         rows: [0; MAX],
         column_of: [0; MAX + 1],
-        first_stacks: 0,
+        first_columns: 0,
         line: vec![0; n * n],
         best: Best::new(n),
     };
@@ -101,11 +112,11 @@ pub(super) fn search(frame: &Frame, cells: &[u8]) -> Vec<u8> {
         stack_of: [NONE; MAX],
         next_stack: 0,
     };
-    for (transpose, first, second, stacks) in starts(frame, &search.views) {
+    for (transpose, first, second, columns) in starts(frame, &search.views) {
         search.transpose = transpose;
         search.rows[0] = first;
         search.rows[1] = second;
-        search.first_stacks = stacks;
+        search.first_columns = columns;
         for c in 0..n {
             let value = search.views[transpose][usize::from(first) * n + c];
             search.column_of[usize::from(value)] = c as u8;
@@ -123,8 +134,8 @@ struct CompleteSearch {
     rows: [u8; MAX],
     /// The column of each symbol in the first row's input row.
     column_of: [u8; MAX + 1],
-    /// The input stacks (bit per stack) that can come first.
-    first_stacks: u32,
+    /// The input columns (bit per column) that can come first.
+    first_columns: u32,
     line: Vec<u8>,
     best: Best,
 }
@@ -283,7 +294,7 @@ impl CompleteSearch {
                 let frame = self.frame;
                 let (mut chosen, mut least) = (0u32, u8::MAX);
                 for column in order.candidates(frame, j) {
-                    if j == 0 && self.first_stacks >> (frame.stack(column)) & 1 == 0 {
+                    if j == 0 && self.first_columns >> column & 1 == 0 {
                         continue;
                     }
                     let value = 1 + order.position_if(&frame, column, j, self.partner(1, column));
