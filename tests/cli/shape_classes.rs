@@ -16,9 +16,11 @@ fn ok(args: &[&str], stdin: &[u8]) -> Vec<u8> {
     out.stdout
 }
 
-/// The shapes tested: their flags, and the checker's shape of a record (its layout prefix, if
-/// any, naming its regions).
-fn shapes() -> Vec<(Vec<&'static str>, fn(Option<&str>) -> Spec)> {
+/// The checker's shape of a record, from its layout prefix when it has one.
+type SpecOf = fn(Option<&str>) -> Spec;
+
+/// The shapes tested: their flags, and the checker's shape of their records.
+fn shapes() -> Vec<(Vec<&'static str>, SpecOf)> {
     vec![
         (vec!["--size", "6"], |_| Spec::boxes(6, 2, 3)),
         (vec!["--size", "12", "--box", "3x4"], |_| {
@@ -35,7 +37,7 @@ fn shapes() -> Vec<(Vec<&'static str>, fn(Option<&str>) -> Spec)> {
 }
 
 /// Each record of a line text with its checker shape.
-fn records(text: &[u8], spec: fn(Option<&str>) -> Spec) -> Vec<(Spec, Vec<u8>)> {
+fn records(text: &[u8], spec: SpecOf) -> Vec<(Spec, Vec<u8>)> {
     line_records(text)
         .into_iter()
         .map(|(layout, cells)| (spec(layout.as_deref()), cells))
@@ -96,9 +98,9 @@ fn classes_hold_no_equivalent_pair_and_the_check_finds_one() {
             assert_eq!(records.len(), 3);
             for (spec, cells) in &records {
                 assert!(if mode == "-c" {
-                    spec.is_valid_complete(&cells)
+                    spec.is_valid_complete(cells)
                 } else {
-                    spec.is_consistent(&cells)
+                    spec.is_consistent(cells)
                 });
             }
             let forms = ok(&["--canon", "-"], &text);

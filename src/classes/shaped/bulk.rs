@@ -63,7 +63,7 @@ fn class_of(puzzles: &ShapedPuzzles, canon: Option<&Canon>, index: usize) -> Vec
     }
 }
 
-/// The classes of every record of `puzzles` (see [`class_of`]), in order.
+/// The classes of every record of `puzzles` (see `class_of`), in order.
 pub fn classes(puzzles: &ShapedPuzzles, canons: &mut Canons) -> Vec<Vec<u8>> {
     let canons = canons.of_all(puzzles);
     (0..puzzles.len())
@@ -73,7 +73,7 @@ pub fn classes(puzzles: &ShapedPuzzles, canons: &mut Canons) -> Vec<Vec<u8>> {
         .collect()
 }
 
-/// Writes one `--canon` line of a class (see [`class_of`]) of a record of `shape`: the layout's
+/// Writes one `--canon` line of a class (see `class_of`) of a record of `shape`: the layout's
 /// region names and a space first when it carries one, then the cells in the shape's alphabet,
 /// `.` for a blank.
 fn write_class(class: &[u8], shape: &Shape, out: &mut Vec<u8>) {

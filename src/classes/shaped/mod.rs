@@ -27,14 +27,14 @@
 //! smallest, with the relabelling forced (symbols numbered in their order of first appearance in
 //! the arranged line), so that only arrangements are searched. Boxed shapes are searched cell by
 //! cell, dropping every partial arrangement whose line is already above the best one: complete
-//! grids by [`complete`], whose first row always reads 1..N and whose column order later rows
-//! decide, the rest by [`puzzle`]. The other families' groups are small enough to list
-//! ([`listed`]). Each search is checked in the tests against a brute-force canonicaliser over the
+//! grids by `complete`, whose first row always reads 1..N and whose column order later rows
+//! decide, the rest by `puzzle`. The other families' groups are small enough to list
+//! (`listed`). Each search is checked in the tests against a brute-force canonicaliser over the
 //! whole group.
 //!
 //! A `LAYOUT PUZZLE` record (a jigsaw line that carries its layout) turns with its layout: its
 //! form is the smallest, layout first, of the 8 turned (layout, puzzle) pairs, the layout's regions
-//! renamed `a`, `b`, ... in order of first appearance (see [`record`]).
+//! renamed `a`, `b`, ... in order of first appearance (see `record`).
 
 mod best;
 mod bulk;

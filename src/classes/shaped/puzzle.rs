@@ -405,23 +405,7 @@ impl PuzzleSearch {
                     columns.open[stack] &= !(1 << column);
                     labels.take(self.value(i, column))
                 } else {
-                    for column in (0..n as u8).filter(|c| chosen >> c & 1 == 1) {
-                        let mut labels = labels;
-                        let value = labels.take(self.value(i, column));
-                        let Some(child) = standing.after(&self.best.line, k, value) else {
-                            continue;
-                        };
-                        let mut columns = columns;
-                        columns.at[j] = column;
-                        columns.open[stack] &= !(1 << column);
-                        self.line[k] = value;
-                        let improvements = self.best.improvements;
-                        self.next_cell(k, used, columns, labels, child);
-                        if self.best.improvements != improvements {
-                            standing = Standing::Level;
-                        }
-                    }
-                    return;
+                    return self.branch(k, chosen, used, columns, labels, standing);
                 }
             };
             let Some(child) = standing.after(&self.best.line, k, value) else {
@@ -458,23 +442,42 @@ impl PuzzleSearch {
             }
             return;
         }
-        let mut standing = standing;
         let given = open & self.given_columns(0);
-        for column in (0..n as u8).filter(|c| given >> c & 1 == 1) {
-            if self.column_twins[self.transpose][usize::from(column)] & open != 0 {
-                continue;
-            }
+        let twins = &self.column_twins[self.transpose];
+        let chosen = (0..n as u8)
+            .filter(|&c| given >> c & 1 == 1 && twins[usize::from(c)] & open == 0)
+            .fold(0u32, |m, c| m | 1 << c);
+        self.branch(j, chosen, used, columns, labels, standing);
+    }
+
+    /// Tries each column of `chosen` (bit per input column, open in the stack of cell `k`) at
+    /// cell `k`, and goes on from each.
+    fn branch(
+        &mut self,
+        k: usize,
+        chosen: u32,
+        used: u32,
+        columns: Columns,
+        labels: Labels,
+        standing: Standing,
+    ) {
+        let Frame {
+            n, stack: width, ..
+        } = self.frame;
+        let (i, j) = (k / n, k % n);
+        let mut standing = standing;
+        for column in (0..n as u8).filter(|c| chosen >> c & 1 == 1) {
             let mut labels = labels;
-            let value = labels.take(self.value(0, column));
-            let Some(child) = standing.after(&self.best.line, j, value) else {
+            let value = labels.take(self.value(i, column));
+            let Some(child) = standing.after(&self.best.line, k, value) else {
                 continue;
             };
             let mut columns = columns;
             columns.at[j] = column;
-            columns.open[stack] &= !(1 << column);
-            self.line[j] = value;
+            columns.open[j / width] &= !(1 << column);
+            self.line[k] = value;
             let improvements = self.best.improvements;
-            self.next_cell(j, used, columns, labels, child);
+            self.next_cell(k, used, columns, labels, child);
             if self.best.improvements != improvements {
                 standing = Standing::Level;
             }
