@@ -41,6 +41,8 @@
 #           rate of our uniqueness checks (`-s --unique -j 1` on the puzzles made) against the
 #           reference's `count` on the same file; `--rate -j 1` of those puzzles: its rate;
 #           `-n 1000 --size 16 -m 2 -j 2`: its rate.
+#           `--canon -j 1` of 20,000 16x16 grids of `-c` (target >= 20,000 grids/s) and of the
+#           16x16 puzzles of the `-n` line (target >= 5,000 puzzles/s).
 #
 # The puzzle sets are those of $SHARED/data/puzzles (SHARED defaults to ../shared) when present;
 # otherwise each set is the matching sample of tests/data repeated to a similar size, and the lines
@@ -404,6 +406,15 @@ bench_shapes() {
   time=$(for ((i = 0; i < runs; i++)); do wall "$bin" -j 2 -n "$count" --size 16 -m 2 --format line; done | median)
   awk -v n="-n $count --size 16 -m 2 -j 2" -v t="$time" -v c="$count" -v r="$runs" \
     'BEGIN { printf "%-34s %8.4f s  %9.1f puzzles/s  (median of %d)\n", n, t, c / t, r }'
+  # --canon on one core: 16x16 complete grids of -c, then the puzzles of the -n line above.
+  local grids=$work/grids16.txt
+  "$bin" -c 20000 --size 16 --format line --seed 1 > "$grids"
+  time=$(for ((i = 0; i < runs; i++)); do wall "$bin" -j 1 --canon "$grids"; done | median)
+  awk -v t="$time" -v r="$runs" \
+    'BEGIN { printf "%-34s %9.0f grids/s    %8.4f s  (target >= 20000/s, median of %d)\n", "canon 16x16 grids of -c", 20000 / t, t, r }'
+  time=$(for ((i = 0; i < runs; i++)); do wall "$bin" -j 1 --canon "$work/made16.txt"; done | median)
+  awk -v t="$time" -v r="$runs" \
+    'BEGIN { printf "%-34s %9.0f puzzles/s  %8.4f s  (target >= 5000/s, median of %d)\n", "canon 16x16 puzzles of -n", 1000 / t, t, r }'
 }
 
 sections=(generate solve check puzzles canon stream shard)

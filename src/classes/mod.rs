@@ -4,7 +4,8 @@
 //! # What equivalent means, and why it matters
 //! Two grids (or puzzles) are **equivalent** when one becomes the other by moves that keep every
 //! rule: relabelling the digits, reordering the rows inside a band, the bands, the columns inside a
-//! stack, the stacks, and transposing (9!·2·6⁸ moves; see [`canon`]). Equivalent puzzles are the same
+//! stack, the stacks, and transposing (9!·2·6⁸ moves; see [`canon`]); every other shape has the moves
+//! of its family (see [`shaped`]). Equivalent puzzles are the same
 //! puzzle to a solver and to a person, so a corpus whose test split holds an equivalent copy of a
 //! training puzzle leaks. `-c` grids are distinct but not independent: most consecutive grids are
 //! relabellings of one another.
@@ -32,5 +33,6 @@ pub mod canon;
 pub mod distinct;
 pub(crate) mod fingerprint;
 mod representatives;
+pub mod shaped;
 pub mod shuffle;
 mod simd;

@@ -18,12 +18,15 @@ use crate::text::corpus::{self, Header, Rows};
 use crate::text::format::{Format, push_line};
 use crate::text::parse::{ParseErrors, parse_puzzles};
 
+/// The random generator of item `index` of a text shuffled with `seed`.
+pub(crate) fn rng_of(seed: u64, index: usize) -> Xoshiro256PlusPlus {
+    let index = index as u64;
+    Xoshiro256PlusPlus::seed_from_u64(seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+}
+
 /// The transformation of item `index` of a text shuffled with `seed`.
 pub(crate) fn transformation_of(seed: u64, index: usize) -> Transformation {
-    let index = index as u64;
-    let mut rng =
-        Xoshiro256PlusPlus::seed_from_u64(seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    Transformation::random(&mut rng)
+    Transformation::random(&mut rng_of(seed, index))
 }
 
 /// Every grid of `grids` replaced by a random equivalent (see the module comment) and written in

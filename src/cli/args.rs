@@ -80,7 +80,8 @@ pub struct Cli {
     /// written as `.` (so blanks come first, and a complete grid starts 123456789): equivalent
     /// inputs give the same line, inequivalent ones different lines. FILE is any -s input (`-`
     /// for standard input); a CSV corpus gets a column `canon`. Any 81 cells have a form,
-    /// solvable or not.
+    /// solvable or not. Other shapes: N·N symbols of their alphabet, under the moves of their
+    /// family; a LAYOUT PUZZLE line turns with its layout (see EQUIVALENT GRIDS).
     #[arg(long, value_name = "FILE", help_heading = MODES)]
     #[arg(verbatim_doc_comment)]
     pub(super) canon: Option<PathBuf>,
@@ -90,7 +91,8 @@ pub struct Cli {
     /// FILE (`-` for standard input) is in the line or grid format; in order, each is replaced
     /// by one drawn uniformly among its equivalents (see EQUIVALENT GRIDS), in the input's
     /// format or --format grid|line. A CSV whose header starts `puzzle,solution` (as -n writes
-    /// it) is shuffled row by row, one move for both grids; its other fields are kept.
+    /// it) is shuffled row by row, one move for both grids; its other fields are kept. Every
+    /// shape is shuffled under the moves of its family (CSV corpora: 9×9 only).
     #[arg(long, value_name = "FILE", help_heading = MODES)]
     #[arg(verbatim_doc_comment)]
     pub(super) shuffle: Option<PathBuf>,
@@ -217,8 +219,9 @@ pub struct Cli {
     /// No two grids (puzzles) equivalent: made so by -c and -n, checked by --check
     ///
     /// Equivalent: one becomes the other by relabelling the digits, reordering rows inside a
-    /// band, the bands, columns inside a stack, the stacks, and transposing. With --check
-    /// --puzzles, the puzzles are compared. See EQUIVALENT GRIDS.
+    /// band, the bands, columns inside a stack, the stacks, and transposing; other shapes by the
+    /// moves of their family. With --check --puzzles, the puzzles are compared. See EQUIVALENT
+    /// GRIDS.
     #[arg(long, verbatim_doc_comment)]
     pub(super) classes: bool,
 

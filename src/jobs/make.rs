@@ -30,7 +30,7 @@
 //! an eighth of a sample of the kind of puzzle asked reaches.
 
 use super::{Finished, Job};
-use crate::classes::distinct;
+use crate::classes::{distinct, shaped};
 use crate::engine::Kernel;
 use crate::engine::generic::{dig as generic_dig, walk as generic_walk};
 use crate::engine::standard::{dig, walk};
@@ -73,14 +73,21 @@ pub(super) fn run(
                         walk::render_grids(&request, format)?
                     }
                 }
-                Kernel::Generic => generic_walk::render_grids(&generic_walk::ShapedGrids {
-                    shape,
-                    count,
-                    seed,
-                    format,
-                    shard,
-                    first,
-                })?,
+                Kernel::Generic => {
+                    let request = generic_walk::ShapedGrids {
+                        shape,
+                        count,
+                        seed,
+                        format,
+                        shard,
+                        first,
+                    };
+                    if classes {
+                        shaped::render_class_grids(&request)?
+                    } else {
+                        generic_walk::render_grids(&request)?
+                    }
+                }
             }
         }
         Job::Puzzles {
@@ -124,6 +131,7 @@ pub(super) fn run(
                     level,
                     with_levels: format == OutputFormat::Csv,
                     guesses,
+                    classes,
                 };
                 let puzzles = generic_dig::generate_puzzles(&request)?;
                 generic_dig::render_puzzles(&request.shape, &puzzles, format)

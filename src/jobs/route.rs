@@ -272,7 +272,10 @@ fn features(job: &Job) -> Vec<Feature> {
             add(Feature::Rate, true);
             add(Feature::Column, column.is_some());
         }
-        Job::Canon { .. } => add(Feature::Canon, true),
+        Job::Canon { column, .. } => {
+            add(Feature::Canon, true);
+            add(Feature::Column, column.is_some());
+        }
         Job::Shuffle { .. } => add(Feature::Shuffle, true),
         Job::Check {
             rules,
@@ -395,11 +398,23 @@ fn generic(
             request,
             column,
         },
+        Job::Canon { path, column } => shaped::Job::Canon {
+            path,
+            request,
+            column,
+        },
+        Job::Shuffle { path, format } => shaped::Job::Shuffle {
+            path,
+            request,
+            format,
+            seed,
+        },
         Job::Check {
             paths,
             puzzles,
             rules,
             corpus,
+            classes,
             ..
         } => {
             if paths.len() > 1 {
@@ -413,6 +428,7 @@ fn generic(
                 request,
                 rules,
                 corpus,
+                classes,
             }
         }
         // Every other job needs a feature of the standard kernel only, refused above.

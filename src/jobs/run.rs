@@ -124,21 +124,30 @@ fn run_standard(
             })
         }
         Job::Canon { path, column } => {
+            let mut pieces = open_pieces(&path)?;
+            if is_other_shape(&pieces.peek(PEEK)?, column.as_deref(), standard_shape) {
+                let column = column.as_deref();
+                return shaped::canon_pieces(pieces, Default::default(), column, destination);
+            }
             let rules = BatchRules {
                 separated: Box::new(|_| false),
                 column,
                 row_result: RowResult::Column("canon"),
                 result_header: b"",
             };
-            run_on_puzzles(open_pieces(&path)?, destination, &rules, |puzzles, _| {
-                BatchOutput {
-                    text: distinct::render_canonical_forms(&puzzles.grids),
-                    problems: Problems::new(),
-                }
+            run_on_puzzles(pieces, destination, &rules, |puzzles, _| BatchOutput {
+                text: distinct::render_canonical_forms(&puzzles.grids),
+                problems: Problems::new(),
             })
         }
         Job::Shuffle { path, format } => {
-            match shuffle::shuffle_text(&read_guarded(&path)?, seed, format) {
+            let mut pieces = open_pieces(&path)?;
+            if is_other_shape(&pieces.peek(PEEK)?, None, standard_shape) {
+                let request = Default::default();
+                return shaped::shuffle_pieces(pieces, request, format, seed, destination);
+            }
+            let text = pieces.read_whole_guarded(&mut PuzzleGuard::default())?;
+            match shuffle::shuffle_text(&text, seed, format) {
                 Ok(text) => {
                     destination.write(&text)?;
                     Ok(Finished::clean())
@@ -156,13 +165,6 @@ fn run_standard(
             corpus,
             classes,
         } => {
-            if classes {
-                standard_first(rules.first)?;
-                let text = read_guarded(&paths[0])?;
-                let mut report = check::check_grids(&text, rules);
-                distinct::check_classes(&mut report, &text, None);
-                return finish_check(&report, &paths[0]);
-            }
             let mut inputs = paths
                 .iter()
                 .map(|path| open_pieces(path))
@@ -189,11 +191,20 @@ fn run_standard(
                     request: Default::default(),
                     rules,
                     corpus,
+                    classes,
                 };
                 return shaped::run(job, Some(inputs.remove(0)), destination);
             }
             // Only now are the grids known to be 9×9 ones, whose symbols are the digits.
             standard_first(rules.first)?;
+            if classes {
+                let text = inputs
+                    .remove(0)
+                    .read_whole_guarded(&mut PuzzleGuard::default())?;
+                let mut report = check::check_grids(&text, rules);
+                distinct::check_classes(&mut report, &text, None);
+                return finish_check(&report, &paths[0]);
+            }
             let bytes = inputs.iter().map(|input| input.file_len()).sum();
             let mut progress = InputProgress::new(bytes, "grids");
             let reports = check::check_grid_files(inputs, rules, &corpus, |items, bytes| {
@@ -228,6 +239,7 @@ fn run_standard(
                     request: Default::default(),
                     rules,
                     corpus: Default::default(),
+                    classes,
                 };
                 return shaped::run(job, Some(solutions), destination);
             }

@@ -4,14 +4,15 @@
 
 use std::path::PathBuf;
 
-use super::Finished;
 use super::rate::{HEADER, rate_shaped};
 use super::route::first_value;
 use super::solve::BatchOutput;
 use super::stream::parse_error_lines;
+use super::{Finished, Mode};
 use crate::check::shaped::{self as check, GridChecker, SolutionChecker};
 use crate::check::shaped_corpus::CorpusChecker;
-use crate::check::{CorpusRules, GridRules, Report};
+use crate::check::{CorpusRules, GridRules, Problem, Report};
+use crate::classes::shaped::{Canons, ClassIndex, canonical_lines, shuffled};
 use crate::engine::generic::solve::solve_all;
 use crate::error::Error;
 use crate::io::input::{Boundary, Piece, Pieces, open_pieces, source_name};
@@ -45,13 +46,28 @@ pub enum Job {
         request: ShapeRequest,
         column: Option<String>,
     },
-    /// `--check FILE`, with `--puzzles PFILE` when `puzzles` is given.
+    /// `--check FILE`, with `--puzzles PFILE` when `puzzles` is given; with `classes`, no two
+    /// grids (puzzles) equivalent.
     Check {
         path: PathBuf,
         puzzles: Option<PathBuf>,
         request: ShapeRequest,
         rules: GridRules,
         corpus: CorpusRules,
+        classes: bool,
+    },
+    /// `--canon FILE`.
+    Canon {
+        path: PathBuf,
+        request: ShapeRequest,
+        column: Option<String>,
+    },
+    /// `--shuffle FILE`, in `format` or the input's own.
+    Shuffle {
+        path: PathBuf,
+        request: ShapeRequest,
+        format: Option<Format>,
+        seed: u64,
     },
 }
 
@@ -114,22 +130,36 @@ pub(super) fn run(
             ShapedPieces::new(open(&path)?, request, column),
             destination,
         ),
+        Job::Canon {
+            path,
+            request,
+            column,
+        } => canon_pieces(open(&path)?, request, column.as_deref(), destination),
+        Job::Shuffle {
+            path,
+            request,
+            format,
+            seed,
+        } => shuffle_pieces(open_pieces(&path)?, request, format, seed, destination),
         Job::Check {
             path,
             puzzles,
             request,
             rules,
             corpus,
+            classes,
         } => {
             let input = open(&path)?;
             let report = match puzzles {
                 None => {
                     let input = ShapedPieces::new(input, request, corpus.column);
-                    check_pieces(input, rules, corpus.unique)?
+                    check_pieces(input, rules, corpus.unique, classes)?
                 }
                 Some(puzzles) => {
                     let puzzle_pieces = open_pieces(&puzzles)?;
-                    match check_solution_pieces(input, puzzle_pieces, request, rules)? {
+                    let name = source_name(&puzzles);
+                    let classes = classes.then_some(name.as_str());
+                    match check_solution_pieces(input, puzzle_pieces, request, rules, classes)? {
                         Ok(report) => report,
                         Err(errors) => {
                             let name = source_name(&puzzles);
@@ -415,6 +445,90 @@ fn rate_pieces(pieces: ShapedPieces, destination: Destination) -> Result<Finishe
     through_pieces(pieces, (RowResult::Appended, HEADER), destination, rate)
 }
 
+/// `--canon` for every shape, a piece of the input at a time (see [`through_pieces`]): one line
+/// per record, its canonical form (see [`crate::classes::shaped`]).
+pub(super) fn canon_pieces(
+    mut pieces: Pieces,
+    request: ShapeRequest,
+    column: Option<&str>,
+    destination: Destination,
+) -> Result<Finished, Error> {
+    refuse_csv(&mut pieces, Mode::Canon)?;
+    if column.is_some() {
+        return Err(Error::Usage(format!(
+            "'--column' names a column of a CSV corpus, but {} is not one (its first line holds \
+             no comma)",
+            pieces.name()
+        )));
+    }
+    let mut canons = Canons::default();
+    // CSV corpora are refused above: no row takes a result.
+    let canon = |puzzles: &mut ShapedPuzzles, _: bool| {
+        let text = canonical_lines(puzzles, &mut canons);
+        puzzles.layout = Layout::Line;
+        BatchOutput {
+            text,
+            problems: Problems::new(),
+        }
+    };
+    let pieces = ShapedPieces::new(pieces, request, None);
+    through_pieces(
+        pieces,
+        (RowResult::Column("canon"), b""),
+        destination,
+        canon,
+    )
+}
+
+/// `--shuffle` for every shape, a piece of the input at a time (see [`through_pieces`]): every
+/// record replaced by a random equivalent, drawn from `seed` and its number in the input, in
+/// `format` or the input's own.
+pub(super) fn shuffle_pieces(
+    mut pieces: Pieces,
+    request: ShapeRequest,
+    format: Option<Format>,
+    seed: u64,
+    destination: Destination,
+) -> Result<Finished, Error> {
+    refuse_csv(&mut pieces, Mode::Shuffle)?;
+    let mut canons = Canons::default();
+    let mut before = 0;
+    let shuffle = |puzzles: &mut ShapedPuzzles, _: bool| {
+        match format {
+            // A record that carries its layout stays a line, which the layout is part of.
+            _ if puzzles.prefixed => puzzles.layout = Layout::Line,
+            Some(Format::Line) => puzzles.layout = Layout::Line,
+            Some(Format::Grid) => puzzles.layout = Layout::Grid { compact: false },
+            None => {}
+        }
+        let text = shuffled(puzzles, &mut canons, seed, before, puzzles.layout);
+        before += puzzles.len();
+        BatchOutput {
+            text,
+            problems: Problems::new(),
+        }
+    };
+    // CSV corpora are refused above: no row takes a result.
+    let pieces = ShapedPieces::new(pieces, request, None);
+    through_pieces(pieces, (RowResult::Appended, b""), destination, shuffle)
+}
+
+/// Refuses a CSV corpus of another shape than 9×9, which `mode` does not read.
+fn refuse_csv(pieces: &mut Pieces, mode: Mode) -> Result<(), Error> {
+    if detect_header(&pieces.peek(CSV_PEEK)?, None).is_some() {
+        return Err(Error::Usage(format!(
+            "{}: {} reads CSV corpora of the standard 9×9 shape only; give the puzzles of \
+             other shapes one a line or as grids",
+            pieces.name(),
+            mode.flag()
+        )));
+    }
+    Ok(())
+}
+
+/// How much of an input tells whether it is a CSV corpus: its first line.
+const CSV_PEEK: usize = 64 << 10;
+
 /// A job over the puzzles of an input of one shape, a piece at a time (see [`ShapedPieces`]):
 /// `batch` makes the output of each piece's puzzles (told whether they are rows of a corpus),
 /// which is written in order, a grid-layout one apart from the one before by an empty line, and
@@ -512,9 +626,16 @@ fn through_pieces(
 /// the memory budget, as the 9×9 checker's are). A CSV corpus is checked row by row instead, and
 /// with `unique` every puzzle's solutions counted. A stream is not read past its first piece with
 /// a problem; a file is read to its end, so that its report names every problem.
-fn check_pieces(mut pieces: ShapedPieces, rules: GridRules, unique: bool) -> Result<Report, Error> {
+fn check_pieces(
+    mut pieces: ShapedPieces,
+    rules: GridRules,
+    unique: bool,
+    classes: bool,
+) -> Result<Report, Error> {
     let mut checker = GridChecker::within_budget(rules.first);
     let mut corpus: Option<CorpusChecker> = None;
+    let mut index = classes.then(ClassIndex::default);
+    let mut pairs = Vec::new();
     let mut last_line = 0;
     while let Some(piece) = pieces.next()? {
         last_line = piece.last_line;
@@ -527,6 +648,22 @@ fn check_pieces(mut pieces: ShapedPieces, rules: GridRules, unique: bool) -> Res
                 .rows(&piece.puzzles, &rows.solutions, &rows.solved, &piece.errors),
             None => checker.piece(&piece.puzzles, &piece.errors),
         };
+        if let Some(index) = index.as_mut().filter(|_| piece.rows.is_none()) {
+            let grids = &piece.puzzles;
+            for (k, class) in index.classes_of(grids).into_iter().enumerate() {
+                if let Some((later, earlier)) = index.meet(grids, k, class) {
+                    pairs.push(Problem {
+                        line: grids.lines[k],
+                        grid: Some(later + 1),
+                        message: format!(
+                            "equivalent to grid {} (line {})",
+                            earlier.index + 1,
+                            earlier.line
+                        ),
+                    });
+                }
+            }
+        }
         // After a piece that tells nothing of the shape, or none of a stream, nothing tells what
         // follows: the report names what was read.
         if piece.unreadable || piece.empty_stream {
@@ -538,7 +675,13 @@ fn check_pieces(mut pieces: ShapedPieces, rules: GridRules, unique: bool) -> Res
     }
     match corpus {
         Some(corpus) => Ok(corpus.finish()),
-        None => checker.finish(last_line, rules.count).map_err(spill_failed),
+        None => {
+            let mut report = checker
+                .finish(last_line, rules.count)
+                .map_err(spill_failed)?;
+            with_classes(&mut report, index.is_some(), pairs);
+            Ok(report)
+        }
     }
 }
 
@@ -551,6 +694,14 @@ fn check_first(first: Option<u8>, grids: &ShapedPuzzles, name: &str) -> Result<(
             first_value(symbol, grids.shapes[0].symbols(), &of).map(drop)
         }
         None => Ok(()),
+    }
+}
+
+/// Adds to `report` the equivalent pairs a check with `--classes` found.
+fn with_classes(report: &mut Report, classes: bool, pairs: Vec<Problem>) {
+    report.classes = classes;
+    for problem in pairs {
+        report.add(problem);
     }
 }
 
@@ -583,8 +734,11 @@ fn check_solution_pieces(
     puzzles: Pieces,
     request: ShapeRequest,
     rules: GridRules,
+    classes: Option<&str>,
 ) -> Result<Result<Report, ParseErrors>, Error> {
     let mut checker = SolutionChecker::new(rules.first);
+    let mut index = classes.map(|_| ClassIndex::default());
+    let mut pairs = Vec::new();
     let mut puzzles = ShapedPieces::new(puzzles, request.clone(), None);
     // The puzzles' piece in hand, and the next of its puzzles to pair.
     let (mut held, mut next) = match next_puzzles(&mut puzzles)? {
@@ -593,6 +747,11 @@ fn check_solution_pieces(
         Err(errors) => return Ok(Err(errors)),
     };
     let request = checker.request_for(&held, &request);
+    let class_list = |index: &mut Option<ClassIndex>, held: &ShapedPuzzles| match index {
+        Some(index) => index.classes_of(held),
+        None => Vec::new(),
+    };
+    let mut held_classes = class_list(&mut index, &held);
     let mut solution_pieces = ShapedPieces::new(solutions, request, None);
     let (mut paired, mut last_line) = (0, 0);
     while let Some(piece) = solution_pieces.next()? {
@@ -604,10 +763,13 @@ fn check_solution_pieces(
         if piece.unreadable || piece.empty_stream {
             return Ok(Ok(checker.finish(paired, last_line, None)));
         }
-        for index in 0..piece.puzzles.len() {
+        for index_in_piece in 0..piece.puzzles.len() {
             while next == held.len() {
                 match next_puzzles(&mut puzzles)? {
-                    Ok(Some(piece)) => (held, next) = (piece, 0),
+                    Ok(Some(piece)) => {
+                        (held, next) = (piece, 0);
+                        held_classes = class_list(&mut index, &held);
+                    }
                     Ok(None) => break,
                     Err(errors) => return Ok(Err(errors)),
                 }
@@ -615,7 +777,21 @@ fn check_solution_pieces(
             if next == held.len() {
                 break;
             }
-            checker.pair(&piece.puzzles, index, &held, next);
+            if let (Some(classes), Some(name)) = (&mut index, classes) {
+                let class = std::mem::take(&mut held_classes[next]);
+                if let Some((later, earlier)) = classes.meet(&held, next, class) {
+                    pairs.push(Problem {
+                        line: piece.puzzles.lines[index_in_piece],
+                        grid: Some(later + 1),
+                        message: format!(
+                            "its puzzle is equivalent to puzzle {} ({name} line {})",
+                            earlier.index + 1,
+                            earlier.line
+                        ),
+                    });
+                }
+            }
+            checker.pair(&piece.puzzles, index_in_piece, &held, next);
             (next, paired) = (next + 1, paired + 1);
         }
         checker.counted(piece.puzzles.len());
@@ -635,7 +811,9 @@ fn check_solution_pieces(
             Err(errors) => return Ok(Err(errors)),
         }
     }
-    Ok(Ok(checker.finish(puzzles_in_all, last_line, rules.count)))
+    let mut report = checker.finish(puzzles_in_all, last_line, rules.count);
+    with_classes(&mut report, classes.is_some(), pairs);
+    Ok(Ok(report))
 }
 
 /// The next piece of puzzles that holds any, `None` at the end of the input, or the problems of

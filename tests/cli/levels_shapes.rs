@@ -232,10 +232,6 @@ fn unreachable_levels_and_guesses_are_usage_errors() {
             &["--size", "12", "--guesses", "900~999"][..],
             "can start at",
         ),
-        (
-            &["--size", "16", "-m", "2", "--classes"][..],
-            "'--classes' is a feature",
-        ),
     ] {
         sudoku_gen()
             .args(["-n", "2"])

@@ -21,6 +21,7 @@ mod puzzles;
 mod rate_shapes;
 mod read_backs;
 mod reliability;
+mod shape_classes;
 mod shapes;
 mod shard;
 mod shuffle_csv;

@@ -338,14 +338,14 @@ fn bad_input_is_named_with_the_right_exit_code() {
             "prime size has no boxes",
         ),
         (
-            vec!["-n", "1", "--size", "16", "--classes"],
+            vec!["--print", "--size", "16"],
             "",
-            "'--classes' is a feature of the standard 9×9 shape only",
+            "a homework feature, of the standard 9×9 shape only",
         ),
         (
-            vec!["--canon", "-", "--size", "16"],
+            vec!["--canon", "-", "--size", "16", "--column", "quizzes"],
             "",
-            "'--canon' is a feature",
+            "'--column' names a column of a CSV corpus",
         ),
         (
             vec!["-n", "1", "--size", "4", "-r", "14~16"],

@@ -26,6 +26,7 @@ use super::levels::level_floor;
 use super::listed::{Listing, Wanted, is_listed};
 use super::reach::{MINIMAL_UP_TO, reach};
 use super::solve::Solver;
+use crate::classes::shaped::Canon;
 use crate::engine::distinct::distinct;
 use crate::engine::give_back::to_level;
 use crate::error::Error;
@@ -59,6 +60,8 @@ pub struct ShapedPuzzleRequest {
     /// The guesses the search makes to solve the puzzle and prove it unique (as `--rate` counts
     /// them), or any.
     pub guesses: Option<RangeInclusive<usize>>,
+    /// No two puzzles equivalent (see [`crate::classes::shaped`]).
+    pub classes: bool,
 }
 
 /// Tries per puzzle before a request is given up.
@@ -116,12 +119,16 @@ pub fn generate_puzzles(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzl
     super::check_has_grid(&request.shape, request.count)?;
     let logic =
         (request.level.is_some() || request.with_levels).then(|| ShapeLogic::new(&request.shape));
+    let canon = request.classes.then(|| Canon::new(&request.shape));
     let made = distinct(
         request.count,
         MOST_SERIES,
         || Solver::new(&request.shape),
         |solver, index, series| make_one(request, logic.as_ref(), solver, index, series),
-        |puzzle| puzzle.puzzle.clone(),
+        |puzzle| match &canon {
+            Some(canon) => canon.form(&puzzle.puzzle),
+            None => puzzle.puzzle.clone(),
+        },
     );
     made.map_err(|made| match request.blanks {
         Some(_) => Error::TooFewPuzzles {
@@ -164,7 +171,32 @@ fn draw_listed(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzle>, Error
         )));
     }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(request.seed);
-    let mut puzzles = listing.draw(request.count, &mut rng);
+    let mut puzzles = if request.classes {
+        // Every listed puzzle in a random order, each kept when no earlier one kept is equivalent.
+        let canon = Canon::new(&request.shape);
+        let mut seen = std::collections::HashSet::new();
+        let mut kept = Vec::with_capacity(request.count);
+        for puzzle in listing.draw(listing.len(), &mut rng) {
+            if kept.len() == request.count {
+                break;
+            }
+            if seen.insert(canon.form(&puzzle.puzzle)) {
+                kept.push(puzzle);
+            }
+        }
+        if kept.len() < request.count {
+            return Err(Error::Usage(format!(
+                "-n {} --classes: {} has exactly {} classes of {}; ask for at most that many",
+                request.count,
+                of_the_shape(request),
+                seen.len(),
+                what_is_listed(&wanted),
+            )));
+        }
+        kept
+    } else {
+        listing.draw(request.count, &mut rng)
+    };
     if request.level.is_some() || request.with_levels {
         let logic = ShapeLogic::new(&request.shape);
         for p in &mut puzzles {
@@ -498,6 +530,7 @@ mod tests {
             level: None,
             with_levels: false,
             guesses: None,
+            classes: false,
         };
         let puzzles = generate_puzzles(&request).unwrap();
         let mut solver = Solver::new(&shape);
@@ -523,6 +556,7 @@ mod tests {
             level: None,
             with_levels: false,
             guesses: None,
+            classes: false,
         };
         let mut solver = Solver::new(&shape);
         for p in generate_puzzles(&request).unwrap() {

@@ -73,6 +73,7 @@ fn sample_request(
         level,
         with_levels: false,
         guesses: None,
+        classes: false,
     }
 }
 

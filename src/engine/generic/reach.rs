@@ -204,6 +204,7 @@ fn sample_ends(shape: &Shape, symmetric: bool) -> Vec<usize> {
         level: None,
         with_levels: false,
         guesses: None,
+        classes: false,
     };
     let mut ends: Vec<usize> = (0..SAMPLE as u64)
         .into_par_iter()

@@ -1,0 +1,144 @@
+//! The jobs' side of equivalence for other shapes: the forms and shuffles of a batch of records,
+//! over the current rayon pool, and the key that names each record's class.
+
+use rayon::prelude::*;
+
+use super::{Canon, record};
+use crate::classes::shuffle::rng_of;
+use crate::model::layout::LAYOUT_NAMES;
+use crate::model::shape::{Regions, Shape};
+use crate::text::shaped::{Layout, ShapedPuzzles, write_record};
+
+/// The equivalences of the shapes met so far, kept from batch to batch: a diagonal shape's group
+/// is listed once.
+#[derive(Default)]
+pub struct Canons {
+    known: Vec<(Shape, Canon)>,
+}
+
+impl Canons {
+    /// The equivalence of `shape`.
+    pub fn of(&mut self, shape: &Shape) -> &Canon {
+        let at = match self.known.iter().position(|(s, _)| s == shape) {
+            Some(at) => at,
+            None => {
+                self.known.push((shape.clone(), Canon::new(shape)));
+                self.known.len() - 1
+            }
+        };
+        &self.known[at].1
+    }
+
+    /// The equivalences of the shapes of `puzzles`, by shape index (none for records that carry
+    /// their layout, which turns with them).
+    fn of_all(&mut self, puzzles: &ShapedPuzzles) -> Vec<Option<&Canon>> {
+        if !puzzles.prefixed {
+            for shape in &puzzles.shapes {
+                self.of(shape);
+            }
+        }
+        let known = &self.known;
+        puzzles
+            .shapes
+            .iter()
+            .map(|shape| {
+                let found = known.iter().find(|(s, _)| s == shape);
+                found.filter(|_| !puzzles.prefixed).map(|(_, canon)| canon)
+            })
+            .collect()
+    }
+}
+
+/// The class of record `index` of `puzzles`: its canonical form under `canon`, or without one
+/// (a record that carries its layout), its layout's form and then its own.
+fn class_of(puzzles: &ShapedPuzzles, canon: Option<&Canon>, index: usize) -> Vec<u8> {
+    let cells = puzzles.puzzle(index);
+    let shape = puzzles.shape(index);
+    match (canon, shape.regions()) {
+        (None, Regions::Jigsaw(region_of)) => {
+            let (layout, form) = record::form(shape.size(), region_of, cells);
+            [layout, form].concat()
+        }
+        (canon, _) => canon.map_or_else(|| Canon::new(shape).form(cells), |c| c.form(cells)),
+    }
+}
+
+/// The classes of every record of `puzzles` (see `class_of`), in order.
+pub fn classes(puzzles: &ShapedPuzzles, canons: &mut Canons) -> Vec<Vec<u8>> {
+    let canons = canons.of_all(puzzles);
+    (0..puzzles.len())
+        .into_par_iter()
+        .with_max_len(16)
+        .map(|index| class_of(puzzles, canons[puzzles.shape_of[index] as usize], index))
+        .collect()
+}
+
+/// Writes one `--canon` line of a class (see `class_of`) of a record of `shape`: the layout's
+/// region names and a space first when it carries one, then the cells in the shape's alphabet,
+/// `.` for a blank.
+fn write_class(class: &[u8], shape: &Shape, out: &mut Vec<u8>) {
+    let cells = shape.cells();
+    let (layout, form) = class.split_at(class.len() - cells);
+    if !layout.is_empty() {
+        out.extend(layout.iter().map(|&r| LAYOUT_NAMES[usize::from(r)]));
+        out.push(b' ');
+    }
+    let symbols = shape.symbols();
+    out.extend(
+        form.iter()
+            .map(|&v| if v == 0 { b'.' } else { symbols.glyph(v) }),
+    );
+    out.push(b'\n');
+}
+
+/// The `--canon` lines of every record of `puzzles`.
+pub fn canonical_lines(puzzles: &ShapedPuzzles, canons: &mut Canons) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (index, class) in classes(puzzles, canons).iter().enumerate() {
+        write_class(class, puzzles.shape(index), &mut out);
+    }
+    out
+}
+
+/// Every record of `puzzles` replaced by a random equivalent, written in `layout` (a record that
+/// carries its layout as a `LAYOUT PUZZLE` line, its layout turned too). Record `k` draws from
+/// its own generator, seeded from `seed` and `first_index + k`, so that the output depends on the
+/// seed alone.
+pub fn shuffled(
+    puzzles: &ShapedPuzzles,
+    canons: &mut Canons,
+    seed: u64,
+    first_index: usize,
+    layout: Layout,
+) -> Vec<u8> {
+    let canons = canons.of_all(puzzles);
+    let records: Vec<Vec<u8>> = (0..puzzles.len())
+        .into_par_iter()
+        .with_max_len(64)
+        .map(|index| {
+            let mut rng = rng_of(seed, first_index + index);
+            let shape = puzzles.shape(index);
+            let cells = puzzles.puzzle(index);
+            let mut out = Vec::new();
+            match (canons[puzzles.shape_of[index] as usize], shape.regions()) {
+                (None, Regions::Jigsaw(region_of)) => {
+                    let (layout, moved) = record::shuffle(shape.size(), region_of, cells, &mut rng);
+                    write_class(&[layout, moved].concat(), shape, &mut out);
+                }
+                (canon, _) => {
+                    let moved = match canon {
+                        Some(canon) => canon.shuffle(cells, &mut rng),
+                        None => Canon::new(shape).shuffle(cells, &mut rng),
+                    };
+                    write_record(&moved, shape, layout, false, &mut out);
+                }
+            }
+            out
+        })
+        .collect();
+    let mut out = records.concat();
+    if matches!(layout, Layout::Grid { .. }) {
+        out.pop();
+    }
+    out
+}

@@ -1,0 +1,348 @@
+//! The search of boxed shapes for complete grids whose every row (and, where the grid can be
+//! transposed, every column) holds each symbol once.
+//!
+//! The first row of every arrangement reads 1, 2, ..., N, whichever the column order: the
+//! relabelling it forces numbers each symbol by the position of its column. So the first row
+//! only chooses the input row, and a later cell, reading input column `c` in input row `r`, reads
+//! one plus the output position of the column `m` where the first row holds the symbol of
+//! `(r, c)`. Columns are placed lazily, as the cells need them: a cell whose position has no
+//! column yet branches over the columns that can go there; a cell whose `m` has no position yet
+//! reads smallest with `m` at the first free position it can take (the next free one of its
+//! stack, or the first of the next output stack when its input stack has none), so it is placed
+//! there, without a branch. Of the choices at a position, only those giving the smallest cell are
+//! tried.
+
+use super::best::Best;
+use super::{Frame, MAX, Standing};
+
+const NONE: u8 = u8::MAX;
+
+/// The most stacks a boxed shape has: N/C with C at least 2.
+const MOST_STACKS: usize = MAX / 2;
+
+/// The first two rows that can start the smallest line, each with the input columns that can come
+/// first: `(view, first row, second row, columns)`.
+///
+/// The second row's first stack reads, for each of its columns, one plus the position of the
+/// column of the first row that holds its symbol, in another stack (the two rows share the box).
+/// Those columns fill output stacks in turn: if the partners of the first stack's columns fall
+/// `a₁ ≥ a₂ ≥ ...` into their stacks, the cells read at best `C+1, ..., C+a₁`, then `2C+1, ...,
+/// 2C+a₂`, and so on, so the largest counts, compared in turn, come first, and every other start
+/// is above.
+fn starts(frame: &Frame, views: &[Vec<u8>; 2]) -> Vec<(usize, u8, u8, u32)> {
+    let Frame { n, band, stack, .. } = *frame;
+    let stacks = n / stack;
+    let mut best = [0u8; MOST_STACKS];
+    let mut found = Vec::new();
+    for (transpose, view) in views[..frame.views()].iter().enumerate() {
+        for first in 0..n {
+            let mut column_of = [0u8; MAX + 1];
+            for c in 0..n {
+                column_of[usize::from(view[first * n + c])] = c as u8;
+            }
+            for second in (first / band * band..(first / band + 1) * band).filter(|&r| r != first) {
+                let mut counts = [[0u8; MOST_STACKS]; MOST_STACKS];
+                let mut sorted = [[0u8; MOST_STACKS]; MOST_STACKS];
+                for input in 0..stacks {
+                    for c in input * stack..(input + 1) * stack {
+                        let partner = column_of[usize::from(view[second * n + c])];
+                        counts[input][frame.stack(partner)] += 1;
+                    }
+                    sorted[input] = counts[input];
+                    sorted[input][..stacks].sort_unstable_by(|a, b| b.cmp(a));
+                }
+                let top = *sorted[..stacks].iter().max().expect("a stack");
+                // A first column whose partner's stack holds fewer partners than the most cannot
+                // read the smallest cells after it either.
+                let allowed = (0..n)
+                    .filter(|&c| {
+                        let input = c / stack;
+                        let partner = column_of[usize::from(view[second * n + c])];
+                        sorted[input] == top && counts[input][frame.stack(partner)] == top[0]
+                    })
+                    .fold(0u32, |m, c| m | 1 << c);
+                if top > best {
+                    (best, found) = (top, Vec::new());
+                }
+                if top == best {
+                    found.push((transpose, first as u8, second as u8, allowed));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Whether `cells` is a complete grid whose rows (and columns, where boxes are square) each hold
+/// every symbol once: the grids this search serves.
+pub(super) fn applies(frame: &Frame, cells: &[u8]) -> bool {
+    let n = frame.n;
+    let full = |cell: &dyn Fn(usize) -> u8| {
+        (0..n)
+            .try_fold(0u32, |seen, k| {
+                let v = cell(k);
+                (v != 0 && usize::from(v) <= n && seen >> v & 1 == 0).then_some(seen | 1 << v)
+            })
+            .is_some()
+    };
+    (0..n).all(|r| full(&|c| cells[r * n + c]))
+        && (frame.views() == 1 || (0..n).all(|c| full(&|r| cells[r * n + c])))
+}
+
+/// The smallest line of `cells`, one of the grids [`applies`] accepts.
+pub(super) fn search(frame: &Frame, cells: &[u8]) -> Vec<u8> {
+    let n = frame.n;
+    let mut search = CompleteSearch {
+        frame: *frame,
+        views: frame.views_of(cells),
+        transpose: 0,
+        rows: [0; MAX],
+        column_of: [0; MAX + 1],
+        first_columns: 0,
+        line: vec![0; n * n],
+        best: Best::new(n),
+    };
+    for (j, cell) in search.line[..n].iter_mut().enumerate() {
+        *cell = j as u8 + 1;
+    }
+    let order = Order {
+        at: [NONE; MAX],
+        position: [NONE; MAX],
+        stack_at: [NONE; MAX],
+        stack_of: [NONE; MAX],
+        next_stack: 0,
+    };
+    for (transpose, first, second, columns) in starts(frame, &search.views) {
+        search.transpose = transpose;
+        search.rows[0] = first;
+        search.rows[1] = second;
+        search.first_columns = columns;
+        for c in 0..n {
+            let value = search.views[transpose][usize::from(first) * n + c];
+            search.column_of[usize::from(value)] = c as u8;
+        }
+        let standing = search.start(Standing::Level);
+        search.fill_row(n, 1 << first | 1 << second, order, standing);
+    }
+    search.best.line
+}
+
+struct CompleteSearch {
+    frame: Frame,
+    views: [Vec<u8>; 2],
+    transpose: usize,
+    rows: [u8; MAX],
+    /// The column of each symbol in the first row's input row.
+    column_of: [u8; MAX + 1],
+    /// The input columns (bit per column) that can come first.
+    first_columns: u32,
+    line: Vec<u8>,
+    best: Best,
+}
+
+/// The column order so far: the input column of each output position and the position of each
+/// input column (`NONE` while open), the input stack of each output stack and back, and the first
+/// output stack with no input stack yet.
+#[derive(Clone, Copy)]
+struct Order {
+    at: [u8; MAX],
+    position: [u8; MAX],
+    stack_at: [u8; MAX],
+    stack_of: [u8; MAX],
+    next_stack: u8,
+}
+
+impl Order {
+    /// Puts input column `column` at output position `j`, its stack at `j`'s if it has none.
+    fn put(&mut self, frame: &Frame, column: u8, j: usize) {
+        let (output, input) = (j / frame.stack, frame.stack(column));
+        if self.stack_at[output] == NONE {
+            self.stack_at[output] = input as u8;
+            self.stack_of[input] = output as u8;
+            self.next_stack += 1;
+        }
+        self.at[j] = column;
+        self.position[usize::from(column)] = j as u8;
+    }
+
+    /// The output position of `column`, putting it first where it can go when it has none.
+    fn place(&mut self, frame: &Frame, column: u8) -> u8 {
+        let known = self.position[usize::from(column)];
+        if known != NONE {
+            return known;
+        }
+        let output = match self.stack_of[frame.stack(column)] {
+            NONE => usize::from(self.next_stack),
+            output => usize::from(output),
+        };
+        let j = (output * frame.stack..(output + 1) * frame.stack)
+            .find(|&p| self.at[p] == NONE)
+            .expect("an open column of a stack has a free position");
+        self.put(frame, column, j);
+        j as u8
+    }
+
+    /// The position [`Order::place`] would give `partner` once `column` is put at position `j`
+    /// (which has none), without putting either.
+    fn position_if(&self, frame: &Frame, column: u8, j: usize, partner: u8) -> u8 {
+        if partner == column {
+            return j as u8;
+        }
+        let known = self.position[usize::from(partner)];
+        if known != NONE {
+            return known;
+        }
+        let output = j / frame.stack;
+        let (input, partner_input) = (frame.stack(column), frame.stack(partner));
+        let opened = self.stack_at[output] == NONE;
+        let target = match self.stack_of[partner_input] {
+            NONE if opened && partner_input == input => output,
+            NONE => usize::from(self.next_stack) + usize::from(opened),
+            target => usize::from(target),
+        };
+        (target * frame.stack..(target + 1) * frame.stack)
+            .find(|&p| p != j && self.at[p] == NONE)
+            .expect("an open column of a stack has a free position") as u8
+    }
+
+    /// The input columns that can go at output position `j`, which has none yet.
+    fn candidates(self, frame: Frame, j: usize) -> impl Iterator<Item = u8> {
+        let input = self.stack_at[j / frame.stack];
+        (0..frame.n as u8).filter(move |&c| {
+            self.position[usize::from(c)] == NONE
+                && match input {
+                    NONE => self.stack_of[frame.stack(c)] == NONE,
+                    input => frame.stack(c) == usize::from(input),
+                }
+        })
+    }
+}
+
+impl CompleteSearch {
+    fn start(&self, standing: Standing) -> Standing {
+        if self.best.found {
+            standing
+        } else {
+            Standing::Below
+        }
+    }
+
+    /// The column of the first row that holds the symbol of input column `column` in output row
+    /// `i`.
+    fn partner(&self, i: usize, column: u8) -> u8 {
+        let n = self.frame.n;
+        let value = self.views[self.transpose][usize::from(self.rows[i]) * n + usize::from(column)];
+        self.column_of[usize::from(value)]
+    }
+
+    /// Once every column has its position, each input row reads one fixed line, and the smallest
+    /// rest of the grid is a sort: the rows left in the first band in increasing order, then the
+    /// other bands, each with its rows in increasing order, in increasing order of those lines.
+    fn order_rows(&mut self, used: u32, order: &Order, standing: Standing) {
+        let Frame { n, band, .. } = self.frame;
+        let view = &self.views[self.transpose];
+        let read = |row: usize| -> Vec<u8> {
+            (0..n)
+                .map(|j| {
+                    let value = view[row * n + usize::from(order.at[j])];
+                    1 + order.position[usize::from(self.column_of[usize::from(value)])]
+                })
+                .collect()
+        };
+        let sorted_band = |b: usize| {
+            let mut rows: Vec<Vec<u8>> = (b * band..(b + 1) * band)
+                .filter(|&r| used >> r & 1 == 0)
+                .map(read)
+                .collect();
+            rows.sort_unstable();
+            rows.concat()
+        };
+        let first = usize::from(self.rows[0]) / band;
+        let mut bands: Vec<Vec<u8>> = (0..n / band)
+            .filter(|&b| b != first)
+            .map(sorted_band)
+            .collect();
+        bands.sort_unstable();
+        let rest = [sorted_band(first), bands.concat()].concat();
+        let below = match standing {
+            Standing::Below => true,
+            Standing::Level => rest[..] < self.best.line[2 * n..],
+        };
+        if below {
+            self.line[2 * n..].copy_from_slice(&rest);
+            self.best.take(&self.line);
+        }
+    }
+
+    /// `order` with `column` put at position `j` and its partner placed.
+    fn with_column(&self, mut order: Order, column: u8, j: usize) -> Order {
+        order.put(&self.frame, column, j);
+        order.place(&self.frame, self.partner(1, column));
+        order
+    }
+
+    /// Fills the cells of the second row from cell `k` on, in one loop while each position has
+    /// its column; a position without one branches over the columns that give the smallest cell
+    /// (at the first position, only columns of the stacks that can come first).
+    fn fill_row(&mut self, mut k: usize, used: u32, mut order: Order, mut standing: Standing) {
+        let n = self.frame.n;
+        loop {
+            let j = k % n;
+            let value = if order.at[j] != NONE {
+                1 + order.place(&self.frame, self.partner(1, order.at[j]))
+            } else {
+                let frame = self.frame;
+                let (mut chosen, mut least) = (0u32, u8::MAX);
+                for column in order.candidates(frame, j) {
+                    if j == 0 && self.first_columns >> column & 1 == 0 {
+                        continue;
+                    }
+                    let value = 1 + order.position_if(&frame, column, j, self.partner(1, column));
+                    if value < least {
+                        (least, chosen) = (value, 0);
+                    }
+                    if value == least {
+                        chosen |= 1 << column;
+                    }
+                }
+                let Some(child) = standing.after(&self.best.line, k, least) else {
+                    return;
+                };
+                self.line[k] = least;
+                if chosen.count_ones() > 1 {
+                    let mut child = child;
+                    for column in (0..n as u8).filter(|c| chosen >> c & 1 == 1) {
+                        let order = self.with_column(order, column, j);
+                        let improvements = self.best.improvements;
+                        if j == n - 1 {
+                            self.order_rows(used, &order, child);
+                        } else {
+                            self.fill_row(k + 1, used, order, child);
+                        }
+                        if self.best.improvements != improvements {
+                            // The line taken shares this prefix.
+                            child = Standing::Level;
+                        }
+                    }
+                    return;
+                }
+                order = self.with_column(order, chosen.trailing_zeros() as u8, j);
+                standing = child;
+                if j == n - 1 {
+                    return self.order_rows(used, &order, standing);
+                }
+                k += 1;
+                continue;
+            };
+            let Some(child) = standing.after(&self.best.line, k, value) else {
+                return;
+            };
+            standing = child;
+            self.line[k] = value;
+            if j == n - 1 {
+                return self.order_rows(used, &order, standing);
+            }
+            k += 1;
+        }
+    }
+}

@@ -1,0 +1,491 @@
+//! The general search of boxed shapes, for puzzles and anything that is not a complete grid
+//! whose rows and columns each hold every symbol: the 9×9 search of
+//! [`crate::classes::canon`] for any band and stack.
+//!
+//! The line is built cell by cell, each row chosen (with the transposition) at its first cell;
+//! every cell is final when it is placed, since its label is fixed by what came before it. Columns
+//! are chosen lazily: columns of one stack that read blank in every row so far are
+//! interchangeable so far, so they stay an unordered set until a row tells them apart, and a row
+//! that gives some of them places only those (after the blank ones, which stay a set): a stack's
+//! **deferred** positions are always its first ones. The first row is known in advance up to its
+//! labels: its blanks come first in each stack and its stacks in increasing number of givens, so
+//! only rows and stack orders that give the fewest are tried. Rows of one band with the same cells
+//! (columns of one stack alike) give the same lines, so only the first free one is tried.
+
+use super::best::Best;
+use super::{Frame, Labels, MAX, Standing, free_lines};
+
+const NONE: u8 = u8::MAX;
+
+/// The smallest line of `cells` (see the module documentation).
+pub(super) fn search(frame: &Frame, cells: &[u8]) -> Vec<u8> {
+    let mut search = PuzzleSearch::new(frame, cells);
+    let columns = Columns {
+        at: [NONE; MAX],
+        stack_at: [NONE; MAX],
+        open: [0; MAX],
+    };
+    for transpose in 0..frame.views() {
+        search.transpose = transpose;
+        search.place_row(0, 0, columns, Labels::NEW, Standing::Level);
+    }
+    search.best.line
+}
+
+struct PuzzleSearch {
+    frame: Frame,
+    views: [Vec<u8>; 2],
+    /// Per view and row, the earlier rows of its band with the same cells.
+    row_twins: [Vec<u32>; 2],
+    /// Per view and column, the earlier columns of its stack with the same cells.
+    column_twins: [Vec<u32>; 2],
+    /// Per view and row, the columns (bit per column) whose cells are given.
+    given: [Vec<u32>; 2],
+    /// The givens of the smallest first row in each output stack, fewest first.
+    first_row_givens: Vec<u8>,
+    /// Per view, the rows (bit per row) with those counts: the only ones that can come first.
+    first_rows: [u32; 2],
+    transpose: usize,
+    rows: [u8; MAX],
+    line: Vec<u8>,
+    best: Best,
+}
+
+/// The column side of a partial arrangement: the input column of each output position (`NONE`
+/// while deferred or not reached), the input stack of each output stack, and per output stack the
+/// input columns its deferred positions share.
+#[derive(Clone, Copy)]
+struct Columns {
+    at: [u8; MAX],
+    stack_at: [u8; MAX],
+    open: [u32; MAX],
+}
+
+/// The earlier lines of each line's block (of `block` lines) that read the same, as `line_of`
+/// gives the cells of a line.
+fn twins(n: usize, block: usize, line_of: impl Fn(usize) -> Vec<u8>) -> Vec<u32> {
+    let lines: Vec<Vec<u8>> = (0..n).map(line_of).collect();
+    (0..n)
+        .map(|l| {
+            (l - l % block..l)
+                .filter(|&e| lines[e] == lines[l])
+                .fold(0, |m, e| m | 1 << e)
+        })
+        .collect()
+}
+
+impl PuzzleSearch {
+    fn new(frame: &Frame, cells: &[u8]) -> PuzzleSearch {
+        let n = frame.n;
+        let views = frame.views_of(cells);
+        let row_of = |v: &Vec<u8>, r: usize| v[r * n..(r + 1) * n].to_vec();
+        let column_of = |v: &Vec<u8>, c: usize| (0..n).map(|r| v[r * n + c]).collect::<Vec<u8>>();
+        let row_twins = [0, 1].map(|t| twins(n, frame.band, |r| row_of(&views[t], r)));
+        let column_twins = [0, 1].map(|t| twins(n, frame.stack, |c| column_of(&views[t], c)));
+        let given = [0, 1].map(|t| {
+            (0..n)
+                .map(|r| {
+                    (0..n)
+                        .filter(|&c| views[t][r * n + c] != 0)
+                        .fold(0u32, |m, c| m | 1 << c)
+                })
+                .collect::<Vec<u32>>()
+        });
+        let sorted = |mask: u32| {
+            let mut counts: Vec<u8> = (0..n / frame.stack)
+                .map(|s| givens(frame, mask, s))
+                .collect();
+            counts.sort_unstable();
+            counts
+        };
+        let counts = [0, 1].map(|t| given[t].iter().map(|&m| sorted(m)).collect::<Vec<_>>());
+        let first_row_givens = counts[..frame.views()]
+            .iter()
+            .flatten()
+            .min()
+            .expect("N rows")
+            .clone();
+        let first_rows = [0, 1].map(|t| {
+            (0..n)
+                .filter(|&r| counts[t][r] == first_row_givens)
+                .fold(0, |m, r| m | 1 << r)
+        });
+        PuzzleSearch {
+            frame: *frame,
+            views,
+            row_twins,
+            column_twins,
+            given,
+            first_row_givens,
+            first_rows,
+            transpose: 0,
+            rows: [0; MAX],
+            line: vec![0; n * n],
+            best: Best::new(n),
+        }
+    }
+
+    /// The value of input column `column` in output row `i`.
+    fn value(&self, i: usize, column: u8) -> u8 {
+        let n = self.frame.n;
+        self.views[self.transpose][usize::from(self.rows[i]) * n + usize::from(column)]
+    }
+
+    /// The input columns (bit per column) whose cells are given in output row `i`.
+    fn given_columns(&self, i: usize) -> u32 {
+        self.given[self.transpose][usize::from(self.rows[i])]
+    }
+
+    /// The standing to start a branch with: level with the best line if there is one.
+    fn start(&self, standing: Standing) -> Standing {
+        if self.best.found {
+            standing
+        } else {
+            Standing::Below
+        }
+    }
+
+    /// Chooses the input row of output row `i`, then goes on with its first cell.
+    fn place_row(
+        &mut self,
+        i: usize,
+        used: u32,
+        columns: Columns,
+        labels: Labels,
+        standing: Standing,
+    ) {
+        let Frame { n, band, .. } = self.frame;
+        if i == n {
+            if self.start(standing) == Standing::Below {
+                self.best.take(&self.line);
+            }
+            return;
+        }
+        let mut standing = standing;
+        let previous = if i == 0 { 0 } else { self.rows[i - 1] };
+        if i > 0 && columns.at[..n].iter().all(|&c| c != NONE) {
+            return self.place_read_row(i, used, &columns, labels, standing);
+        }
+        for row in free_lines(n, band, used, i.is_multiple_of(band), previous) {
+            if self.row_twins[self.transpose][usize::from(row)] & !used != 0 {
+                continue;
+            }
+            if i == 0 && self.first_rows[self.transpose] >> row & 1 == 0 {
+                continue;
+            }
+            self.rows[i] = row;
+            let start = self.start(standing);
+            if i > 0 && start == Standing::Level && self.above_by_blanks(i, &columns) {
+                continue;
+            }
+            let improvements = self.best.improvements;
+            self.place_cell(n * i, used | 1 << row, columns, labels, start);
+            if self.best.improvements != improvements {
+                standing = Standing::Level;
+            }
+        }
+    }
+
+    /// Output row `i` once every column has its position: each candidate row then reads one line
+    /// under the labels so far, and only the rows that read the smallest can keep the whole line
+    /// smallest, whatever follows.
+    fn place_read_row(
+        &mut self,
+        i: usize,
+        used: u32,
+        columns: &Columns,
+        labels: Labels,
+        standing: Standing,
+    ) {
+        let Frame { n, band, .. } = self.frame;
+        let view = &self.views[self.transpose];
+        let mut least: Option<[u8; MAX]> = None;
+        let mut ties: Vec<(u8, Labels)> = Vec::new();
+        for row in free_lines(n, band, used, i.is_multiple_of(band), self.rows[i - 1]) {
+            if self.row_twins[self.transpose][usize::from(row)] & !used != 0 {
+                continue;
+            }
+            let mut read = [0u8; MAX];
+            let mut after = labels;
+            for (j, cell) in read[..n].iter_mut().enumerate() {
+                *cell = after.take(view[usize::from(row) * n + usize::from(columns.at[j])]);
+            }
+            match least.map(|least| read[..n].cmp(&least[..n])) {
+                Some(std::cmp::Ordering::Greater) => continue,
+                Some(std::cmp::Ordering::Equal) => {}
+                _ => {
+                    least = Some(read);
+                    ties.clear();
+                }
+            }
+            ties.push((row, after));
+        }
+        let Some(least) = least else {
+            return;
+        };
+        let start = self.start(standing);
+        let Some(mut standing) =
+            (0..n).try_fold(start, |s, j| s.after(&self.best.line, i * n + j, least[j]))
+        else {
+            return;
+        };
+        self.line[i * n..(i + 1) * n].copy_from_slice(&least[..n]);
+        for (row, after) in ties {
+            self.rows[i] = row;
+            let improvements = self.best.improvements;
+            self.place_row(i + 1, used | 1 << row, *columns, after, standing);
+            if self.best.improvements != improvements {
+                standing = Standing::Level;
+            }
+        }
+    }
+
+    /// The positions (bit per position) of output row `i`, after the first, that read a label
+    /// under `columns`: those of placed columns given in the row, and in each stack the last
+    /// deferred positions, as many as its open columns given in the row (blanks come first).
+    fn given_positions(&self, i: usize, columns: &Columns) -> u32 {
+        let Frame {
+            n, stack: width, ..
+        } = self.frame;
+        let given_here = self.given_columns(i);
+        let placed = (0..n)
+            .filter(|&j| columns.at[j] != NONE && given_here >> columns.at[j] & 1 == 1)
+            .fold(0u32, |m, j| m | 1 << j);
+        columns.open[..n / width]
+            .iter()
+            .enumerate()
+            .fold(placed, |mask, (stack, &open)| {
+                let (deferred, given) = (open.count_ones(), (open & given_here).count_ones());
+                mask | ((1u32 << given) - 1) << (width as u32 * stack as u32 + deferred - given)
+            })
+    }
+
+    /// Whether output row `i`, entered level with the best line, is above it by its blanks alone:
+    /// at the first position where one of the two rows reads a blank and the other a label, the
+    /// label is ours, and no earlier position reads a label in both.
+    fn above_by_blanks(&self, i: usize, columns: &Columns) -> bool {
+        let ours = self.given_positions(i, columns);
+        let best = self.best.given_positions[i];
+        let differ = ours ^ best;
+        differ != 0
+            && ours >> differ.trailing_zeros() & 1 == 1
+            && differ.trailing_zeros() < (ours & best).trailing_zeros()
+    }
+
+    /// Fills cell `k` of the line.
+    fn place_cell(
+        &mut self,
+        k: usize,
+        used: u32,
+        columns: Columns,
+        labels: Labels,
+        standing: Standing,
+    ) {
+        let Frame {
+            n, stack: width, ..
+        } = self.frame;
+        let (i, j) = (k / n, k % n);
+        let stack = j / width;
+        if i == 0 && j % width == 0 {
+            // A new output stack: only an unused input stack with as many givens in the first row
+            // as the smallest first row has there can keep the line smallest.
+            let mut standing = standing;
+            let taken = columns.stack_at[..stack]
+                .iter()
+                .fold(0u32, |m, &s| m | 1 << s);
+            let count = self.first_row_givens[stack];
+            let given = self.given_columns(0);
+            for input_stack in 0..(n / width) as u8 {
+                if taken >> input_stack & 1 == 1
+                    || givens(&self.frame, given, usize::from(input_stack)) != count
+                {
+                    continue;
+                }
+                let mut columns = columns;
+                columns.stack_at[stack] = input_stack;
+                columns.open[stack] = ((1u32 << width) - 1) << (width * usize::from(input_stack));
+                let improvements = self.best.improvements;
+                if count == 0 {
+                    // No givens: the stack's cells read blank whichever column goes where, so all
+                    // of them stay deferred.
+                    let blanks =
+                        (k..k + width).try_fold(standing, |s, at| s.after(&self.best.line, at, 0));
+                    if let Some(child) = blanks {
+                        self.line[k..k + width].fill(0);
+                        self.next_cell(k + width - 1, used, columns, labels, child);
+                    }
+                } else {
+                    self.first_row_cell(k, used, columns, labels, standing);
+                }
+                if self.best.improvements != improvements {
+                    standing = Standing::Level;
+                }
+            }
+            return;
+        }
+        if i == 0 {
+            return self.first_row_cell(k, used, columns, labels, standing);
+        }
+        self.fill_row(k, used, columns, labels, standing);
+    }
+
+    /// Goes on after cell `k`: with the next cell, or the next row after a row's last cell.
+    fn next_cell(
+        &mut self,
+        k: usize,
+        used: u32,
+        columns: Columns,
+        labels: Labels,
+        standing: Standing,
+    ) {
+        let n = self.frame.n;
+        if k % n == n - 1 {
+            self.place_row(k / n + 1, used, columns, labels, standing);
+        } else {
+            self.place_cell(k + 1, used, columns, labels, standing);
+        }
+    }
+
+    /// The deferred positions of output stack `stack` before position `j`.
+    fn deferred_before(&self, columns: &Columns, stack: usize, j: usize) -> usize {
+        let width = self.frame.stack;
+        (width * stack..j)
+            .filter(|&p| columns.at[p] == NONE)
+            .count()
+    }
+
+    /// Fills the cells of a row after the first from cell `k` on, in one loop while each cell has
+    /// a single choice: a placed column, a deferred position whose open columns all read blank, or
+    /// one that only one column can take. A cell with more choices branches.
+    fn fill_row(
+        &mut self,
+        mut k: usize,
+        used: u32,
+        mut columns: Columns,
+        mut labels: Labels,
+        mut standing: Standing,
+    ) {
+        let Frame {
+            n, stack: width, ..
+        } = self.frame;
+        let i = k / n;
+        let given_here = self.given_columns(i);
+        loop {
+            let (j, stack) = (k % n, k % n / width);
+            let placed = columns.at[j];
+            let value = if placed != NONE {
+                labels.take(self.value(i, placed))
+            } else if columns.open[stack] & given_here == 0
+                || self.deferred_before(&columns, stack, j)
+                    < (columns.open[stack] & !given_here).count_ones() as usize
+            {
+                // Blank: the open columns blank in this row stay interchangeable and keep the
+                // stack's first deferred positions; the given ones take the rest.
+                0
+            } else {
+                // The open columns given here are told apart now: each choice giving the smallest
+                // cell is made, one of each set of twins.
+                let open = columns.open[stack];
+                let given = open & given_here;
+                let candidates = (0..n as u8).filter(|&c| given >> c & 1 == 1);
+                let least = candidates
+                    .clone()
+                    .map(|c| labels.peek(self.value(i, c)))
+                    .min()
+                    .unwrap_or(0);
+                let twins = &self.column_twins[self.transpose];
+                let chosen = candidates
+                    .filter(|&c| {
+                        labels.peek(self.value(i, c)) == least && twins[usize::from(c)] & open == 0
+                    })
+                    .fold(0u32, |m, c| m | 1 << c);
+                if chosen.count_ones() == 1 {
+                    let column = chosen.trailing_zeros() as u8;
+                    columns.at[j] = column;
+                    columns.open[stack] &= !(1 << column);
+                    labels.take(self.value(i, column))
+                } else {
+                    return self.branch(k, chosen, used, columns, labels, standing);
+                }
+            };
+            let Some(child) = standing.after(&self.best.line, k, value) else {
+                return;
+            };
+            standing = child;
+            self.line[k] = value;
+            if j == n - 1 {
+                return self.place_row(i + 1, used, columns, labels, standing);
+            }
+            k += 1;
+        }
+    }
+
+    /// Fills cell `j` of the first row, whose output stack has its input stack: deferred while a
+    /// blank column of the stack is left for it, else each open column.
+    fn first_row_cell(
+        &mut self,
+        j: usize,
+        used: u32,
+        columns: Columns,
+        labels: Labels,
+        standing: Standing,
+    ) {
+        let n = self.frame.n;
+        let stack = j / self.frame.stack;
+        let open = columns.open[stack];
+        let deferred = self.deferred_before(&columns, stack, j);
+        let blanks = (open & !self.given_columns(0)).count_ones() as usize;
+        if blanks > deferred {
+            if let Some(child) = standing.after(&self.best.line, j, 0) {
+                self.line[j] = 0;
+                self.next_cell(j, used, columns, labels, child);
+            }
+            return;
+        }
+        let given = open & self.given_columns(0);
+        let twins = &self.column_twins[self.transpose];
+        let chosen = (0..n as u8)
+            .filter(|&c| given >> c & 1 == 1 && twins[usize::from(c)] & open == 0)
+            .fold(0u32, |m, c| m | 1 << c);
+        self.branch(j, chosen, used, columns, labels, standing);
+    }
+
+    /// Tries each column of `chosen` (bit per input column, open in the stack of cell `k`) at
+    /// cell `k`, and goes on from each.
+    fn branch(
+        &mut self,
+        k: usize,
+        chosen: u32,
+        used: u32,
+        columns: Columns,
+        labels: Labels,
+        standing: Standing,
+    ) {
+        let Frame {
+            n, stack: width, ..
+        } = self.frame;
+        let (i, j) = (k / n, k % n);
+        let mut standing = standing;
+        for column in (0..n as u8).filter(|c| chosen >> c & 1 == 1) {
+            let mut labels = labels;
+            let value = labels.take(self.value(i, column));
+            let Some(child) = standing.after(&self.best.line, k, value) else {
+                continue;
+            };
+            let mut columns = columns;
+            columns.at[j] = column;
+            columns.open[j / width] &= !(1 << column);
+            self.line[k] = value;
+            let improvements = self.best.improvements;
+            self.next_cell(k, used, columns, labels, child);
+            if self.best.improvements != improvements {
+                standing = Standing::Level;
+            }
+        }
+    }
+}
+
+/// How many columns of input stack `stack` a row gives, its given columns being `given`.
+fn givens(frame: &Frame, given: u32, stack: usize) -> u8 {
+    (given >> (frame.stack * stack) & ((1 << frame.stack) - 1)).count_ones() as u8
+}

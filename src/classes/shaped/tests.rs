@@ -1,0 +1,210 @@
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+
+use super::*;
+use crate::engine::generic::solve::Solver;
+use crate::model::symbols::Symbols;
+
+fn boxed(n: usize, split: (usize, usize), diagonal: bool) -> Shape {
+    Shape::boxed(n, Some(split), diagonal, Symbols::default_for(n)).unwrap()
+}
+
+fn jigsaw(layout: &str) -> Shape {
+    Shape::jigsaw(layout.as_bytes(), None, false, None).unwrap()
+}
+
+/// A random complete grid of `shape`.
+fn grid(shape: &Shape, seed: u64) -> Vec<u8> {
+    let mut solver = Solver::new(shape);
+    let mut grid = vec![0; shape.cells()];
+    let empty = vec![0; shape.cells()];
+    assert_eq!(
+        solver.random_solution(&empty, seed, &mut grid, usize::MAX),
+        Some(true)
+    );
+    grid
+}
+
+/// `cells` with each cell blanked with probability `blank`.
+fn holes(cells: &[u8], blank: f64, rng: &mut Xoshiro256PlusPlus) -> Vec<u8> {
+    cells
+        .iter()
+        .map(|&v| if rng.random_bool(blank) { 0 } else { v })
+        .collect()
+}
+
+/// Grids, puzzles of several densities, and cells of no grid, of `shape`.
+fn samples(shape: &Shape, count: u64) -> Vec<Vec<u8>> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(count);
+    let n = shape.size();
+    let mut all = Vec::new();
+    for seed in 0..count {
+        let g = grid(shape, seed);
+        for blank in [0.2, 0.5, 0.8, 0.95] {
+            all.push(holes(&g, blank, &mut rng));
+        }
+        let garbage: Vec<u8> = (0..shape.cells())
+            .map(|_| rng.random_range(0..=n as u8))
+            .collect();
+        all.push(garbage);
+        all.push(g);
+    }
+    all.push(vec![0; shape.cells()]);
+    all
+}
+
+/// Every search agrees with the brute force over `group`, and equivalents share their form.
+fn agrees(shape: &Shape, group: &[Arrangement], count: u64) {
+    let canon = Canon::new(shape);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+    for cells in samples(shape, count) {
+        let form = canon.form(&cells);
+        assert_eq!(form, brute::smallest(group, &cells), "{cells:?}");
+        let moved = canon.shuffle(&cells, &mut rng);
+        assert_eq!(canon.form(&moved), form, "{cells:?} moved to {moved:?}");
+    }
+}
+
+fn sorted(mut group: Vec<Arrangement>) -> Vec<(bool, Vec<u8>, Vec<u8>)> {
+    let mut all: Vec<_> = group
+        .drain(..)
+        .map(|a| (a.transpose, a.rows, a.columns))
+        .collect();
+    all.sort();
+    all
+}
+
+#[test]
+fn the_boxed_groups_are_every_arrangement_that_keeps_the_houses() {
+    for (n, split, size) in [(4, (2, 2), 2 * 8 * 8), (6, (2, 3), 48 * 72)] {
+        let group = brute::group(&boxed(n, split, false));
+        assert_eq!(group.len(), size, "{n}");
+    }
+}
+
+#[test]
+fn the_diagonal_groups_are_every_arrangement_that_keeps_the_houses() {
+    for (n, split) in [(4, (2, 2)), (6, (2, 3)), (6, (3, 2))] {
+        let shape = boxed(n, split, true);
+        let group = listed::Diagonal::new(n, split.0, split.1);
+        let transposes = if split.0 == split.1 { 4 } else { 2 };
+        let listed: Vec<Arrangement> = (0..4 * group.len())
+            .filter(|i| transposes == 4 || i & 2 == 0)
+            .map(|i| group.arrangement(i))
+            .collect();
+        assert_eq!(
+            sorted(listed),
+            sorted(brute::group(&shape)),
+            "{n} {split:?}"
+        );
+    }
+    assert_eq!(listed::Diagonal::new(9, 3, 3).len() * 4, 96);
+    assert_eq!(listed::Diagonal::new(16, 4, 4).len() * 4, 18_432);
+}
+
+#[test]
+fn every_4x4_blank_pattern_takes_the_smallest_line() {
+    let shape = boxed(4, (2, 2), false);
+    let group = brute::group(&shape);
+    let canon = Canon::new(&shape);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    for pattern in 0..1u32 << 16 {
+        // Every pattern of givens, of a grid drawn from the pattern.
+        let g = grid(&shape, u64::from(pattern % 61));
+        let puzzle: Vec<u8> = (0..16).map(|k| (pattern >> k & 1) as u8 * g[k]).collect();
+        if pattern % 7 == 0 {
+            assert_eq!(
+                canon.form(&puzzle),
+                brute::smallest(&group, &puzzle),
+                "{puzzle:?}"
+            );
+            let moved = canon.shuffle(&puzzle, &mut rng);
+            assert_eq!(canon.form(&moved), canon.form(&puzzle));
+        }
+    }
+    // Shidoku has two classes of grids.
+    let forms: std::collections::HashSet<Vec<u8>> = (0..200)
+        .map(|seed| canon.form(&grid(&shape, seed)))
+        .collect();
+    assert_eq!(forms.len(), 2);
+}
+
+#[test]
+fn boxed_searches_take_the_smallest_line() {
+    agrees(
+        &boxed(6, (2, 3), false),
+        &brute::group(&boxed(6, (2, 3), false)),
+        12,
+    );
+    agrees(
+        &boxed(6, (3, 2), false),
+        &brute::group(&boxed(6, (3, 2), false)),
+        6,
+    );
+}
+
+#[test]
+fn diagonal_searches_take_the_smallest_line() {
+    for (n, split) in [(4, (2, 2)), (6, (2, 3))] {
+        let shape = boxed(n, split, true);
+        agrees(&shape, &brute::group(&shape), 8);
+    }
+}
+
+/// Layouts with symmetries (boxes written as regions, and a layout kept by a half turn), and
+/// random ones, which mostly have none.
+fn layouts() -> Vec<Shape> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
+    let mut shapes = vec![
+        jigsaw("aabb\naabb\nccdd\nccdd\n"),
+        jigsaw("aaabbb\naaabbb\ncccddd\ncccddd\neeefff\neeefff\n"),
+        jigsaw("aaab\ncabb\nccdb\ncddd\n"),
+    ];
+    for n in [4, 5, 6] {
+        let start = Shape::jigsaw_start(n, false, Symbols::default_for(n));
+        shapes.push(Shape::random_jigsaw(
+            &start,
+            &grid(&start, n as u64),
+            &mut rng,
+        ));
+    }
+    shapes
+}
+
+#[test]
+fn jigsaw_searches_take_the_smallest_line() {
+    for shape in layouts() {
+        let group = brute::turns_kept(&shape);
+        agrees(&shape, &group, 6);
+    }
+}
+
+#[test]
+fn larger_boxed_forms_are_shared_by_equivalents() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
+    for (n, split) in [(8, (2, 4)), (12, (3, 4)), (16, (4, 4))] {
+        let shape = boxed(n, split, false);
+        let canon = Canon::new(&shape);
+        for cells in samples(&shape, 2) {
+            let form = canon.form(&cells);
+            for _ in 0..3 {
+                assert_eq!(canon.form(&canon.shuffle(&cells, &mut rng)), form, "{n}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_record_turns_with_its_layout() {
+    let shape = jigsaw("aaab\ncabb\nccdb\ncddd\n");
+    let Regions::Jigsaw(region_of) = shape.regions() else {
+        unreachable!()
+    };
+    let cells = grid(&shape, 1);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+    let form = record::form(4, region_of, &cells);
+    for _ in 0..20 {
+        let (layout, moved) = record::shuffle(4, region_of, &cells, &mut rng);
+        assert_eq!(record::form(4, &layout, &moved), form);
+    }
+}
