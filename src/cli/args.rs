@@ -67,7 +67,7 @@ pub struct Cli {
     /// Rate every puzzle of FILE: its level and technique counts, as CSV
     ///
     /// FILE is any -s input (`-` for standard input). Rows
-    /// `puzzle,level,singles,locked,pairs_triples,harder,guesses` under that header; a CSV
+    /// `puzzle,level,singles,locked,pairs_triples,harder,guesses,guesses_mean` under that header; a CSV
     /// corpus gets the columns appended to its rows. Every shape, the levels meaning the same.
     /// See OUTPUT FORMATS and SHAPES.
     #[arg(long, value_name = "FILE", help_heading = MODES)]
@@ -159,7 +159,7 @@ pub struct Cli {
     /// difficulty for a search solver, not for a person (-m). 36 is the median of the forum's
     /// hardest list by this measure. A local search climbs to it from dug puzzles; every output
     /// is minimal. Takes --minimal, --symmetric, --classes, --shard and --format; not -r, -m or
-    /// --guesses. MEAN up to 50 (30 with --symmetric); higher is refused (see PUZZLES).
+    /// --guesses. MEAN up to 50 (15 with --symmetric); higher is refused (see PUZZLES).
     #[arg(long, value_name = "MEAN", num_args = 0..=1, require_equals = true)]
     #[arg(default_missing_value = "36", value_parser = values::parse_hard)]
     #[arg(help_heading = PUZZLES, verbatim_doc_comment)]

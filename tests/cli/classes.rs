@@ -467,7 +467,7 @@ fn rate_counts_guesses_and_n_keeps_the_range() {
     let mut lines = text.lines();
     assert_eq!(
         lines.next(),
-        Some("puzzle,level,singles,locked,pairs_triples,harder,guesses")
+        Some("puzzle,level,singles,locked,pairs_triples,harder,guesses,guesses_mean")
     );
     let guesses: Vec<usize> = lines
         .map(|l| l.rsplit(',').next().unwrap().parse().unwrap())

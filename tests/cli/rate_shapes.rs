@@ -81,7 +81,7 @@ fn a_puzzle_of_many_solutions_is_reported_as_at_9x9() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(
         text,
-        format!("{}\n{},invalid,,,,,\n", standard_header(), ".".repeat(36))
+        format!("{}\n{},invalid,,,,,,\n", standard_header(), ".".repeat(36))
     );
     let errors = String::from_utf8(out.stderr).unwrap();
     assert!(

@@ -78,7 +78,7 @@ pub const MOST_MEAN: usize = 50;
 
 /// The highest mean a request with `--symmetric` may ask for: pairs of givens leave the search
 /// fewer moves.
-pub const MOST_SYMMETRIC_MEAN: usize = 30;
+pub const MOST_SYMMETRIC_MEAN: usize = 15;
 
 /// Whether the search serves a request for a least total of guesses `total` (ten times the
 /// mean), `symmetric` or not, given with a blank range, a level or a guess range or not: the
