@@ -16,7 +16,11 @@
 //!    dropped). The solution never changes, so every puzzle of a chain belongs to its grid's shard.
 //! 3. **The score** is the measure of `measure.rs`: the guesses over ten fixed equivalents. A
 //!    child that the first equivalents show to be far below the bar is dropped before the others
-//!    are solved. A child at least as hard as the pool's easiest (and not in the pool) replaces it.
+//!    are solved. A child with a *backdoor*, a cell whose given would let reasoning alone solve
+//!    it, is dropped too: our solver may guess elsewhere many times, but a solver that branches
+//!    on that cell first (as tdoku's, on other choices, often does) solves it at once; the
+//!    forum's hardest puzzles almost never have one. A child at least as hard as the pool's
+//!    easiest (and not in the pool) replaces it.
 //! 4. **Output**: every child at the asked level is an output puzzle of the chain, until the chain
 //!    has its quota. A chain whose pool stops improving before then starts again from a new grid.
 //!
@@ -344,7 +348,17 @@ impl<'a> Climb<'a> {
                 return None;
             }
         }
-        Some((child, total))
+        (total < bar || !self.has_backdoor(&child, solver)).then_some((child, total))
+    }
+
+    /// Whether one more given of the solution lets reasoning alone solve `puzzle`: such a puzzle
+    /// is easy for a solver that branches on that cell first, however many guesses ours makes.
+    fn has_backdoor(&self, puzzle: &Grid, solver: &mut Solver) -> bool {
+        (0..CELLS).filter(|&c| puzzle.get(c) == 0).any(|cell| {
+            let mut more = *puzzle;
+            more.set(cell, self.solution.get(cell));
+            solver.solves_without_guess(&more)
+        })
     }
 
     /// The total a child must reach to matter: the pool's easiest, or the asked level if lower.
