@@ -158,8 +158,9 @@ pub struct Cli {
     /// random equivalents of the puzzle (--rate's guesses_mean), up to one decimal: a measure of
     /// difficulty for a search solver, not for a person (-m). 36 is the median of the forum's
     /// hardest list by this measure. A local search climbs to it from dug puzzles; every output
-    /// is minimal. Takes --minimal, --symmetric, --classes, --shard and --format; not -r, -m or
-    /// --guesses. MEAN up to 50 (15 with --symmetric); higher is refused (see PUZZLES).
+    /// is minimal. Takes --minimal or --symmetric (not both), --classes, --shard and --format;
+    /// not -r, -m or --guesses. MEAN up to 50 (15 with --symmetric); higher is refused (see
+    /// PUZZLES).
     #[arg(long, value_name = "MEAN", num_args = 0..=1, require_equals = true)]
     #[arg(default_missing_value = "36", value_parser = values::parse_hard)]
     #[arg(help_heading = PUZZLES, verbatim_doc_comment)]

@@ -150,6 +150,7 @@ fn standard(job: Job, seed: u64, standard_shape: bool) -> Result<Planned, Error>
             if let Some(total) = hard {
                 hard::check_reachable(
                     total,
+                    minimal,
                     symmetric,
                     blanks.is_some(),
                     level.is_some(),

@@ -39,7 +39,7 @@ fn rated_means(puzzles: &str) -> Vec<f64> {
 
 #[test]
 fn hard_puzzles_are_unique_minimal_distinct_and_as_hard_as_asked() {
-    let args = ["-n", "4", "--hard=20", "--seed", "3", "--format", "csv"];
+    let args = ["-n", "3", "--hard=12", "--seed", "3", "--format", "csv"];
     let csv = String::from_utf8(run_ok(&[&args[..], &["-j", "2"]].concat())).unwrap();
     assert_eq!(
         csv.as_bytes(),
@@ -52,7 +52,7 @@ fn hard_puzzles_are_unique_minimal_distinct_and_as_hard_as_asked() {
         Some("puzzle,solution,blanks,level,guesses_mean")
     );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
-    assert_eq!(rows.len(), 4);
+    assert_eq!(rows.len(), 3);
     let mut puzzles = String::new();
     for row in &rows {
         let (puzzle, solution) = (cells(row[0]), cells(row[1]));
@@ -64,7 +64,7 @@ fn hard_puzzles_are_unique_minimal_distinct_and_as_hard_as_asked() {
             (puzzle.iter().filter(|&&d| d == 0).count()).to_string()
         );
         assert!(is_minimal(&puzzle), "{}", row[0]);
-        assert!(row[4].parse::<f64>().unwrap() >= 20.0, "{row:?}");
+        assert!(row[4].parse::<f64>().unwrap() >= 12.0, "{row:?}");
         puzzles.push_str(row[0]);
         puzzles.push('\n');
     }
@@ -76,13 +76,12 @@ fn hard_puzzles_are_unique_minimal_distinct_and_as_hard_as_asked() {
 }
 
 #[test]
-fn hard_symmetric_minimal_classes_and_shards_work() {
+fn hard_symmetric_classes_and_shards_work() {
     let out = String::from_utf8(run_ok(&[
         "-n",
         "2",
-        "--hard=10",
+        "--hard=6",
         "--symmetric",
-        "--minimal",
         "--classes",
         "--shard",
         "1/2",
@@ -97,9 +96,8 @@ fn hard_symmetric_minimal_classes_and_shards_work() {
     for puzzle in &puzzles {
         assert_eq!(count_solutions(puzzle, 2), 1);
         assert!((0..81).all(|c| (puzzle[c] == 0) == (puzzle[80 - c] == 0)));
-        assert!(is_minimal(puzzle));
     }
-    assert!(rated_means(&out).iter().all(|&m| m >= 10.0));
+    assert!(rated_means(&out).iter().all(|&m| m >= 6.0));
     let classes: std::collections::HashSet<_> = puzzles
         .iter()
         .map(|p| canonical_form(&Grid::from_cells(*p).unwrap()))
@@ -116,6 +114,10 @@ fn bad_hard_requests_are_usage_errors_naming_what_works() {
             "15 guesses at most",
         ),
         (&["-n", "5", "--hard", "-r", "50~58"], "not -r"),
+        (
+            &["-n", "5", "--hard=5", "--symmetric", "--minimal"],
+            "drop one",
+        ),
         (&["-n", "5", "--hard", "-m", "3"], "not -m"),
         (&["-n", "5", "--hard=3x"], "such as 36 or 30.5"),
         (&["-n", "5", "--hard", "--size", "4"], "9×9 shape only"),

@@ -85,10 +85,11 @@ pub const MOST_MEAN: usize = 50;
 pub const MOST_SYMMETRIC_MEAN: usize = 15;
 
 /// Whether the search serves a request for a least total of guesses `total` (ten times the
-/// mean), `symmetric` or not, given with a blank range, a level or a guess range or not: the
-/// error names what works.
+/// mean), `minimal` and `symmetric` or not, given with a blank range, a level or a guess range or
+/// not: the error names what works.
 pub fn check_reachable(
     total: usize,
+    minimal: bool,
     symmetric: bool,
     blanks: bool,
     level: bool,
@@ -104,6 +105,14 @@ pub fn check_reachable(
              --shard and --format, not {}",
             refused.join(" or ")
         ));
+    }
+    if minimal && symmetric {
+        // Minimising by pairs leaves single givens that could go: most children are dropped.
+        return Err(
+            "--hard with both --symmetric and --minimal finds under a puzzle a second; drop one \
+             of them"
+                .into(),
+        );
     }
     let most = if symmetric {
         MOST_SYMMETRIC_MEAN
