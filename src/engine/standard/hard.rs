@@ -333,9 +333,7 @@ impl<'a> Climb<'a> {
                             .is_none_or(|o| self.both(c).any(|d| o.get(d) != self.solution.get(d)))
                 })
                 .collect();
-            let Some(&cell) = blanks.get(rng.random_range(0..blanks.len().max(1))) else {
-                return None;
-            };
+            let &cell = blanks.get(rng.random_range(0..blanks.len().max(1)))?;
             for c in self.both(cell) {
                 child.set(c, self.solution.get(c));
             }
