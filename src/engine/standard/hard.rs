@@ -298,13 +298,7 @@ impl<'a> Climb<'a> {
             self.pool[b].0
         };
         let mut child = parent;
-        let mut given: Vec<usize> = self
-            .cells
-            .iter()
-            .copied()
-            .filter(|&c| child.get(c) != 0)
-            .collect();
-        given.shuffle(rng);
+        let given = self.givens_in_random_order(&child, rng);
         let drops = rng.random_range(1..=3).min(given.len());
         let mut dropped = 0u128;
         for &cell in &given[..drops] {
@@ -381,8 +375,9 @@ impl<'a> Climb<'a> {
         std::iter::once(cell).chain(partner)
     }
 
-    /// Takes out givens of `puzzle` in random order while it keeps one solution.
-    fn minimise(&self, puzzle: &mut Grid, rng: &mut Xoshiro256PlusPlus, solver: &mut Solver) {
+    /// The givens of `puzzle` a move may take out (one of each pair with `--symmetric`), in
+    /// random order.
+    fn givens_in_random_order(&self, puzzle: &Grid, rng: &mut Xoshiro256PlusPlus) -> Vec<usize> {
         let mut given: Vec<usize> = self
             .cells
             .iter()
@@ -390,7 +385,12 @@ impl<'a> Climb<'a> {
             .filter(|&c| puzzle.get(c) != 0)
             .collect();
         given.shuffle(rng);
-        for cell in given {
+        given
+    }
+
+    /// Takes out givens of `puzzle` in random order while it keeps one solution.
+    fn minimise(&self, puzzle: &mut Grid, rng: &mut Xoshiro256PlusPlus, solver: &mut Solver) {
+        for cell in self.givens_in_random_order(puzzle, rng) {
             let mut trial = *puzzle;
             for c in self.both(cell) {
                 trial.set(c, 0);
