@@ -2,7 +2,7 @@
 # Benchmarks of sudoku-gen against references timed in the same run, as ratios of medians.
 #
 #   scripts/bench.sh [SECTION|all] [RUNS]
-#     sections: generate solve check puzzles canon stream shard; not in `all`: shapes
+#     sections: generate solve check puzzles canon stream shard; not in `all`: shapes hard
 #
 # generate: `-c 1000000` into a fresh file, against the write floor (scripts/bench/write_floor.rs:
 #           one buffer of the same size and one write, no sudoku work), in both formats; target
@@ -43,6 +43,15 @@
 #           `-n 1000 --size 16 -m 2 -j 2`: its rate.
 #           `--canon -j 1` of 20,000 16x16 grids of `-c` (target >= 20,000 grids/s) and of the
 #           16x16 puzzles of the `-n` line (target >= 5,000 puzzles/s).
+# hard (not in `all`): `-n 1000 --hard` and `-n 1000 --hard --minimal` on all cores: rate (target
+#           >= 10/s), and the 10th percentile, median and 90th percentile of the puzzles' mean
+#           guesses over 10 random equivalents by our measure (--rate's guesses_mean) and by
+#           tdoku's count ($SHARED/bench/peer-tdoku guesses FILE 10; target median >= 34). Then
+#           tdoku's generator (peer-tdoku generate, one process per core) for the same time: its
+#           distinct puzzles, the same figures. Then, without a target, `-n 4 --hard=50` again
+#           and again for 10 minutes: the hardest puzzle found by both measures. Without
+#           $SHARED/bench/peer-tdoku the tdoku figures and the generator line are skipped, and
+#           the script says so. HARD_COUNT and HARD_LONG (seconds) shorten a trial run.
 #
 # The puzzle sets are those of $SHARED/data/puzzles (SHARED defaults to ../shared) when present;
 # otherwise each set is the matching sample of tests/data repeated to a similar size, and the lines
@@ -417,8 +426,60 @@ bench_shapes() {
     'BEGIN { printf "%-34s %9.0f puzzles/s  %8.4f s  (target >= 5000/s, median of %d)\n", "canon 16x16 puzzles of -n", 1000 / t, t, r }'
 }
 
+# The 10th percentile, median and 90th percentile of the numbers on standard input.
+percentiles() {
+  sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "none"; exit }
+    printf "p10 %.1f median %.1f p90 %.1f", v[int(NR * 0.1) + 1], v[int((NR + 1) / 2)], v[int(NR * 0.9) + 1] }'
+}
+
+# "ours: ... tdoku: ..." for the puzzles of file $1 (one a line).
+hard_measures() {
+  local ours theirs="skipped (no peer-tdoku)"
+  ours=$("$bin" --rate "$1" | tail -n +2 | awk -F, '{ print $NF }' | percentiles)
+  [[ -x $peer_tdoku ]] && theirs=$("$peer_tdoku" guesses "$1" 10 2> /dev/null | awk '{ print $2 }' | percentiles)
+  echo "ours $ours; tdoku $theirs"
+}
+
+bench_hard() {
+  local count=${HARD_COUNT:-1000} long=${HARD_LONG:-600} cores secs made
+  cores=$(nproc)
+  peer_tdoku=$shared/bench/peer-tdoku
+  [[ -x $peer_tdoku ]] || echo "bench.sh: no $peer_tdoku: the tdoku figures and tdoku's generator line are skipped" >&2
+  for extra in "" "--minimal"; do
+    made=$work/hard.txt
+    # shellcheck disable=SC2086
+    secs=$(wall "$bin" -n "$count" --hard $extra --format line --seed 1)
+    mv "$work/out" "$made"
+    awk -v n="-n $count --hard $extra" -v s="$secs" -v c="$count" -v j="$cores" \
+      'BEGIN { printf "%-28s %8.1f s %7.2f puzzles/s (target >= 10, %d cores); ", n, s, c / s, j }'
+    echo "$(hard_measures "$made") (target tdoku median >= 34)"
+    hard_secs=$secs
+  done
+  if [[ -x $peer_tdoku ]]; then
+    "$peer_tdoku" count /dev/null 2> /dev/null || true
+    for ((i = 0; i < cores; i++)); do
+      timeout "$hard_secs" "$peer_tdoku" generate -p 0 -s 0 -c 0 -g 1 -e 10 -n 200 -m 1 > "$work/tdoku$i.txt" &
+    done
+    wait || true
+    cat "$work"/tdoku*.txt | awk 'length($1) == 81 { print $1 }' | sort -u > "$work/tdoku.txt"
+    awk -v s="$hard_secs" -v c="$(wc -l < "$work/tdoku.txt")" -v j="$cores" \
+      'BEGIN { printf "%-28s %8.1f s %7.2f puzzles/s (%d processes, every pool entry); ", "tdoku generate", s, c / s, j }'
+    echo "$(hard_measures "$work/tdoku.txt")"
+  fi
+  : > "$work/harder.txt"
+  local start=$EPOCHREALTIME seed=1
+  while awk -v a="$start" -v b="$EPOCHREALTIME" -v l="$long" 'BEGIN { exit !(b - a < l) }'; do
+    "$bin" -n 4 --hard=50 --format line --seed "$seed" --quiet >> "$work/harder.txt"
+    seed=$((seed + 1))
+  done
+  local ours theirs="skipped (no peer-tdoku)"
+  ours=$("$bin" --rate "$work/harder.txt" | tail -n +2 | awk -F, '{ print $NF }' | sort -g | tail -1)
+  [[ -x $peer_tdoku ]] && theirs=$("$peer_tdoku" guesses "$work/harder.txt" 10 2> /dev/null | awk '{ print $2 }' | sort -g | tail -1)
+  echo "hard --hard=50 for ${long} s: $(wc -l < "$work/harder.txt") puzzles; hardest: ours $ours, tdoku $theirs (no target)"
+}
+
 sections=(generate solve check puzzles canon stream shard)
-extra_sections=(shapes)
+extra_sections=(shapes hard)
 if [[ $what == all ]]; then
   chosen=("${sections[@]}")
 elif [[ " ${sections[*]} ${extra_sections[*]} " == *" $what "* ]]; then

@@ -16,7 +16,7 @@ use sudoku_gen::{Error, io::progress};
 
 /// The modes that take each option, in one table: an option given to any other mode is a usage
 /// error.
-fn options_of(cli: &Cli) -> [(&'static str, bool, &'static [Mode]); 19] {
+fn options_of(cli: &Cli) -> [(&'static str, bool, &'static [Mode]); 20] {
     use Mode::*;
     [
         ("--unique", cli.require_unique, &[Solve, Check]),
@@ -27,6 +27,7 @@ fn options_of(cli: &Cli) -> [(&'static str, bool, &'static [Mode]); 19] {
         ("--classes", cli.classes, &[Grids, Puzzles, Check]),
         ("--shard", cli.shard.is_some(), &[Grids, Puzzles]),
         ("--guesses", cli.guesses.is_some(), &[Puzzles]),
+        ("--hard", cli.hard.is_some(), &[Puzzles]),
         ("-m", cli.level.is_some(), &[Puzzles]),
         ("-r", cli.blanks.is_some(), &[Puzzles]),
         ("-u", cli.homework_unique, &[Puzzles]),
@@ -141,6 +142,7 @@ impl Cli {
                 minimal: self.minimal,
                 symmetric: self.symmetric,
                 guesses: range(self.guesses),
+                hard: self.hard,
                 classes: self.classes,
                 shard: self.shard,
                 format: self.format.unwrap_or(OutputFormat::Grid),

@@ -67,7 +67,7 @@ pub struct Cli {
     /// Rate every puzzle of FILE: its level and technique counts, as CSV
     ///
     /// FILE is any -s input (`-` for standard input). Rows
-    /// `puzzle,level,singles,locked,pairs_triples,harder,guesses` under that header; a CSV
+    /// `puzzle,level,singles,locked,pairs_triples,harder,guesses,guesses_mean` under that header; a CSV
     /// corpus gets the columns appended to its rows. Every shape, the levels meaning the same.
     /// See OUTPUT FORMATS and SHAPES.
     #[arg(long, value_name = "FILE", help_heading = MODES)]
@@ -153,6 +153,20 @@ pub struct Cli {
     #[arg(long, value_name = "LOW~HIGH", value_parser = values::parse_guesses)]
     #[arg(help_heading = PUZZLES, verbatim_doc_comment)]
     pub(super) guesses: Option<(usize, usize)>,
+
+    /// Hard puzzles, by a search: each needs MEAN guesses or more (default 36)
+    ///
+    /// MEAN is the mean of the guesses the search solver makes to find a solution over 10 fixed
+    /// random equivalents of the puzzle (--rate's guesses_mean), up to one decimal: a measure of
+    /// difficulty for a search solver, not for a person (-m). 36 is the median of the forum's
+    /// hardest list by this measure. A local search climbs to it from dug puzzles; every output
+    /// is minimal. Takes --minimal or --symmetric (not both), --classes, --shard and --format;
+    /// not -r, -m or --guesses. MEAN up to 50 (15 with --symmetric); higher is refused (see
+    /// PUZZLES).
+    #[arg(long, value_name = "MEAN", num_args = 0..=1, require_equals = true)]
+    #[arg(default_missing_value = "36", value_parser = values::parse_hard)]
+    #[arg(help_heading = PUZZLES, verbatim_doc_comment)]
+    pub(super) hard: Option<usize>,
 
     /// With --check: exactly N grids in all (with --puzzles, N solutions)
     #[arg(long = "count", value_name = "N", help_heading = CHECKING)]

@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use sudoku_gen::engine::standard::reach;
 use sudoku_gen::engine::standard::walk::MAX_GRIDS;
+use sudoku_gen::engine::standard::{hard, reach};
 use sudoku_gen::grade::plan;
 use sudoku_gen::model::shape;
 
@@ -30,6 +30,26 @@ pub fn parse_blanks(text: &str) -> Result<(usize, usize), String> {
 /// A guess range `LOW~HIGH` or `LOW-HIGH` inside the supported one.
 pub fn parse_guesses(text: &str) -> Result<(usize, usize), String> {
     parse_range(text, &reach::GUESSES, "guess counts")
+}
+
+/// A `--hard` level: a mean of guesses with at most one decimal, as ten times the mean.
+pub fn parse_hard(text: &str) -> Result<usize, String> {
+    let message = || {
+        format!(
+            "expected a mean of guesses such as 36 or 30.5, from 0 to {}",
+            hard::MOST_MEAN
+        )
+    };
+    let (whole, tenth) = text.split_once('.').unwrap_or((text, "0"));
+    let digits = |s: &str, most: usize| {
+        (!s.is_empty() && s.len() <= most && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse::<usize>().ok())
+            .flatten()
+    };
+    match (digits(whole, 4), digits(tenth, 1)) {
+        (Some(whole), Some(tenth)) if whole <= hard::MOST_MEAN => Ok(10 * whole + tenth),
+        _ => Err(message()),
+    }
 }
 
 /// A range `LOW~HIGH` or `LOW-HIGH` inside `range`, the `what` supported.

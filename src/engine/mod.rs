@@ -66,6 +66,8 @@ pub enum Feature {
     Classes,
     /// `--guesses`: puzzles by the search's guesses.
     Guesses,
+    /// `--hard`: hard puzzles by a search.
+    Hard,
     /// `--shard`: a corpus made by many runs.
     Shard,
     /// `--column`: the puzzle column of a CSV corpus.
@@ -88,6 +90,7 @@ impl Feature {
             Feature::Shuffle => "--shuffle",
             Feature::Classes => "--classes",
             Feature::Guesses => "--guesses",
+            Feature::Hard => "--hard",
             Feature::Shard => "--shard",
             Feature::Column => "--column",
             Feature::Grade => "--grade",
@@ -107,6 +110,7 @@ const SUPPORT: &[(Feature, [bool; 2])] = &[
     (Feature::Shuffle, [true, true]),
     (Feature::Classes, [true, true]),
     (Feature::Guesses, [true, true]),
+    (Feature::Hard, [true, false]),
     (Feature::Shard, [true, true]),
     (Feature::Column, [true, true]),
     (Feature::Grade, [true, false]),

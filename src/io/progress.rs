@@ -83,7 +83,12 @@ impl InputProgress {
 impl Progress {
     /// Progress over `total` items, called `items` on the bar.
     pub fn new(total: usize, items: &str) -> Progress {
-        let shown = watched() && total >= LEAST_ITEMS;
+        Progress::shown_from(total, items, LEAST_ITEMS)
+    }
+
+    /// Progress over `total` items, a bar only from `least` items on.
+    fn shown_from(total: usize, items: &str, least: usize) -> Progress {
+        let shown = watched() && total >= least;
         Progress(shown.then(|| {
             let template = format!("{{bar:40}} {{pos}}/{{len}} {items}, {{per_sec}}, {{eta}} left");
             ProgressBar::new(total as u64).with_style(
@@ -91,6 +96,11 @@ impl Progress {
                     .unwrap_or_else(|_| ProgressStyle::default_bar()),
             )
         }))
+    }
+
+    /// Progress over `total` items that each take long, called `items`: a bar at any total.
+    pub fn slow(total: usize, items: &str) -> Progress {
+        Progress::shown_from(total, items, 1)
     }
 
     /// One more item done.

@@ -33,7 +33,7 @@ use super::{Finished, Job};
 use crate::classes::{distinct, shaped};
 use crate::engine::Kernel;
 use crate::engine::generic::{dig as generic_dig, walk as generic_walk};
-use crate::engine::standard::{dig, walk};
+use crate::engine::standard::{dig, hard, walk};
 use crate::error::Error;
 use crate::io::output::Destination;
 use crate::io::progress::Progress;
@@ -92,6 +92,31 @@ pub(super) fn run(
         }
         Job::Puzzles {
             count,
+            minimal,
+            symmetric,
+            hard: Some(total),
+            classes,
+            shard,
+            format,
+            ..
+        } if kernel == Kernel::Standard => {
+            let request = hard::HardRequest {
+                count,
+                seed,
+                total,
+                minimal,
+                symmetric,
+                classes,
+                shard,
+                with_levels: format == OutputFormat::Csv,
+            };
+            let progress = Progress::slow(count, "puzzles");
+            let puzzles = hard::search_puzzles(&request, &|| progress.advance());
+            progress.finish();
+            hard::render_hard(&puzzles, format)
+        }
+        Job::Puzzles {
+            count,
             blanks,
             level,
             minimal,
@@ -100,6 +125,7 @@ pub(super) fn run(
             classes,
             shard,
             format,
+            ..
         } => match kernel {
             Kernel::Standard => {
                 let request = dig::PuzzleRequest {

@@ -108,6 +108,8 @@ pub enum Job {
         symmetric: bool,
         /// The search's guesses allowed.
         guesses: Option<RangeInclusive<usize>>,
+        /// Hard puzzles by a search: the least total of guesses over the measure's equivalents.
+        hard: Option<usize>,
         /// No two puzzles equivalent.
         classes: bool,
         /// The shard of a corpus made by many runs.

@@ -30,6 +30,7 @@ use std::fmt;
 
 use rayon::prelude::*;
 
+use crate::engine::standard::hard::measure::{push_mean, total_guesses};
 use crate::engine::standard::solve::Solver;
 use crate::jobs::solve::{BatchOutput, PuzzleProblem};
 use crate::model::grid::{CELLS, Grid, HOUSES, houses_of};
@@ -98,6 +99,10 @@ pub struct Rating {
     /// Guesses the search made to solve the puzzle and prove its solution unique: a measure of
     /// difficulty that needs no logic.
     pub guesses: u32,
+    /// The guesses the search makes to find a solution over the fixed random equivalents of
+    /// `-n --hard`'s measure, added up (ten times their mean); `None` on shapes without
+    /// equivalents.
+    pub guesses_total: Option<usize>,
 }
 
 /// For two houses, the cells of the first (bit `i` for its `i`-th cell) that lie in the second.
@@ -139,6 +144,7 @@ pub fn rate_with(solver: &mut Solver, puzzle: &Grid) -> Option<Rating> {
     let solution = outcome.first_solution.filter(|_| outcome.solutions == 1)?;
     Some(Rating {
         guesses: u32::try_from(outcome.guesses).unwrap_or(u32::MAX),
+        guesses_total: Some(total_guesses(solver, puzzle)),
         ..solve_logically(
             &mut Board::new(puzzle),
             Some(solution.cells()),
@@ -154,8 +160,8 @@ pub(crate) fn level_within(puzzle: &Grid, ceiling: Level) -> Level {
 }
 
 /// The ratings of a file's puzzles as CSV, rated over the thread pool: [`HEADER`] if asked, then one
-/// row per puzzle, `puzzle,level,singles,locked,pairs_triples,harder,guesses` (the puzzle in the
-/// line format). A puzzle without exactly one solution gets `invalid` and empty counts, and is a
+/// row per puzzle, `puzzle,level,singles,locked,pairs_triples,harder,guesses,guesses_mean` (the
+/// puzzle in the line format). A puzzle without exactly one solution gets `invalid` and empty counts, and is a
 /// problem.
 pub fn rate_file(puzzles: &Puzzles, with_header: bool) -> BatchOutput {
     let ratings: Vec<Option<Rating>> = puzzles
@@ -198,14 +204,19 @@ fn push_columns(text: &mut Vec<u8>, rating: Option<&Rating>) {
                 text.push(b',');
                 text.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
             }
+            text.push(b',');
+            if let Some(total) = r.guesses_total {
+                push_mean(text, total);
+            }
         }
-        None => text.extend_from_slice(b",invalid,,,,,"),
+        None => text.extend_from_slice(b",invalid,,,,,,"),
     }
     text.push(b'\n');
 }
 
 /// The header of [`rate_file`]'s CSV.
-pub const HEADER: &[u8] = b"puzzle,level,singles,locked,pairs_triples,harder,guesses\n";
+pub const HEADER: &[u8] =
+    b"puzzle,level,singles,locked,pairs_triples,harder,guesses,guesses_mean\n";
 
 /// Whether the techniques of `level` and below solve `puzzle` (which must have exactly one solution).
 /// Cheaper than [`level_within`]: it stops at the first step that needs more.
@@ -238,8 +249,9 @@ fn solve_logically(board: &mut impl Steps, solution: Option<&[u8]>, allowed: Lev
         locked: 0,
         pairs_triples: 0,
         harder: 0,
-        // Only `rate_with` searches, and it fills this in.
+        // Only the raters search, and they fill these in.
         guesses: 0,
+        guesses_total: None,
     };
     let intermediate = allowed >= Level::Intermediate;
     while !board.is_solved() {

@@ -11,7 +11,7 @@ use super::shaped;
 use super::{Job, Mode};
 use crate::engine::generic::levels;
 use crate::engine::generic::reach as generic_reach;
-use crate::engine::standard::reach;
+use crate::engine::standard::{hard, reach};
 use crate::engine::{Feature, Kernel};
 use crate::error::Error;
 use crate::grade::GradeJob;
@@ -141,11 +141,23 @@ fn standard(job: Job, seed: u64, standard_shape: bool) -> Result<Planned, Error>
             minimal,
             symmetric,
             guesses,
+            hard,
             count,
             classes,
             shard,
             format,
         } => {
+            if let Some(total) = hard {
+                hard::check_reachable(
+                    total,
+                    minimal,
+                    symmetric,
+                    blanks.is_some(),
+                    level.is_some(),
+                    guesses.is_some(),
+                )
+                .map_err(usage)?;
+            }
             if let Some(range) = &blanks
                 && !(reach::BLANKS.contains(range.start()) && reach::BLANKS.contains(range.end()))
             {
@@ -160,13 +172,17 @@ fn standard(job: Job, seed: u64, standard_shape: bool) -> Result<Planned, Error>
                 reach::check_guesses_reachable(guesses, level, blanks.as_ref(), symmetric, minimal)
                     .map_err(usage)?;
             }
-            reach::check_reachable(level, minimal, symmetric, blanks.as_ref()).map_err(usage)?;
+            if hard.is_none() {
+                reach::check_reachable(level, minimal, symmetric, blanks.as_ref())
+                    .map_err(usage)?;
+            }
             let job = Job::Puzzles {
                 blanks,
                 level,
                 minimal,
                 symmetric,
                 guesses,
+                hard,
                 count,
                 classes,
                 shard,
@@ -257,11 +273,13 @@ fn features(job: &Job) -> Vec<Feature> {
         Job::Puzzles {
             level,
             guesses,
+            hard,
             classes,
             shard,
             format,
             ..
         } => {
+            add(Feature::Hard, hard.is_some());
             add(Feature::Level, level.is_some());
             add(Feature::Csv, *format == OutputFormat::Csv);
             add(Feature::Classes, *classes);

@@ -15,9 +15,10 @@
 //!   then a row per puzzle: the puzzle as a line (`.` for blanks), its solution, its blank count
 //!   and its level.
 //! - **rating** (`--rate`, see [`crate::jobs::rate`]): the header
-//!   `puzzle,level,singles,locked,pairs_triples,harder,guesses`, then a row per puzzle: its level,
-//!   the steps of each kind the logical solver took, and the guesses of the search that solves it
-//!   and proves it unique; `invalid` and empty counts for a puzzle without exactly one solution.
+//!   `puzzle,level,singles,locked,pairs_triples,harder,guesses,guesses_mean`, then a row per
+//!   puzzle: its level, the steps of each kind the logical solver took, the guesses of the search
+//!   that solves it and proves it unique, and the mean guesses of `-n --hard`'s measure; `invalid`
+//!   and empty counts for a puzzle without exactly one solution.
 
 use crate::model::grid::{CELLS, Grid};
 

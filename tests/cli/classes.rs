@@ -467,10 +467,10 @@ fn rate_counts_guesses_and_n_keeps_the_range() {
     let mut lines = text.lines();
     assert_eq!(
         lines.next(),
-        Some("puzzle,level,singles,locked,pairs_triples,harder,guesses")
+        Some("puzzle,level,singles,locked,pairs_triples,harder,guesses,guesses_mean")
     );
     let guesses: Vec<usize> = lines
-        .map(|l| l.rsplit(',').next().unwrap().parse().unwrap())
+        .map(|l| l.split(',').nth(6).unwrap().parse().unwrap())
         .collect();
     assert_eq!(guesses.len(), 20);
     assert!(guesses.iter().all(|g| (2..=5).contains(g)), "{guesses:?}");

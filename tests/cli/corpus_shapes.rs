@@ -63,6 +63,7 @@ fn corpus_round_trip(shape: &[&str], count: &str, spec: impl Fn(Option<&str>) ->
         "pairs_triples",
         "harder",
         "guesses",
+        "guesses_mean",
     ];
     assert_eq!(rated[0], [&header[..], &rating.map(String::from)].concat());
     for (row, (_, cells)) in rated[1..].iter().zip(&puzzles) {

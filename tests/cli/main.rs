@@ -13,6 +13,7 @@ mod first;
 mod generate;
 mod generic_hangs;
 mod grade;
+mod hard;
 mod input;
 mod levels_shapes;
 mod output;

@@ -105,7 +105,7 @@ fn levels_are_met_and_agree_with_rate() {
         let mut lines = rated.lines();
         assert_eq!(
             lines.next(),
-            Some("puzzle,level,singles,locked,pairs_triples,harder,guesses")
+            Some("puzzle,level,singles,locked,pairs_triples,harder,guesses,guesses_mean")
         );
         for (line, row) in lines.zip(&rows) {
             let fields: Vec<&str> = line.split(',').collect();
@@ -283,7 +283,7 @@ fn rate_reports_puzzles_without_one_solution() {
     assert_eq!(out.status.code(), Some(1));
     let stdout = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines[1], format!("{},invalid,,,,,", ".".repeat(81)));
+    assert_eq!(lines[1], format!("{},invalid,,,,,,", ".".repeat(81)));
     assert!(lines[2].starts_with("..3.7..4...6..23.1.89"));
     assert!(
         String::from_utf8(out.stderr)

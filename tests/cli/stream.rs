@@ -228,7 +228,7 @@ fn kaggle_layout_is_solved_checked_and_rated() {
     let mut lines = text.lines();
     assert_eq!(
         lines.next(),
-        Some("quizzes,solutions,level,singles,locked,pairs_triples,harder,guesses")
+        Some("quizzes,solutions,level,singles,locked,pairs_triples,harder,guesses,guesses_mean")
     );
     assert!(
         lines

@@ -240,7 +240,7 @@ fn nth_filling(mut n: u64) -> [u8; 9] {
 }
 
 /// Empties cells of `solution` in random order while it keeps one solution, up to `target` blanks.
-fn dig(
+pub(crate) fn dig(
     solution: &Grid,
     target: usize,
     symmetric: bool,
@@ -338,7 +338,7 @@ fn swap_sets(solution: &Grid) -> [[u128; 4]; CELLS] {
 
 /// Whether removing any single given of `puzzle` (whose one solution is `solution`) leaves more than
 /// one solution.
-fn is_minimal(puzzle: &Grid, solution: &Grid, solver: &mut Solver) -> bool {
+pub(crate) fn is_minimal(puzzle: &Grid, solution: &Grid, solver: &mut Solver) -> bool {
     (0..CELLS).filter(|&c| puzzle.get(c) != 0).all(|cell| {
         let mut fewer = *puzzle;
         fewer.set(cell, 0);

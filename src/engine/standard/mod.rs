@@ -2,6 +2,7 @@
 //! shortcuts, and digging.
 
 pub mod dig;
+pub mod hard;
 pub mod reach;
 pub mod solve;
 pub mod walk;

@@ -571,6 +571,14 @@ impl Solver {
         outcome
     }
 
+    /// Whether reasoning alone, without a guess, solves `puzzle`.
+    pub(crate) fn solves_without_guess(&mut self, puzzle: &Grid) -> bool {
+        Givens::of(puzzle).is_some_and(|givens| {
+            let mut state = givens.state();
+            state.propagate(Reasoning::Full, Tables) && state.is_solved()
+        })
+    }
+
     /// The first solution of `puzzle`, if it has one.
     pub fn solve(&mut self, puzzle: &Grid) -> Option<Grid> {
         self.search(puzzle, 1).first_solution

@@ -1,0 +1,48 @@
+//! The difficulty of a puzzle for a search solver, free of one solver's branching order.
+//!
+//! One guess count depends on where the puzzle's givens sit: the solver branches on the first of
+//! its best cells and tries digits in a fixed order, so a row swap or a relabelling can change the
+//! count several times over. The measure is therefore the mean of the guesses the solver makes to
+//! find the first solution (tdoku's count, not the proof of uniqueness) over
+//! [`EQUIVALENTS`] random equivalents of the puzzle. The equivalents are the same for every puzzle
+//! and every run (drawn from a fixed seed), so that `--rate` and `-n --hard` agree on every
+//! puzzle; the search keeps only what a fresh look by another solver agrees is hard because it
+//! climbs on this mean, never on one orientation.
+
+use std::sync::LazyLock;
+
+use crate::classes::canon::Transformation;
+use crate::classes::shuffle::transformation_of;
+use crate::engine::standard::solve::Solver;
+use crate::model::grid::Grid;
+
+/// How many random equivalents the measure averages over.
+pub const EQUIVALENTS: usize = 10;
+
+/// The seed of the measure's equivalents.
+const MEASURE_SEED: u64 = 0x6775_6573_7365_7321;
+
+/// The equivalents' transformations, drawn once.
+static TRANSFORMATIONS: LazyLock<[Transformation; EQUIVALENTS]> =
+    LazyLock::new(|| std::array::from_fn(|k| transformation_of(MEASURE_SEED, k)));
+
+/// The guesses `solver` makes to find a first solution of equivalent `k` (below
+/// [`EQUIVALENTS`]) of `puzzle`.
+pub(crate) fn guesses_of(solver: &mut Solver, puzzle: &Grid, k: usize) -> usize {
+    solver.search(&TRANSFORMATIONS[k].apply(puzzle), 1).guesses
+}
+
+/// Writes a total of guesses as their mean over [`EQUIVALENTS`], with its one decimal.
+pub fn push_mean(out: &mut Vec<u8>, total: usize) {
+    out.extend_from_slice(itoa::Buffer::new().format(total / EQUIVALENTS).as_bytes());
+    out.push(b'.');
+    out.push(b'0' + (total % EQUIVALENTS) as u8);
+}
+
+/// The guesses over all [`EQUIVALENTS`], added up: ten times the mean (see the module comment),
+/// kept whole so that a level compares exactly.
+pub fn total_guesses(solver: &mut Solver, puzzle: &Grid) -> usize {
+    (0..EQUIVALENTS)
+        .map(|k| guesses_of(solver, puzzle, k))
+        .sum()
+}
