@@ -271,8 +271,9 @@ bench_solve() {
     'BEGIN { printf "%-50s %8.4f s  -j 1 %8.4f s  speed-up %5.2f  (target >= 1.8, median of %d)\n", n, b, a, a / b, r }'
 }
 
-# Exit code 1 is a result here (`-s --unique` of puzzles with two solutions), not a failure.
-results() { "$@" || [[ $? == 1 ]]; }
+# Exit code 1 is a result here (`-s --unique` of puzzles with two solutions), not a failure; what
+# either program says of each puzzle or of its own timing is no line of the benchmark.
+results() { "$@" 2>/dev/null || [[ $? == 1 ]]; }
 
 # `-j 1 -s SET` (and `--unique`) against tdoku's whole process (`peer-tdoku solve`, and `count`, its
 # limit of 2), on every public set, when $shared/bench/peer-tdoku is there: time ratio ours / tdoku.
@@ -287,12 +288,12 @@ against_tdoku() {
     puzzles7_serg_benchmark; do
     read -r file label < <(puzzle_set "$set")
     # Its first call compiles it.
-    "$tdoku" count "$file" > /dev/null
+    "$tdoku" count "$file" > /dev/null 2>&1
     for mode in first unique; do
       local flag=() tdoku_mode=solve
       if [[ $mode == unique ]]; then flag=(--unique); tdoku_mode=count; fi
       read -r ours theirs < <(alternate results "$bin" -j 1 "${flag[@]}" -s "$file" -- \
-        "$tdoku" "$tdoku_mode" "$file")
+        results "$tdoku" "$tdoku_mode" "$file")
       awk -v n="solve $mode $label vs tdoku" -v a="$ours" -v b="$theirs" -v r="$runs" \
         'BEGIN { printf "%-50s %8.4f s  tdoku %8.4f s  time ratio %5.2f  (target <= 0.77, median of %d)\n", n, a, b, a / b, r }'
     done
