@@ -19,7 +19,7 @@
 //! whose regions are known (`--box`, `--jigsaw`, or a layout on every record) has only its
 //! diagonals to tell.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::engine::generic::solve::Solver;
 use crate::model::shape::{Regions, Shape, default_box};
@@ -159,6 +159,8 @@ pub(crate) fn written_shapes(
             reading,
             shapes: puzzles.shape_of[..records]
                 .iter()
+                .collect::<BTreeSet<_>>()
+                .into_iter()
                 .map(|&base| (base, reading.apply(&puzzles.shapes[base as usize])))
                 .collect(),
         })
