@@ -2,17 +2,19 @@
 //! other than the standard 9×9 one, of files in its layouts or CSV corpora of its rows (see
 //! `text/shaped_corpus.rs`), which `-s` and `--rate` write back as 9×9 corpora are written back.
 
+mod classes;
+
 use std::path::PathBuf;
 
+use super::Finished;
 use super::rate::{HEADER, rate_shaped};
 use super::route::first_value;
 use super::solve::BatchOutput;
 use super::stream::parse_error_lines;
-use super::{Finished, Mode};
 use crate::check::shaped::{self as check, GridChecker, SolutionChecker};
 use crate::check::shaped_corpus::CorpusChecker;
 use crate::check::{CorpusRules, GridRules, Problem, Report};
-use crate::classes::shaped::{Canons, ClassIndex, canonical_lines, shuffled};
+use crate::classes::shaped::ClassIndex;
 use crate::engine::generic::solve::solve_all;
 use crate::error::Error;
 use crate::io::input::{Boundary, Piece, Pieces, open_pieces, source_name};
@@ -28,6 +30,7 @@ use crate::text::format::Format;
 use crate::text::parse::{ParseError, ParseErrors};
 use crate::text::shaped::{Layout, ShapedPuzzles, detect_layout, detect_size, read_shaped};
 use crate::text::shaped_corpus::{CorpusShape, puzzle_lines};
+pub(super) use classes::{canon_pieces, shuffle_pieces};
 
 /// A job of the generic kernel.
 #[derive(Debug)]
@@ -444,90 +447,6 @@ fn rate_pieces(pieces: ShapedPieces, destination: Destination) -> Result<Finishe
     };
     through_pieces(pieces, (RowResult::Appended, HEADER), destination, rate)
 }
-
-/// `--canon` for every shape, a piece of the input at a time (see [`through_pieces`]): one line
-/// per record, its canonical form (see [`crate::classes::shaped`]).
-pub(super) fn canon_pieces(
-    mut pieces: Pieces,
-    request: ShapeRequest,
-    column: Option<&str>,
-    destination: Destination,
-) -> Result<Finished, Error> {
-    refuse_csv(&mut pieces, Mode::Canon)?;
-    if column.is_some() {
-        return Err(Error::Usage(format!(
-            "'--column' names a column of a CSV corpus, but {} is not one (its first line holds \
-             no comma)",
-            pieces.name()
-        )));
-    }
-    let mut canons = Canons::default();
-    // CSV corpora are refused above: no row takes a result.
-    let canon = |puzzles: &mut ShapedPuzzles, _: bool| {
-        let text = canonical_lines(puzzles, &mut canons);
-        puzzles.layout = Layout::Line;
-        BatchOutput {
-            text,
-            problems: Problems::new(),
-        }
-    };
-    let pieces = ShapedPieces::new(pieces, request, None);
-    through_pieces(
-        pieces,
-        (RowResult::Column("canon"), b""),
-        destination,
-        canon,
-    )
-}
-
-/// `--shuffle` for every shape, a piece of the input at a time (see [`through_pieces`]): every
-/// record replaced by a random equivalent, drawn from `seed` and its number in the input, in
-/// `format` or the input's own.
-pub(super) fn shuffle_pieces(
-    mut pieces: Pieces,
-    request: ShapeRequest,
-    format: Option<Format>,
-    seed: u64,
-    destination: Destination,
-) -> Result<Finished, Error> {
-    refuse_csv(&mut pieces, Mode::Shuffle)?;
-    let mut canons = Canons::default();
-    let mut before = 0;
-    let shuffle = |puzzles: &mut ShapedPuzzles, _: bool| {
-        match format {
-            // A record that carries its layout stays a line, which the layout is part of.
-            _ if puzzles.prefixed => puzzles.layout = Layout::Line,
-            Some(Format::Line) => puzzles.layout = Layout::Line,
-            Some(Format::Grid) => puzzles.layout = Layout::Grid { compact: false },
-            None => {}
-        }
-        let text = shuffled(puzzles, &mut canons, seed, before, puzzles.layout);
-        before += puzzles.len();
-        BatchOutput {
-            text,
-            problems: Problems::new(),
-        }
-    };
-    // CSV corpora are refused above: no row takes a result.
-    let pieces = ShapedPieces::new(pieces, request, None);
-    through_pieces(pieces, (RowResult::Appended, b""), destination, shuffle)
-}
-
-/// Refuses a CSV corpus of another shape than 9×9, which `mode` does not read.
-fn refuse_csv(pieces: &mut Pieces, mode: Mode) -> Result<(), Error> {
-    if detect_header(&pieces.peek(CSV_PEEK)?, None).is_some() {
-        return Err(Error::Usage(format!(
-            "{}: {} reads CSV corpora of the standard 9×9 shape only; give the puzzles of \
-             other shapes one a line or as grids",
-            pieces.name(),
-            mode.flag()
-        )));
-    }
-    Ok(())
-}
-
-/// How much of an input tells whether it is a CSV corpus: its first line.
-const CSV_PEEK: usize = 64 << 10;
 
 /// A job over the puzzles of an input of one shape, a piece at a time (see [`ShapedPieces`]):
 /// `batch` makes the output of each piece's puzzles (told whether they are rows of a corpus),
