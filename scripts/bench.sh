@@ -11,8 +11,8 @@
 #           process, against the Rust `sudoku` crate's own timing of its solving loop alone
 #           (scripts/bench/sudoku-crate), so the comparison favours the reference; the two run in
 #           turn. Ratio = our rate / its rate; targets >= 1.0 (easy sets) and >= 1.5 (hardest). Then
-#           -j 2 against -j 1 on the 17-clue set (target >= 1.8). With $SHARED/bench/peer-tdoku
-#           (skipped, and said so, without it): the same runs and the serg set against tdoku's
+#           -j 2 against -j 1 on the 17-clue set (target >= 1.8). With tdoku built here from its
+#           sources (TDOKU_SRC; skipped, and said so, without them): the same runs and the serg set against tdoku's
 #           whole process (`solve`; `count` for --unique), as time ratios ours / tdoku (target
 #           <= 0.77).
 # check:    `--check` of 1,000,000 grids made by `-c`, against making them (`-c 1000000` into a fresh
@@ -46,11 +46,11 @@
 # hard (not in `all`): `-n 1000 --hard` and `-n 1000 --hard --minimal` on all cores: rate (target
 #           >= 10/s), and the 10th percentile, median and 90th percentile of the puzzles' mean
 #           guesses over 10 random equivalents by our measure (--rate's guesses_mean) and by
-#           tdoku's count ($SHARED/bench/peer-tdoku guesses FILE 10; target median >= 34). Then
-#           tdoku's generator (peer-tdoku generate, one process per core) for the same time: its
+#           tdoku's count (scripts/bench/tdoku_driver.cc `guesses FILE 10`; target median >= 34).
+#           Then tdoku's generator (its generate.cc, one process per core) for the same time: its
 #           distinct puzzles, the same figures. Then, without a target, `-n 4 --hard=50` again
 #           and again for 10 minutes: the hardest puzzle found by both measures. Without
-#           $SHARED/bench/peer-tdoku the tdoku figures and the generator line are skipped, and
+#           tdoku's sources (TDOKU_SRC) the tdoku figures and the generator line are skipped, and
 #           the script says so. HARD_COUNT and HARD_LONG (seconds) shorten a trial run.
 #
 # The puzzle sets are those of $SHARED/data/puzzles (SHARED defaults to ../shared) when present;
@@ -271,24 +271,48 @@ bench_solve() {
     'BEGIN { printf "%-50s %8.4f s  -j 1 %8.4f s  speed-up %5.2f  (target >= 1.8, median of %d)\n", n, b, a, a / b, r }'
 }
 
+# tdoku (https://github.com/t-dillon/tdoku, the fastest published 9x9 solver, and its hard-puzzle
+# generator), built here with g++ from a checkout of its sources: $TDOKU_SRC, by default
+# $SHARED/bench/tdoku. Sets tdoku (our driver over its solver, scripts/bench/tdoku_driver.cc) and
+# tdoku_generate, both empty when there are no sources or no g++, and says so once.
+tdoku=
+tdoku_generate=
+tdoku_tools() {
+  local src=${TDOKU_SRC:-$shared/bench/tdoku} driver=$root/scripts/bench/tdoku_driver.cc
+  [[ -n $tdoku ]] && return
+  if [[ ! -f $src/src/solver_dpll_triad_simd.cc ]] || ! command -v g++ > /dev/null; then
+    echo "bench.sh: no tdoku sources in ${TDOKU_SRC:-\$SHARED/bench/tdoku} (or no g++): the tdoku lines are skipped" >&2
+    return
+  fi
+  mkdir -p "$refs"
+  local newest
+  newest=$(ls -t "$driver" "$src"/src/* "$src"/include/* | head -1)
+  if [[ ! -x $refs/tdoku-driver || $newest -nt $refs/tdoku-driver ]]; then
+    g++ -O3 -march=native -std=c++17 -I"$src/include" -o "$refs/tdoku-driver" "$driver" \
+      "$src/src/solver_dpll_triad_simd.cc" "$src/src/util.cc" >&2
+    g++ -O3 -march=native -std=c++17 -I"$src/src" -I"$src/include" -o "$refs/tdoku-generate" \
+      "$src/src/generate.cc" "$src/src/solver_dpll_triad_simd.cc" "$src/src/util.cc" >&2
+  fi
+  tdoku=$refs/tdoku-driver
+  tdoku_generate=$refs/tdoku-generate
+}
+
 # Exit code 1 is a result here (`-s --unique` of puzzles with two solutions), not a failure; what
 # either program says of each puzzle or of its own timing is no line of the benchmark.
 results() { "$@" 2>/dev/null || [[ $? == 1 ]]; }
 
-# `-j 1 -s SET` (and `--unique`) against tdoku's whole process (`peer-tdoku solve`, and `count`, its
-# limit of 2), on every public set, when $shared/bench/peer-tdoku is there: time ratio ours / tdoku.
+# `-j 1 -s SET` (and `--unique`) against tdoku's whole process (`tdoku-driver solve`, and `count`,
+# its limit of 2), on every public set, when tdoku could be built: time ratio ours / tdoku.
 against_tdoku() {
-  local tdoku=$shared/bench/peer-tdoku
-  if [[ ! -x $tdoku ]]; then
-    echo "solve vs tdoku: skipped (no ${SHARED:-../shared}/bench/peer-tdoku)"
+  tdoku_tools
+  if [[ -z $tdoku ]]; then
+    echo "solve vs tdoku: skipped (no tdoku sources: set TDOKU_SRC to a checkout of tdoku)"
     return
   fi
   local set file label mode ours theirs
   for set in puzzles2_17_clue puzzles1_unbiased_first1000 puzzles5_forum_hardest_1905_11plus \
     puzzles7_serg_benchmark; do
     read -r file label < <(puzzle_set "$set")
-    # Its first call compiles it.
-    "$tdoku" count "$file" > /dev/null 2>&1
     for mode in first unique; do
       local flag=() tdoku_mode=solve
       if [[ $mode == unique ]]; then flag=(--unique); tdoku_mode=count; fi
@@ -435,17 +459,16 @@ percentiles() {
 
 # "ours: ... tdoku: ..." for the puzzles of file $1 (one a line).
 hard_measures() {
-  local ours theirs="skipped (no peer-tdoku)"
+  local ours theirs="skipped (no tdoku)"
   ours=$("$bin" --rate "$1" | tail -n +2 | awk -F, '{ print $NF }' | percentiles)
-  [[ -x $peer_tdoku ]] && theirs=$("$peer_tdoku" guesses "$1" 10 2> /dev/null | awk '{ print $2 }' | percentiles)
+  [[ -n $tdoku ]] && theirs=$("$tdoku" guesses "$1" 10 2> /dev/null | awk '{ print $2 }' | percentiles)
   echo "ours $ours; tdoku $theirs"
 }
 
 bench_hard() {
   local count=${HARD_COUNT:-1000} long=${HARD_LONG:-600} cores secs made
   cores=$(nproc)
-  peer_tdoku=$shared/bench/peer-tdoku
-  [[ -x $peer_tdoku ]] || echo "bench.sh: no $peer_tdoku: the tdoku figures and tdoku's generator line are skipped" >&2
+  tdoku_tools
   for extra in "" "--minimal"; do
     made=$work/hard.txt
     # shellcheck disable=SC2086
@@ -456,10 +479,9 @@ bench_hard() {
     echo "$(hard_measures "$made") (target tdoku median >= 34)"
     hard_secs=$secs
   done
-  if [[ -x $peer_tdoku ]]; then
-    "$peer_tdoku" count /dev/null 2> /dev/null || true
+  if [[ -n $tdoku ]]; then
     for ((i = 0; i < cores; i++)); do
-      timeout "$hard_secs" "$peer_tdoku" generate -p 0 -s 0 -c 0 -g 1 -e 10 -n 200 -m 1 > "$work/tdoku$i.txt" &
+      timeout "$hard_secs" "$tdoku_generate" -p 0 -s 0 -c 0 -g 1 -e 10 -n 200 -m 1 > "$work/tdoku$i.txt" &
     done
     wait || true
     cat "$work"/tdoku*.txt | awk 'length($1) == 81 { print $1 }' | sort -u > "$work/tdoku.txt"
@@ -473,9 +495,9 @@ bench_hard() {
     "$bin" -n 4 --hard=50 --format line --seed "$seed" --quiet >> "$work/harder.txt"
     seed=$((seed + 1))
   done
-  local ours theirs="skipped (no peer-tdoku)"
+  local ours theirs="skipped (no tdoku)"
   ours=$("$bin" --rate "$work/harder.txt" | tail -n +2 | awk -F, '{ print $NF }' | sort -g | tail -1)
-  [[ -x $peer_tdoku ]] && theirs=$("$peer_tdoku" guesses "$work/harder.txt" 10 2> /dev/null | awk '{ print $2 }' | sort -g | tail -1)
+  [[ -n $tdoku ]] && theirs=$("$tdoku" guesses "$work/harder.txt" 10 2> /dev/null | awk '{ print $2 }' | sort -g | tail -1)
   echo "hard --hard=50 for ${long} s: $(wc -l < "$work/harder.txt") puzzles; hardest: ours $ours, tdoku $theirs (no target)"
 }
 
