@@ -57,6 +57,14 @@ pub enum Error {
 }
 
 impl Error {
+    /// The usage error of `--column` on `input`, which is no CSV corpus.
+    pub(crate) fn column_without_corpus(input: &str) -> Error {
+        Error::Usage(format!(
+            "'--column' names a column of a CSV corpus, but {input} is not one (its first line \
+             holds no comma)"
+        ))
+    }
+
     /// An I/O error about `what`.
     pub fn io(what: &str, source: io::Error) -> Error {
         Error::Io {

@@ -251,11 +251,7 @@ pub fn check_grid_files(
                         check.unreadable = true;
                     }
                     None if column.is_some() => {
-                        return Err(Error::Usage(format!(
-                            "'--column' names a column of a CSV corpus, but {} is not one (its \
-                             first line holds no comma)",
-                            input.name()
-                        )));
+                        return Err(Error::column_without_corpus(input.name()));
                     }
                     None => {}
                 }

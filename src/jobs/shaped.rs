@@ -314,11 +314,7 @@ impl ShapedPieces {
                     return Ok(Some(self.unreadable(&piece, errors)));
                 }
                 None if column.is_some() => {
-                    return Err(Error::Usage(format!(
-                        "'--column' names a column of a CSV corpus, but {} is not one (its first \
-                         line holds no comma)",
-                        self.name()
-                    )));
+                    return Err(Error::column_without_corpus(self.name()));
                 }
                 None => Text::Records,
             };

@@ -213,11 +213,7 @@ pub fn run_batch(
                     return Ok(BatchEnd::Malformed(errors));
                 }
                 None if rules.column.is_some() => {
-                    return Err(Error::Usage(format!(
-                        "'--column' names a column of a CSV corpus, but {} is not one (its first \
-                         line holds no comma)",
-                        pieces.name()
-                    )));
+                    return Err(Error::column_without_corpus(pieces.name()));
                 }
                 None => {}
             }

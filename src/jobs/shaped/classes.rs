@@ -24,11 +24,7 @@ pub(in crate::jobs) fn canon_pieces(
 ) -> Result<Finished, Error> {
     refuse_csv(&mut pieces, Mode::Canon)?;
     if column.is_some() {
-        return Err(Error::Usage(format!(
-            "'--column' names a column of a CSV corpus, but {} is not one (its first line holds \
-             no comma)",
-            pieces.name()
-        )));
+        return Err(Error::column_without_corpus(pieces.name()));
     }
     let mut canons = Canons::default();
     // CSV corpora are refused above: no row takes a result.
