@@ -77,8 +77,15 @@ impl ShapeLogic {
 struct Rater {
     solver: Solver,
     logic: ShapeLogic,
-    /// Whether the last puzzle rated ran the search out of guesses before its count was known.
-    undecided: bool,
+}
+
+/// Why a puzzle has no rating.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Unrated {
+    /// None, or more than one.
+    NotOneSolution,
+    /// The search ran out of guesses before its count was known.
+    Undecided,
 }
 
 impl Rater {
@@ -86,21 +93,20 @@ impl Rater {
         Rater {
             solver: Solver::new(shape),
             logic: ShapeLogic::new(shape),
-            undecided: false,
         }
     }
 
-    /// Rates `puzzle` of `shape`; `None` unless it has exactly one solution.
-    fn rate(&mut self, shape: &Shape, puzzle: &[u8]) -> Option<Rating> {
+    /// Rates `puzzle` of `shape`, which must have exactly one solution.
+    fn rate(&mut self, shape: &Shape, puzzle: &[u8]) -> Result<Rating, Unrated> {
         let mut solution = vec![0; puzzle.len()];
         let guesses = SOLVE_GUESSES_PER_CELL * puzzle.len();
-        let count = self.solver.count_within(puzzle, 2, &mut solution, guesses);
-        self.undecided = count.is_none();
-        if count != Some(1) {
-            return None;
+        match self.solver.count_within(puzzle, 2, &mut solution, guesses) {
+            Some(1) => {}
+            Some(_) => return Err(Unrated::NotOneSolution),
+            None => return Err(Unrated::Undecided),
         }
         let mut board = Board::new(shape, &self.logic.links, puzzle);
-        Some(Rating {
+        Ok(Rating {
             guesses: u32::try_from(self.solver.guesses_made()).unwrap_or(u32::MAX),
             ..solve_logically(&mut board, Some(&solution), Level::Harder)
         })
@@ -111,7 +117,7 @@ impl Rater {
 /// [`HEADER`] if asked, then one row per puzzle, the puzzle in its shape's line format (after its
 /// layout when the input's lines carry one).
 pub(crate) fn rate_shaped(puzzles: &ShapedPuzzles, with_header: bool) -> BatchOutput {
-    let ratings: Vec<(Option<Rating>, bool)> = (0..puzzles.len())
+    let ratings: Vec<Result<Rating, Unrated>> = (0..puzzles.len())
         .into_par_iter()
         .with_max_len(64)
         .map_init(
@@ -122,8 +128,7 @@ pub(crate) fn rate_shaped(puzzles: &ShapedPuzzles, with_header: bool) -> BatchOu
                     *rater = Some((shape_index, Rater::new(puzzles.shape(index))));
                 }
                 let (_, rater) = rater.as_mut().expect("made above");
-                let rating = rater.rate(puzzles.shape(index), puzzles.puzzle(index));
-                (rating, rater.undecided)
+                rater.rate(puzzles.shape(index), puzzles.puzzle(index))
             },
         )
         .collect();
@@ -133,7 +138,7 @@ pub(crate) fn rate_shaped(puzzles: &ShapedPuzzles, with_header: bool) -> BatchOu
         Vec::new()
     };
     let mut problems = Problems::new();
-    for (index, (rating, undecided)) in ratings.iter().enumerate() {
+    for (index, rating) in ratings.iter().enumerate() {
         let shape = puzzles.shape(index);
         write_record(
             puzzles.puzzle(index),
@@ -144,15 +149,14 @@ pub(crate) fn rate_shaped(puzzles: &ShapedPuzzles, with_header: bool) -> BatchOu
         );
         // The record's line end: the row goes on.
         text.pop();
-        push_columns(&mut text, rating.as_ref());
-        if rating.is_none() {
+        push_columns(&mut text, rating.as_ref().ok());
+        if let Err(unrated) = rating {
             problems.push_with(|| PuzzleProblem {
                 puzzle: index + 1,
                 line: puzzles.lines[index],
-                what: if *undecided {
-                    undecided_after(puzzles.cells_per_puzzle())
-                } else {
-                    NOT_ONE_SOLUTION.to_owned()
+                what: match unrated {
+                    Unrated::NotOneSolution => NOT_ONE_SOLUTION.to_owned(),
+                    Unrated::Undecided => undecided_after(puzzles.cells_per_puzzle()),
                 },
             });
         }
@@ -322,7 +326,7 @@ mod tests {
     use crate::model::symbols::Symbols;
 
     fn rate_on(shape: &Shape, puzzle: &[u8]) -> Option<Rating> {
-        Rater::new(shape).rate(shape, puzzle)
+        Rater::new(shape).rate(shape, puzzle).ok()
     }
 
     fn values(line: &str) -> Vec<u8> {
