@@ -124,7 +124,8 @@ fn clean_up_before_ending_on_signals() -> std::io::Result<()> {
     std::thread::Builder::new()
         .name("signals".into())
         .spawn(move || {
-            if let Some(signal) = signals.forever().next() {
+            if let Some(caught) = signals.forever().next() {
+                let signal = sudoku_gen::io::output::forwarded_signal().unwrap_or(caught);
                 sudoku_gen::io::output::abandon_replacements();
                 sudoku_gen::grade::abandon_runs();
                 // Resets the signal's action to the default, and raises it again; the signals

@@ -48,7 +48,7 @@ use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicPtr, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use tempfile::NamedTempFile;
@@ -527,8 +527,25 @@ const FAULT_SIGNALS: [libc::c_int; 6] = [
 /// Installs, for the fault signals (`FAULT_SIGNALS`), a handler that removes the temporary files of the
 /// replacements in the making and then ends the process by the same signal, as its default action
 /// would. SIGSEGV is left to the handler of the standard library (a stack overflow).
+///
+/// One of them sent by another process (`kill -ABRT`, `timeout -s ABRT`) is no fault: nothing in
+/// the process is broken, so it is passed on to the thread that serves the ending signals, which
+/// also stops the grader's programs and removes its folders, and then ends the process by the
+/// signal sent (see [`forwarded_signal`]).
 pub fn remove_replacements_on_faults() -> io::Result<()> {
-    extern "C" fn on_fault(signal: libc::c_int) {
+    extern "C" fn on_fault(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
+        // SAFETY: the kernel passes a valid siginfo to a handler installed with SA_SIGINFO.
+        let sent = matches!(unsafe { (*info).si_code }, libc::SI_USER | libc::SI_QUEUE);
+        if sent
+            && FORWARDED
+                .compare_exchange(0, signal, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+        {
+            // SAFETY: kill and getpid are async-signal-safe; SIGTERM is one of the signals the
+            // watching thread serves.
+            unsafe { libc::kill(libc::getpid(), libc::SIGTERM) };
+            return;
+        }
         remove_replacements_in_fault();
         // SAFETY: signal and raise are async-signal-safe. The signal stays blocked until this
         // handler returns, and then ends the process by its default action.
@@ -539,11 +556,12 @@ pub fn remove_replacements_on_faults() -> io::Result<()> {
     }
     for signal in FAULT_SIGNALS {
         // SAFETY: a zeroed sigaction is valid; the handler is an `extern "C"` function of the
-        // one-argument signature a handler without SA_SIGINFO has, and does only what is safe in
-        // a signal handler.
+        // three-argument signature a handler with SA_SIGINFO has, and does only what is safe in a
+        // signal handler.
         let installed = unsafe {
             let mut action: libc::sigaction = std::mem::zeroed();
             action.sa_sigaction = on_fault as *const () as usize;
+            action.sa_flags = libc::SA_SIGINFO;
             libc::sigemptyset(&mut action.sa_mask);
             libc::sigaction(signal, &action, std::ptr::null_mut()) == 0
         };
@@ -552,6 +570,15 @@ pub fn remove_replacements_on_faults() -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// A fault signal that another process sent, passed on as SIGTERM; 0 while none was.
+static FORWARDED: AtomicI32 = AtomicI32::new(0);
+
+/// The fault signal that another process sent and [`remove_replacements_on_faults`] passed on
+/// as SIGTERM: the signal the process is to end by, in place of that SIGTERM.
+pub fn forwarded_signal() -> Option<i32> {
+    Some(FORWARDED.load(Ordering::Acquire)).filter(|&signal| signal != 0)
 }
 
 static REGISTRY: Mutex<Registry> = Mutex::new(Registry {

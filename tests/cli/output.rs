@@ -45,11 +45,12 @@ fn through_shell(setup: &str, args: &[&str]) -> Command {
     command
 }
 
-const SIGNALS: [(i32, &str); 4] = [
+const SIGNALS: [(i32, &str); 5] = [
     (libc::SIGINT, "SIGINT"),
     (libc::SIGTERM, "SIGTERM"),
     (libc::SIGHUP, "SIGHUP"),
     (libc::SIGQUIT, "SIGQUIT"),
+    (libc::SIGABRT, "SIGABRT"),
 ];
 
 /// A file of `count` puzzles in the line format, long enough for a run to be stopped midway.
