@@ -28,11 +28,12 @@ const MOST_STACKS: usize = MAX / 2;
 /// Those columns fill output stacks in turn: if the partners of the first stack's columns fall
 /// `a₁ ≥ a₂ ≥ ...` into their stacks, the cells read at best `C+1, ..., C+a₁`, then `2C+1, ...,
 /// 2C+a₂`, and so on, so the largest counts, compared in turn, come first, and every other start
-/// is above.
+/// is above. Of those, a start whose first column is its partner's partner reads 1 at the first
+/// position of the second output stack, and every other start reads more there.
 fn starts(frame: &Frame, views: &[Vec<u8>; 2]) -> Vec<(usize, u8, u8, u32)> {
     let Frame { n, band, stack, .. } = *frame;
     let stacks = n / stack;
-    let mut best = [0u8; MOST_STACKS];
+    let mut best = ([0u8; MOST_STACKS], false);
     let mut found = Vec::new();
     for (transpose, view) in views[..frame.views()].iter().enumerate() {
         for first in 0..n {
@@ -61,11 +62,23 @@ fn starts(frame: &Frame, views: &[Vec<u8>; 2]) -> Vec<(usize, u8, u8, u32)> {
                         sorted[input] == top && counts[input][frame.stack(partner)] == top[0]
                     })
                     .fold(0u32, |m, c| m | 1 << c);
-                if top > best {
-                    (best, found) = (top, Vec::new());
+                // The first position of the second output stack holds the partner of the first
+                // column, and reads the position of that partner's partner plus one: 1 where the
+                // two columns are each other's partners.
+                let paired = (0..n)
+                    .filter(|&c| allowed >> c & 1 == 1)
+                    .filter(|&c| {
+                        let partner = usize::from(column_of[usize::from(view[second * n + c])]);
+                        usize::from(column_of[usize::from(view[second * n + partner])]) == c
+                    })
+                    .fold(0u32, |m, c| m | 1 << c);
+                let key = (top, paired != 0);
+                if key > best {
+                    (best, found) = (key, Vec::new());
                 }
-                if top == best {
-                    found.push((transpose, first as u8, second as u8, allowed));
+                if key == best {
+                    let columns = if paired != 0 { paired } else { allowed };
+                    found.push((transpose, first as u8, second as u8, columns));
                 }
             }
         }
