@@ -41,8 +41,11 @@
 #           rate of our uniqueness checks (`-s --unique -j 1` on the puzzles made) against the
 #           reference's `count` on the same file; `--rate -j 1` of those puzzles: its rate;
 #           `-n 1000 --size 16 -m 2 -j 2`: its rate.
-#           `--canon -j 1` of 20,000 16x16 grids of `-c` (target >= 20,000 grids/s) and of the
-#           16x16 puzzles of the `-n` line (target >= 5,000 puzzles/s).
+#           `--canon -j 1` of 20,000 16x16 grids of `-c` (target >= 20,000 grids/s), of the
+#           16x16 puzzles of the `-n` line (target >= 5,000 puzzles/s), and of those grids shuffled
+#           (target >= 20,000 grids/s). Then `-j 1 -s` of 1 GB of 16x16 puzzles (the grids with
+#           every fifth cell blank, repeated): peak memory (target <= 256 MiB) and rate against the
+#           same puzzles read whole (target >= 0.9). Needs about 1 GB of free temporary space.
 # hard (not in `all`): `-n 1000 --hard` and `-n 1000 --hard --minimal` on all cores: rate (target
 #           >= 10/s), and the 10th percentile, median and 90th percentile of the puzzles' mean
 #           guesses over 10 random equivalents by our measure (--rate's guesses_mean) and by
@@ -449,6 +452,28 @@ bench_shapes() {
   time=$(for ((i = 0; i < runs; i++)); do wall "$bin" -j 1 --canon "$work/made16.txt"; done | median)
   awk -v t="$time" -v r="$runs" \
     'BEGIN { printf "%-34s %9.0f puzzles/s  %8.4f s  (target >= 5000/s, median of %d)\n", "canon 16x16 puzzles of -n", 1000 / t, t, r }'
+  # The same grids in random arrangements and relabellings, whose first rows -c does not share.
+  "$bin" --shuffle "$grids" --seed 1 > "$work/shuffled16.txt"
+  time=$(for ((i = 0; i < runs; i++)); do wall "$bin" -j 1 --canon "$work/shuffled16.txt"; done | median)
+  awk -v t="$time" -v r="$runs" \
+    'BEGIN { printf "%-34s %9.0f grids/s    %8.4f s  (target >= 20000/s, median of %d)\n", "canon 16x16 grids shuffled", 20000 / t, t, r }'
+  rm -f "$work/shuffled16.txt"
+  bench_stream16 "$grids"
+}
+
+# `-s` of 1 GB of 16x16 puzzles, streamed, against the same puzzles read whole: the grids of file
+# $1 with every fifth cell blank, which reasoning alone solves, so that reading weighs the most.
+bench_stream16() {
+  local one=$work/stream16-one.txt big=$work/stream16-1G.txt count total secs_big secs_one
+  awk '{ s = $0; for (i = 1; i <= length(s); i += 5) s = substr(s, 1, i - 1) "." substr(s, i + 1); print s }' "$1" > "$one"
+  count=$(wc -l < "$one")
+  total=$(( (1000000000 / $(stat -c %s "$one") + 1) * count ))
+  for ((i = 0; i < total / count; i++)); do cat "$one"; done > "$big"
+  echo "stream -s 1 GB of 16x16 ($total puzzles) peak memory $(peak_mib "$bin" -j 1 -s "$big" -o /dev/null) MiB (target <= 256 MiB)"
+  read -r secs_big secs_one < <(alternate "$bin" -j 1 -s "$big" -o /dev/null -- "$bin" -j 1 -s "$one" -o /dev/null)
+  awk -v a="$secs_big" -v b="$secs_one" -v t="$total" -v c="$count" -v r="$runs" \
+    'BEGIN { printf "stream -s 1 GB of 16x16 %9.0f/s  read whole %9.0f/s  ratio %5.2f  (target >= 0.9, median of %d)\n", t / a, c / b, (t / a) / (c / b), r }'
+  rm -f "$big" "$one"
 }
 
 # The 10th percentile, median and 90th percentile of the numbers on standard input.
