@@ -80,19 +80,7 @@ fn shuffle_csv(header: &Header, rows: &Rows, seed: u64) -> Vec<u8> {
             };
             let puzzle = image(puzzle);
             let solution = solution.as_ref().map(image);
-            let mut row = csv::ByteRecord::new();
-            for (i, field) in record.iter().enumerate() {
-                if i == header.puzzle {
-                    row.push_field(&puzzle);
-                } else if Some(i) == header.solution
-                    && let Some(solution) = &solution
-                {
-                    row.push_field(solution);
-                } else {
-                    row.push_field(field);
-                }
-            }
-            row
+            corpus::replaced_fields(header, record, &puzzle, solution.as_deref(), None)
         })
         .collect();
     corpus::write_corpus(header, &records)

@@ -92,7 +92,7 @@ pub struct Cli {
     /// by one drawn uniformly among its equivalents (see EQUIVALENT GRIDS), in the input's
     /// format or --format grid|line. A CSV whose header starts `puzzle,solution` (as -n writes
     /// it) is shuffled row by row, one move for both grids; its other fields are kept. Every
-    /// shape is shuffled under the moves of its family (CSV corpora: 9×9 only).
+    /// shape is shuffled under the moves of its family (a jigsaw row's layout turned with it).
     #[arg(long, value_name = "FILE", help_heading = MODES)]
     #[arg(verbatim_doc_comment)]
     pub(super) shuffle: Option<PathBuf>,

@@ -1,6 +1,6 @@
-//! The jobs of the generic kernel that read an input: `-s`, `--rate` and `--check` for every shape
-//! other than the standard 9×9 one, of files in its layouts or CSV corpora of its rows (see
-//! `text/shaped_corpus.rs`), which `-s` and `--rate` write back as 9×9 corpora are written back.
+//! The jobs of the generic kernel that read an input: `-s`, `--rate`, `--check`, `--canon` and
+//! `--shuffle` for every shape other than the standard 9×9 one, of files in its layouts or CSV
+//! corpora of its rows (see `text/shaped_corpus.rs`), which are written back as 9×9 corpora are.
 
 mod classes;
 
@@ -239,6 +239,8 @@ struct CorpusRows {
     solutions: ShapedPuzzles,
     /// Whether each row has one.
     solved: Vec<bool>,
+    /// Whether the rows carry their own layouts (see [`CorpusShape::carries_layouts`]).
+    layouts: bool,
 }
 
 /// One piece of a [`ShapedPieces`].
@@ -345,6 +347,7 @@ impl ShapedPieces {
                             records: rows.records,
                             solutions: rows.solutions,
                             solved: rows.solved,
+                            layouts: shape.carries_layouts(),
                         };
                         (rows.puzzles, rows.errors, false, Some(corpus))
                     }
@@ -354,6 +357,7 @@ impl ShapedPieces {
                             records: Vec::new(),
                             solutions: none.clone(),
                             solved: Vec::new(),
+                            layouts: false,
                         };
                         (none, ParseErrors::new(), false, Some(corpus))
                     }
@@ -420,9 +424,9 @@ fn solve_pieces(
     unique: bool,
     destination: Destination,
 ) -> Result<Finished, Error> {
-    let solve = |puzzles: &mut ShapedPuzzles, corpus: bool| {
+    let solve = |puzzles: &mut ShapedPuzzles, rows: Option<&CorpusRows>| {
         match format {
-            _ if corpus => puzzles.layout = Layout::Line,
+            _ if rows.is_some() => puzzles.layout = Layout::Line,
             Some(Format::Line) => puzzles.layout = Layout::Line,
             Some(Format::Grid) => puzzles.layout = Layout::Grid { compact: false },
             None => {}
@@ -436,16 +440,16 @@ fn solve_pieces(
 /// the 9×9 rating, its header first, or a CSV corpus with the rating's columns appended.
 fn rate_pieces(pieces: ShapedPieces, destination: Destination) -> Result<Finished, Error> {
     let mut header = true;
-    let rate = |puzzles: &mut ShapedPuzzles, corpus: bool| {
+    let rate = |puzzles: &mut ShapedPuzzles, rows: Option<&CorpusRows>| {
         // Rows, not grids: they need no line between pieces.
         puzzles.layout = Layout::Line;
-        rate_shaped(puzzles, !corpus && std::mem::take(&mut header))
+        rate_shaped(puzzles, rows.is_none() && std::mem::take(&mut header))
     };
     through_pieces(pieces, (RowResult::Appended, HEADER), destination, rate)
 }
 
 /// A job over the puzzles of an input of one shape, a piece at a time (see [`ShapedPieces`]):
-/// `batch` makes the output of each piece's puzzles (told whether they are rows of a corpus),
+/// `batch` makes the output of each piece's puzzles (given their rows, of a corpus),
 /// which is written in order, a grid-layout one apart from the one before by an empty line, and
 /// a corpus's into its rows as `(result, result header)` say. Once a piece is malformed, the rest
 /// of a file is only read for its problems, and a stream is not read further.
@@ -453,7 +457,7 @@ fn through_pieces(
     mut pieces: ShapedPieces,
     (result, result_header): (RowResult, &'static [u8]),
     destination: Destination,
-    mut batch: impl FnMut(&mut ShapedPuzzles, bool) -> BatchOutput,
+    mut batch: impl FnMut(&mut ShapedPuzzles, Option<&CorpusRows>) -> BatchOutput,
 ) -> Result<Finished, Error> {
     let name = pieces.name().to_owned();
     let mut progress = InputProgress::new(pieces.pieces.file_len(), "puzzles");
@@ -489,7 +493,7 @@ fn through_pieces(
             }
         } else if count > 0 || piece.first {
             // A first piece of no puzzles still has its output: --rate's header, a corpus's.
-            let made = batch(&mut puzzles, rows.is_some());
+            let made = batch(&mut puzzles, rows.as_ref());
             match (pieces.header(), &rows) {
                 (Some(header), Some(rows)) => {
                     if !std::mem::replace(&mut header_written, true) {

@@ -7,7 +7,8 @@
 //! would; each row keeps its fields as bytes ([`csv::ByteRecord`]), so that a job's results are
 //! written back into the row it came from (`write_rows`): the solution column filled in by `-s`
 //! (a column `solution` added at the end when there is none), the rating columns appended by
-//! `--rate`, a column `canon` by `--canon`, the puzzle and solution fields replaced by `--shuffle`.
+//! `--rate`, a column `canon` by `--canon`, the puzzle, solution and layout fields replaced by
+//! `--shuffle`.
 //!
 //! A text is a corpus when its first line holds a comma. Names match in any case, and a header
 //! that names the puzzle, the solution or the `layout` column twice is an error, since either copy
@@ -407,6 +408,9 @@ pub enum RowResult {
     Appended,
     /// Each result line is one field, appended to the row in a column of this name.
     Column(&'static str),
+    /// Each result line is `PUZZLE,SOLUTION,LAYOUT`: written over the row's puzzle field, and
+    /// over its solution and layout fields where the result's are not empty (`--shuffle`).
+    Replaced,
 }
 
 /// Whether the results of a job can go into the rows under `header`: solutions are written into
@@ -441,6 +445,7 @@ pub(crate) fn write_header(header: &Header, result: RowResult, result_header: &[
         RowResult::Solution if header.solution.is_none() => fields.push_field(b"solution"),
         RowResult::Solution => {}
         RowResult::Column(name) => fields.push_field(name.as_bytes()),
+        RowResult::Replaced => {}
         RowResult::Appended => {
             let line = result_header.strip_suffix(b"\n").unwrap_or(result_header);
             for field in line.split(|&b| b == b',').skip(1) {
@@ -497,11 +502,43 @@ pub(crate) fn write_rows(
                         row.push_field(field);
                     }
                 }
+                RowResult::Replaced => {
+                    let mut fields = line.split(|&b| b == b',');
+                    let mut next = || fields.next().filter(|field| !field.is_empty());
+                    let (puzzle, solution, layout) = (next(), next(), next());
+                    let puzzle = puzzle.expect("a result line starts with the puzzle");
+                    row = replaced_fields(header, record, puzzle, solution, layout);
+                }
             }
             row
         })
         .collect();
     write_records(rows.iter())
+}
+
+/// `record` with its puzzle field replaced by `puzzle`, and its solution and layout fields by
+/// `solution` and `layout` where they are given.
+pub(crate) fn replaced_fields(
+    header: &Header,
+    record: &csv::ByteRecord,
+    puzzle: &[u8],
+    solution: Option<&[u8]>,
+    layout: Option<&[u8]>,
+) -> csv::ByteRecord {
+    let mut row = csv::ByteRecord::new();
+    for (i, field) in record.iter().enumerate() {
+        let replacement = if i == header.puzzle {
+            Some(puzzle)
+        } else if Some(i) == header.solution {
+            solution
+        } else if Some(i) == header.layout {
+            layout
+        } else {
+            None
+        };
+        row.push_field(replacement.unwrap_or(field));
+    }
+    row
 }
 
 fn write_records<'r>(records: impl Iterator<Item = &'r csv::ByteRecord>) -> Vec<u8> {
@@ -593,5 +630,19 @@ mod tests {
             RowResult::Appended,
         );
         assert_eq!(rated, format!("{PUZZLE},a,1,2\n").into_bytes());
+    }
+
+    #[test]
+    fn a_replaced_row_keeps_the_fields_its_result_leaves_empty() {
+        let header = detect_header(b"id,solution,layout,puzzle\n", None)
+            .unwrap()
+            .unwrap();
+        let rows = read_rows(format!("7,,x,{PUZZLE}\n").as_bytes(), &header, 2);
+        let replaced = write_rows(&header, &rows.records, b"p,,l\n", RowResult::Replaced);
+        assert_eq!(replaced, b"7,,l,p\n");
+        assert_eq!(
+            write_header(&header, RowResult::Replaced, b""),
+            b"id,solution,layout,puzzle\n"
+        );
     }
 }

@@ -216,6 +216,12 @@ impl CorpusShape {
         &self.base
     }
 
+    /// Whether the rows carry their own layouts: a `layout` column, and no `--jigsaw FILE` that
+    /// fixes the regions of every row. A move of such a row turns its layout with its grids.
+    pub fn carries_layouts(&self) -> bool {
+        self.header.layout.is_some() && !self.given_layout
+    }
+
     /// Reads the rows of `text`, whose first line is line `first_line` of the corpus.
     pub fn read(&self, text: &[u8], first_line: usize) -> ShapedRows {
         let empty = || ShapedPuzzles {

@@ -158,17 +158,3 @@ fn a_malformed_layout_prefix_is_located() {
             .stderr(predicate::str::contains("<stdin>:1:6: malformed layout"));
     }
 }
-
-#[test]
-fn a_csv_corpus_of_another_shape_is_refused() {
-    let row = format!("puzzle,solution\n{},{}\n", ".".repeat(36), "1".repeat(36));
-    sudoku_gen()
-        .args(["--canon", "-", "--size", "6"])
-        .write_stdin(row)
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(predicate::str::contains(
-            "CSV corpora of the standard 9×9 shape only",
-        ));
-}

@@ -130,6 +130,181 @@ impl Spec {
     }
 }
 
+/// A move being built by [`Spec::equivalent`]: the source row of each output row, the source
+/// column of each output column, and the relabelling as far as it is known.
+#[derive(Clone)]
+struct Witness {
+    rows: Vec<Option<usize>>,
+    columns: Vec<Option<usize>>,
+    image: [Option<u8>; 256],
+    taken: [bool; 256],
+}
+
+impl Spec {
+    /// Whether `from` (a puzzle and its complete solution, of this shape) and `to` (of the shape
+    /// `onto`) are equivalent: some permutation of the rows and of the columns, of the grid or of
+    /// its transpose, with a relabelling of the symbols, maps both grids of `from` onto those of
+    /// `to` (blanks onto blanks) and every house of this shape onto a house of `onto`. The move is
+    /// searched for from the solutions: the first output row and column name their sources once
+    /// the images of their symbols are known, and every cell whose source is known forces the
+    /// image of its symbol.
+    pub fn equivalent(&self, from: (&[u8], &[u8]), onto: &Spec, to: (&[u8], &[u8])) -> bool {
+        let n = self.n;
+        if onto.n != n
+            || [from.0, from.1, to.0, to.1]
+                .iter()
+                .any(|g| g.len() != n * n)
+        {
+            return false;
+        }
+        for transpose in [false, true] {
+            let source = |cell: usize| {
+                if transpose {
+                    cell % n * n + cell / n
+                } else {
+                    cell
+                }
+            };
+            let solution: Vec<u8> = (0..n * n).map(|c| from.1[source(c)]).collect();
+            for (r0, c0) in (0..n).flat_map(|r| (0..n).map(move |c| (r, c))) {
+                let mut witness = Witness {
+                    rows: vec![None; n],
+                    columns: vec![None; n],
+                    image: [None; 256],
+                    taken: [false; 256],
+                };
+                witness.rows[0] = Some(r0);
+                witness.columns[0] = Some(c0);
+                let mut accept = |w: &Witness| self.is_move(w, transpose, from, onto, to);
+                if self.extend(witness, (&solution, to.1), &mut accept) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Completes `w` every way the solutions allow (`from`, read transposed or not, onto `to`),
+    /// until `accept` takes a complete one.
+    fn extend(
+        &self,
+        mut w: Witness,
+        grids: (&[u8], &[u8]),
+        accept: &mut dyn FnMut(&Witness) -> bool,
+    ) -> bool {
+        let n = self.n;
+        let (from, to) = grids;
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for i in 0..n {
+                for j in 0..n {
+                    let (Some(r), Some(c)) = (w.rows[i], w.columns[j]) else {
+                        continue;
+                    };
+                    let (x, y) = (from[r * n + c], to[i * n + j]);
+                    let known = w.image[usize::from(x)];
+                    match known {
+                        Some(known) if known != y => return false,
+                        Some(_) => {}
+                        None if !w.assign(n, grids, x, y) => return false,
+                        None => changed = true,
+                    }
+                }
+            }
+        }
+        let unknown = self
+            .symbols
+            .iter()
+            .find(|&&x| w.image[usize::from(x)].is_none());
+        let Some(&x) = unknown else {
+            return accept(&w);
+        };
+        self.symbols.iter().any(|&y| {
+            let mut next = w.clone();
+            next.assign(n, grids, x, y) && self.extend(next, grids, accept)
+        })
+    }
+
+    /// Whether the complete `w` maps the grids of `from` onto those of `to` and the houses of
+    /// this shape onto those of `onto`.
+    fn is_move(
+        &self,
+        w: &Witness,
+        transpose: bool,
+        from: (&[u8], &[u8]),
+        onto: &Spec,
+        to: (&[u8], &[u8]),
+    ) -> bool {
+        let n = self.n;
+        let source = |cell: usize| {
+            let (r, c) = (w.rows[cell / n].unwrap(), w.columns[cell % n].unwrap());
+            if transpose { c * n + r } else { r * n + c }
+        };
+        let blank = |v: u8| !self.symbols.contains(&v);
+        let image = |v: u8| {
+            if blank(v) {
+                None
+            } else {
+                w.image[usize::from(v)]
+            }
+        };
+        let grids_move = (0..n * n).all(|cell| {
+            let (given, value) = (from.0[source(cell)], from.1[source(cell)]);
+            image(value) == Some(to.1[cell])
+                && match image(given) {
+                    None => blank(given) && blank(to.0[cell]),
+                    Some(moved) => moved == to.0[cell],
+                }
+        });
+        if !grids_move {
+            return false;
+        }
+        let mut output_of = vec![0; n * n];
+        for cell in 0..n * n {
+            output_of[source(cell)] = cell;
+        }
+        let sorted = |mut house: Vec<usize>| {
+            house.sort();
+            house
+        };
+        let houses: HashSet<Vec<usize>> = onto.houses().into_iter().map(sorted).collect();
+        self.houses().into_iter().all(|house| {
+            let image = house.iter().map(|&c| output_of[c]).collect();
+            houses.contains(&sorted(image))
+        })
+    }
+}
+
+impl Witness {
+    /// Makes `y` the image of symbol `x`, and with it names the sources of the output column
+    /// whose first cell is `y` (the column of `x` in the first output row's source) and of the
+    /// output row whose first cell is `y` (the row of `x` in the first output column's source);
+    /// false when `y` is another's image or either source is already another.
+    fn assign(&mut self, n: usize, (from, to): (&[u8], &[u8]), x: u8, y: u8) -> bool {
+        if self.taken[usize::from(y)] {
+            return false;
+        }
+        self.image[usize::from(x)] = Some(y);
+        self.taken[usize::from(y)] = true;
+        let (r0, c0) = (self.rows[0].unwrap(), self.columns[0].unwrap());
+        let column = (0..n).find(|&c| from[r0 * n + c] == x);
+        let row = (0..n).find(|&r| from[r * n + c0] == x);
+        let j = (0..n).find(|&j| to[j] == y);
+        let i = (0..n).find(|&i| to[i * n] == y);
+        let (Some(column), Some(row), Some(i), Some(j)) = (column, row, i, j) else {
+            return false;
+        };
+        for (slot, value) in [(&mut self.columns[j], column), (&mut self.rows[i], row)] {
+            match slot {
+                Some(known) if *known != value => return false,
+                _ => *slot = Some(value),
+            }
+        }
+        true
+    }
+}
+
 /// The completions of the board (`used`: the symbols of each house; `empty`: its empty cells) up
 /// to `limit`.
 fn count_from(

@@ -3,7 +3,7 @@
 
 use rayon::prelude::*;
 
-use super::{Canon, record};
+use super::{Canon, Move, record};
 use crate::classes::shuffle::rng_of;
 use crate::model::layout::LAYOUT_NAMES;
 use crate::model::shape::{Regions, Shape};
@@ -100,6 +100,25 @@ pub fn canonical_lines(puzzles: &ShapedPuzzles, canons: &mut Canons) -> Vec<u8> 
     out
 }
 
+/// The move of record `index` of `puzzles` drawn from `rng` (see [`Canons::of_all`] for
+/// `canon`), and the layout it turns the record's to, when the record carries its layout.
+fn random_move<R: rand::Rng>(
+    puzzles: &ShapedPuzzles,
+    canon: Option<&Canon>,
+    index: usize,
+    rng: &mut R,
+) -> (Option<Vec<u8>>, Move) {
+    let shape = puzzles.shape(index);
+    match (canon, shape.regions()) {
+        (None, Regions::Jigsaw(region_of)) => {
+            let (layout, moved) = record::random_move(shape.size(), region_of, rng);
+            (Some(layout), moved)
+        }
+        (Some(canon), _) => (None, canon.random_move(rng)),
+        (None, _) => (None, Canon::new(shape).random_move(rng)),
+    }
+}
+
 /// Every record of `puzzles` replaced by a random equivalent, written in `layout` (a record that
 /// carries its layout as a `LAYOUT PUZZLE` line, its layout turned too). Record `k` draws from
 /// its own generator, seeded from `seed` and `first_index + k`, so that the output depends on the
@@ -117,21 +136,13 @@ pub fn shuffled(
         .with_max_len(64)
         .map(|index| {
             let mut rng = rng_of(seed, first_index + index);
-            let shape = puzzles.shape(index);
-            let cells = puzzles.puzzle(index);
+            let canon = canons[puzzles.shape_of[index] as usize];
+            let (turned, moved) = random_move(puzzles, canon, index, &mut rng);
+            let (shape, moved) = (puzzles.shape(index), moved.apply(puzzles.puzzle(index)));
             let mut out = Vec::new();
-            match (canons[puzzles.shape_of[index] as usize], shape.regions()) {
-                (None, Regions::Jigsaw(region_of)) => {
-                    let (layout, moved) = record::shuffle(shape.size(), region_of, cells, &mut rng);
-                    write_class(&[layout, moved].concat(), shape, &mut out);
-                }
-                (canon, _) => {
-                    let moved = match canon {
-                        Some(canon) => canon.shuffle(cells, &mut rng),
-                        None => Canon::new(shape).shuffle(cells, &mut rng),
-                    };
-                    write_record(&moved, shape, layout, false, &mut out);
-                }
+            match turned {
+                Some(turned) => write_class(&[turned, moved].concat(), shape, &mut out),
+                None => write_record(&moved, shape, layout, false, &mut out),
             }
             out
         })
@@ -141,4 +152,45 @@ pub fn shuffled(
         out.pop();
     }
     out
+}
+
+/// The rows of a corpus replaced by random equivalents, drawn as [`shuffled`] draws them: row `k`
+/// of `puzzles` and its solution (row `k` of `solutions`, where `solved` says it has one) moved
+/// alike, written `PUZZLE,SOLUTION,LAYOUT` a line (see `RowResult::Replaced`): the solution empty
+/// where the row has none, the layout empty unless the row carries its own (`puzzles.prefixed`),
+/// which turns with its grids.
+pub fn shuffled_rows(
+    puzzles: &ShapedPuzzles,
+    (solutions, solved): (&ShapedPuzzles, &[bool]),
+    canons: &mut Canons,
+    seed: u64,
+    first_index: usize,
+) -> Vec<u8> {
+    let canons = canons.of_all(puzzles);
+    let rows: Vec<Vec<u8>> = (0..puzzles.len())
+        .into_par_iter()
+        .with_max_len(64)
+        .map(|index| {
+            let mut rng = rng_of(seed, first_index + index);
+            let canon = canons[puzzles.shape_of[index] as usize];
+            let (turned, moved) = random_move(puzzles, canon, index, &mut rng);
+            let shape = puzzles.shape(index);
+            let mut out = Vec::new();
+            let field = |cells: &[u8], out: &mut Vec<u8>| {
+                write_record(&moved.apply(cells), shape, Layout::Line, false, out);
+                out.pop();
+            };
+            field(puzzles.puzzle(index), &mut out);
+            out.push(b',');
+            if solved[index] {
+                field(solutions.puzzle(index), &mut out);
+            }
+            out.push(b',');
+            let names = turned.iter().flatten();
+            out.extend(names.map(|&r| LAYOUT_NAMES[usize::from(r)]));
+            out.push(b'\n');
+            out
+        })
+        .collect();
+    rows.concat()
 }

@@ -45,7 +45,7 @@ mod pairs;
 mod puzzle;
 pub(crate) mod record;
 
-pub use bulk::{Canons, canonical_lines, classes, shuffled};
+pub use bulk::{Canons, canonical_lines, classes, shuffled, shuffled_rows};
 pub use made::render_class_grids;
 pub use pairs::{ClassIndex, Earlier};
 
@@ -165,18 +165,50 @@ impl Canon {
         }
     }
 
-    /// A random equivalent of `cells`: a random arrangement and a random relabelling.
+    /// A random move of the group: a random arrangement, then a random relabelling.
+    pub fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Move {
+        let arrangement = self.random_arrangement(rng);
+        Move::relabelling(arrangement, self.n, rng)
+    }
+
+    /// A random equivalent of `cells` (see [`Canon::random_move`]).
     pub fn shuffle<R: Rng + ?Sized>(&self, cells: &[u8], rng: &mut R) -> Vec<u8> {
-        let arranged = self.random_arrangement(rng).apply(cells);
-        relabelled_randomly(&arranged, self.n, rng)
+        self.random_move(rng).apply(cells)
     }
 }
 
-/// `cells` with their symbols relabelled by a random permutation of 1..=N.
-pub(crate) fn relabelled_randomly<R: Rng + ?Sized>(cells: &[u8], n: usize, rng: &mut R) -> Vec<u8> {
-    let mut labels: Vec<u8> = (0..=n as u8).collect();
-    labels[1..].shuffle(rng);
-    cells.iter().map(|&v| labels[usize::from(v)]).collect()
+/// An arrangement and a relabelling of the symbols: one move, applied alike to every grid of a
+/// record (a puzzle and its solution), so that they stay a puzzle and its solution.
+#[derive(Clone, Debug)]
+pub struct Move {
+    arrangement: Arrangement,
+    /// The new value of each value, 0 (a blank) staying 0.
+    labels: Vec<u8>,
+}
+
+impl Move {
+    /// `arrangement`, then a random permutation of the symbols 1..=N.
+    pub(crate) fn relabelling<R: Rng + ?Sized>(
+        arrangement: Arrangement,
+        n: usize,
+        rng: &mut R,
+    ) -> Move {
+        let mut labels: Vec<u8> = (0..=n as u8).collect();
+        labels[1..].shuffle(rng);
+        Move {
+            arrangement,
+            labels,
+        }
+    }
+
+    /// `cells` moved: read through the arrangement, relabelled.
+    pub fn apply(&self, cells: &[u8]) -> Vec<u8> {
+        let arranged = self.arrangement.apply(cells);
+        arranged
+            .iter()
+            .map(|&v| self.labels[usize::from(v)])
+            .collect()
+    }
 }
 
 /// A random permutation of 0..n that keeps the blocks of `block` consecutive lines: the blocks

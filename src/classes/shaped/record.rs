@@ -11,7 +11,7 @@
 use rand::{Rng, RngExt};
 
 use super::listed::turns;
-use super::{first_appearance, relabelled_randomly};
+use super::{Move, first_appearance};
 use crate::model::layout::renumbered;
 
 /// The form of the record of layout `region_of` (region of each cell) and `cells`: the smallest
@@ -29,17 +29,14 @@ pub(crate) fn form(n: usize, region_of: &[u8], cells: &[u8]) -> (Vec<u8>, Vec<u8
         .expect("8 turns")
 }
 
-/// A random equivalent of the record: a random turn of both, its regions renamed in order of
-/// first appearance, and a random relabelling.
-pub(crate) fn shuffle<R: Rng + ?Sized>(
+/// A random move of the record: a random turn of both, then a random relabelling; and the turned
+/// layout, its regions renamed in order of first appearance.
+pub(crate) fn random_move<R: Rng + ?Sized>(
     n: usize,
     region_of: &[u8],
-    cells: &[u8],
     rng: &mut R,
-) -> (Vec<u8>, Vec<u8>) {
-    let turn = &turns(n)[rng.random_range(0..8)];
-    (
-        renumbered(&turn.apply(region_of)),
-        relabelled_randomly(&turn.apply(cells), n, rng),
-    )
+) -> (Vec<u8>, Move) {
+    let turn = turns(n).swap_remove(rng.random_range(0..8));
+    let layout = renumbered(&turn.apply(region_of));
+    (layout, Move::relabelling(turn, n, rng))
 }
