@@ -130,24 +130,15 @@ pub fn shuffled(
     first_index: usize,
     layout: Layout,
 ) -> Vec<u8> {
-    let canons = canons.of_all(puzzles);
-    let records: Vec<Vec<u8>> = (0..puzzles.len())
-        .into_par_iter()
-        .with_max_len(64)
-        .map(|index| {
-            let mut rng = rng_of(seed, first_index + index);
-            let canon = canons[puzzles.shape_of[index] as usize];
-            let (turned, moved) = random_move(puzzles, canon, index, &mut rng);
-            let (shape, moved) = (puzzles.shape(index), moved.apply(puzzles.puzzle(index)));
-            let mut out = Vec::new();
-            match turned {
-                Some(turned) => write_class(&[turned, moved].concat(), shape, &mut out),
-                None => write_record(&moved, shape, layout, false, &mut out),
-            }
-            out
-        })
-        .collect();
-    let mut out = records.concat();
+    let mut out = each_moved(puzzles, canons, seed, first_index, |index, turned, moved| {
+        let (shape, moved) = (puzzles.shape(index), moved.apply(puzzles.puzzle(index)));
+        let mut out = Vec::new();
+        match turned {
+            Some(turned) => write_class(&[turned, moved].concat(), shape, &mut out),
+            None => write_record(&moved, shape, layout, false, &mut out),
+        }
+        out
+    });
     if matches!(layout, Layout::Grid { .. }) {
         out.pop();
     }
@@ -166,31 +157,49 @@ pub fn shuffled_rows(
     seed: u64,
     first_index: usize,
 ) -> Vec<u8> {
+    each_moved(puzzles, canons, seed, first_index, |index, turned, moved| {
+        let shape = puzzles.shape(index);
+        let mut out = Vec::new();
+        let field = |cells: &[u8], out: &mut Vec<u8>| {
+            write_record(&moved.apply(cells), shape, Layout::Line, false, out);
+            out.pop();
+        };
+        field(puzzles.puzzle(index), &mut out);
+        out.push(b',');
+        if solved[index] {
+            field(solutions.puzzle(index), &mut out);
+        }
+        out.push(b',');
+        let names = turned.iter().flatten();
+        out.extend(names.map(|&r| LAYOUT_NAMES[usize::from(r)]));
+        out.push(b'\n');
+        out
+    })
+}
+
+/// The bytes `write` makes of each record of `puzzles` and its random move (with the record's
+/// layout turned, where it carries one), joined in order: record `k` draws from its own
+/// generator, seeded from `seed` and `first_index + k`.
+fn each_moved<W>(
+    puzzles: &ShapedPuzzles,
+    canons: &mut Canons,
+    seed: u64,
+    first_index: usize,
+    write: W,
+) -> Vec<u8>
+where
+    W: Fn(usize, Option<Vec<u8>>, Move) -> Vec<u8> + Sync,
+{
     let canons = canons.of_all(puzzles);
-    let rows: Vec<Vec<u8>> = (0..puzzles.len())
+    let records: Vec<Vec<u8>> = (0..puzzles.len())
         .into_par_iter()
         .with_max_len(64)
         .map(|index| {
             let mut rng = rng_of(seed, first_index + index);
             let canon = canons[puzzles.shape_of[index] as usize];
             let (turned, moved) = random_move(puzzles, canon, index, &mut rng);
-            let shape = puzzles.shape(index);
-            let mut out = Vec::new();
-            let field = |cells: &[u8], out: &mut Vec<u8>| {
-                write_record(&moved.apply(cells), shape, Layout::Line, false, out);
-                out.pop();
-            };
-            field(puzzles.puzzle(index), &mut out);
-            out.push(b',');
-            if solved[index] {
-                field(solutions.puzzle(index), &mut out);
-            }
-            out.push(b',');
-            let names = turned.iter().flatten();
-            out.extend(names.map(|&r| LAYOUT_NAMES[usize::from(r)]));
-            out.push(b'\n');
-            out
+            write(index, turned, moved)
         })
         .collect();
-    rows.concat()
+    records.concat()
 }
