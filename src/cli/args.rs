@@ -305,7 +305,7 @@ pub struct Cli {
 
     /// The N symbols in value order (default: 1-9, then A-P)
     ///
-    /// Distinct printable ASCII other than `.`, `-` and `#`; by default the first N of
+    /// Distinct printable ASCII other than `.`, `-`, `#`, `,` and `"`; by default the first N of
     /// 123456789ABCDEFGHIJKLMNOP. ABCDEFGHIJKLMNOP reads AcWing's and POJ's "Sudoku 2",
     /// 0123456789ABCDEF hexadoku. Blanks are `.`, `-`, and `0` unless it is a symbol.
     #[arg(long, value_name = "STR", help_heading = SHAPES)]

@@ -22,16 +22,17 @@ impl Symbols {
     }
 
     /// An alphabet from its characters, which must be distinct printable ASCII, and none of `.`,
-    /// `-`, `#` or `,` (blanks, comments and the CSV separator).
+    /// `-`, `#`, `,` or `"` (blanks, comments, the CSV separator and its quote).
     pub fn new(text: &[u8]) -> Result<Symbols, String> {
         let mut glyphs = [0; 25];
         let mut value_of = [NOT_A_CELL; 256];
         for (i, &ch) in text.iter().enumerate() {
-            // A comma would split the puzzle field of the CSV that --rate writes.
-            if !ch.is_ascii_graphic() || matches!(ch, b'.' | b'-' | b'#' | b',') {
+            // A comma would split a puzzle field of the CSV that -n and --rate write, and a quote
+            // would open a quoted field.
+            if !ch.is_ascii_graphic() || matches!(ch, b'.' | b'-' | b'#' | b',' | b'"') {
                 return Err(format!(
                     "character {} cannot be a symbol (expected printable ASCII other than '.', \
-                     '-', '#' and ',')",
+                     '-', '#', ',' and '\"')",
                     i + 1
                 ));
             }

@@ -360,3 +360,13 @@ fn a_puzzle_repeated_many_times_was_read_as_x_sudoku() {
         }
     }
 }
+
+#[test]
+fn a_quote_among_the_symbols_broke_the_csv_of_n() {
+    // The CSV writes fields unquoted, so a quote among the symbols would open a quoted field
+    // there and the corpus would not read back: a quote, like a comma, is no symbol.
+    for symbols in ["a\"bcdefgh", "a,bcdefgh"] {
+        let message = refusal(&["-n", "3", "--symbols", symbols, "--format", "csv"]);
+        assert!(message.contains("cannot be a symbol"), "{message}");
+    }
+}
