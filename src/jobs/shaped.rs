@@ -499,7 +499,8 @@ fn through_pieces(
                     if !std::mem::replace(&mut header_written, true) {
                         output.write(&write_header(header, result, result_header))?;
                     }
-                    output.write(&write_rows(header, &rows.records, &made.text, result))?;
+                    let written = (result, result_header);
+                    output.write(&write_rows(header, &rows.records, &made.text, written))?;
                 }
                 _ => {
                     if !piece.first && puzzles.layout != Layout::Line {

@@ -273,7 +273,8 @@ pub fn run_batch(
             let puzzles = &parsed.puzzles;
             let mut output = job(puzzles, info);
             if let (Some(header), Some(records)) = (&corpus, &records) {
-                let rows = corpus::write_rows(header, records, &output.text, rules.row_result);
+                let result = (rules.row_result, rules.result_header);
+                let rows = corpus::write_rows(header, records, &output.text, result);
                 header_line.extend_from_slice(&rows);
                 output.text = header_line;
             } else if (rules.separated)(info.format) && !first && !output.text.is_empty() {

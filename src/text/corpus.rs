@@ -437,19 +437,46 @@ pub(crate) fn check_result_column(header: &Header, result: RowResult) -> Result<
     Ok(())
 }
 
-/// The header of the output: the corpus's, with the solution column added or the result header's
-/// fields appended.
+/// The names of the columns a job adds to each row ([`RowResult::Column`] and
+/// [`RowResult::Appended`]; none for the others, which write into columns the corpus names).
+fn added_names(result: RowResult, result_header: &[u8]) -> Vec<&[u8]> {
+    match result {
+        RowResult::Column(name) => vec![name.as_bytes()],
+        RowResult::Appended => {
+            let line = result_header.strip_suffix(b"\n").unwrap_or(result_header);
+            line.split(|&b| b == b',').skip(1).collect()
+        }
+        RowResult::Solution | RowResult::Replaced => Vec::new(),
+    }
+}
+
+/// For each column a job adds, the corpus's column of that name, which takes its values in place:
+/// rating a rated corpus, or one that `-n` wrote with its `level`, must not write a second column
+/// of a name, which no reader could tell from the first. The puzzle column is never written over.
+fn added_places(header: &Header, names: &[&[u8]]) -> Vec<Option<usize>> {
+    let same = |a: &[u8], b: &[u8]| a.trim_ascii().eq_ignore_ascii_case(b.trim_ascii());
+    names
+        .iter()
+        .map(|&name| {
+            (0..header.fields.len()).find(|&i| i != header.puzzle && same(&header.fields[i], name))
+        })
+        .collect()
+}
+
+/// The header of the output: the corpus's, with the solution column added or the columns the
+/// job adds that the corpus has none of.
 pub(crate) fn write_header(header: &Header, result: RowResult, result_header: &[u8]) -> Vec<u8> {
     let mut fields = header.fields.clone();
     match result {
         RowResult::Solution if header.solution.is_none() => fields.push_field(b"solution"),
-        RowResult::Solution => {}
-        RowResult::Column(name) => fields.push_field(name.as_bytes()),
-        RowResult::Replaced => {}
-        RowResult::Appended => {
-            let line = result_header.strip_suffix(b"\n").unwrap_or(result_header);
-            for field in line.split(|&b| b == b',').skip(1) {
-                fields.push_field(field);
+        RowResult::Solution | RowResult::Replaced => {}
+        RowResult::Column(_) | RowResult::Appended => {
+            let names = added_names(result, result_header);
+            let places = added_places(header, &names);
+            for (name, place) in names.iter().zip(places) {
+                if place.is_none() {
+                    fields.push_field(name);
+                }
             }
         }
     }
@@ -457,13 +484,14 @@ pub(crate) fn write_header(header: &Header, result: RowResult, result_header: &[
 }
 
 /// The rows of `records` with the job's result lines (`results`, one line per row) written into
-/// them as `result` says.
+/// them as `result` says, under the header [`write_header`] writes with `result_header`.
 pub(crate) fn write_rows(
     header: &Header,
     records: &[csv::ByteRecord],
     results: &[u8],
-    result: RowResult,
+    (result, result_header): (RowResult, &[u8]),
 ) -> Vec<u8> {
+    let places = added_places(header, &added_names(result, result_header));
     let lines = results.split(|&b| b == b'\n');
     let rows: Vec<csv::ByteRecord> = records
         .iter()
@@ -492,15 +520,19 @@ pub(crate) fn write_rows(
                         row.push_field(solution);
                     }
                 }
-                RowResult::Column(_) => {
-                    row.extend(record.iter());
-                    row.push_field(line);
-                }
-                RowResult::Appended => {
-                    row.extend(record.iter());
-                    for field in line.split(|&b| b == b',').skip(1) {
-                        row.push_field(field);
+                RowResult::Column(_) | RowResult::Appended => {
+                    let mut fields: Vec<&[u8]> = record.iter().collect();
+                    let added: Vec<&[u8]> = match result {
+                        RowResult::Column(_) => vec![line],
+                        _ => line.split(|&b| b == b',').skip(1).collect(),
+                    };
+                    for (k, value) in added.into_iter().enumerate() {
+                        match places.get(k).copied().flatten() {
+                            Some(i) if i < fields.len() => fields[i] = value,
+                            _ => fields.push(value),
+                        }
                     }
+                    row = csv::ByteRecord::from(fields);
                 }
                 RowResult::Replaced => {
                     let mut fields = line.split(|&b| b == b',');
@@ -616,7 +648,7 @@ mod tests {
             &header,
             &rows.records,
             SOLUTION.as_bytes(),
-            RowResult::Solution,
+            (RowResult::Solution, b""),
         );
         assert_eq!(solved, format!("{PUZZLE},a,{SOLUTION}\n").into_bytes());
         assert_eq!(
@@ -627,9 +659,30 @@ mod tests {
             &header,
             &rows.records,
             format!("{PUZZLE},1,2\n").as_bytes(),
-            RowResult::Appended,
+            (RowResult::Appended, b"puzzle,level,guesses\n"),
         );
         assert_eq!(rated, format!("{PUZZLE},a,1,2\n").into_bytes());
+    }
+
+    #[test]
+    fn a_column_the_corpus_has_takes_the_result_in_place() {
+        let header = detect_header(b"puzzle,Level,id\n", None).unwrap().unwrap();
+        let rows = read_rows(format!("{PUZZLE},hard,a\n").as_bytes(), &header, 2);
+        let result = (RowResult::Appended, &b"puzzle,level,guesses\n"[..]);
+        let rated = write_rows(
+            &header,
+            &rows.records,
+            format!("{PUZZLE},1,2\n").as_bytes(),
+            result,
+        );
+        assert_eq!(rated, format!("{PUZZLE},1,a,2\n").into_bytes());
+        assert_eq!(
+            write_header(&header, result.0, result.1),
+            b"puzzle,Level,id,guesses\n"
+        );
+        let canon = (RowResult::Column("canon"), &b""[..]);
+        let header = detect_header(b"puzzle,canon\n", None).unwrap().unwrap();
+        assert_eq!(write_header(&header, canon.0, canon.1), b"puzzle,canon\n");
     }
 
     #[test]
@@ -638,7 +691,12 @@ mod tests {
             .unwrap()
             .unwrap();
         let rows = read_rows(format!("7,,x,{PUZZLE}\n").as_bytes(), &header, 2);
-        let replaced = write_rows(&header, &rows.records, b"p,,l\n", RowResult::Replaced);
+        let replaced = write_rows(
+            &header,
+            &rows.records,
+            b"p,,l\n",
+            (RowResult::Replaced, b""),
+        );
         assert_eq!(replaced, b"7,,l,p\n");
         assert_eq!(
             write_header(&header, RowResult::Replaced, b""),

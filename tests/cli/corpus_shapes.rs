@@ -65,10 +65,20 @@ fn corpus_round_trip(shape: &[&str], count: &str, spec: impl Fn(Option<&str>) ->
         "guesses",
         "guesses_mean",
     ];
-    assert_eq!(rated[0], [&header[..], &rating.map(String::from)].concat());
+    // The level column of -n takes the level --rate finds; the others are added.
+    let added = rating
+        .iter()
+        .filter(|name| !header.iter().any(|h| h == *name));
+    let expected: Vec<String> = header
+        .iter()
+        .cloned()
+        .chain(added.map(|n| n.to_string()))
+        .collect();
+    assert_eq!(rated[0], expected);
+    let level_at = rated[0].iter().position(|name| name == "level").unwrap();
     for (row, (_, cells)) in rated[1..].iter().zip(&puzzles) {
         assert_eq!(row[at("puzzle")].as_bytes(), &cells[..], "{shape:?}");
-        let level: u8 = row[header.len()].parse().unwrap();
+        let level: u8 = row[level_at].parse().unwrap();
         assert!((1..=3).contains(&level), "{shape:?}: {row:?}");
     }
     assert_eq!(rated.len(), puzzles.len() + 1);

@@ -370,3 +370,38 @@ fn a_quote_among_the_symbols_broke_the_csv_of_n() {
         assert!(message.contains("cannot be a symbol"), "{message}");
     }
 }
+
+#[test]
+fn rating_a_corpus_of_n_wrote_a_second_level_column() {
+    for shape in [&[][..], &["--size", "6"][..]] {
+        let made = run_ok(&[&["-n", "4", "--seed", "1", "--format", "csv"][..], shape].concat());
+        let dir = tempfile::tempdir().unwrap();
+        let corpus = dir.path().join("corpus.csv");
+        std::fs::write(&corpus, &made).unwrap();
+        let corpus = corpus.to_str().unwrap();
+        let rated = run_ok(&["--rate", corpus]);
+        let rated = String::from_utf8(rated).unwrap();
+        let header = rated.lines().next().unwrap();
+        assert_eq!(
+            header,
+            "puzzle,solution,blanks,level,singles,locked,pairs_triples,harder,guesses,guesses_mean"
+        );
+        // The level -n wrote is the level --rate finds, in the same column.
+        let made = String::from_utf8(made).unwrap();
+        for (made, rated) in made.lines().zip(rated.lines()).skip(1) {
+            assert!(rated.starts_with(made), "{rated} after {made}");
+        }
+        // What --rate and --canon write is read back by them, and rated again in place.
+        let again = dir.path().join("rated.csv");
+        std::fs::write(&again, &rated).unwrap();
+        let again = again.to_str().unwrap();
+        assert_eq!(
+            String::from_utf8(run_ok(&["--rate", again])).unwrap(),
+            rated
+        );
+        let canon = run_ok(&["--canon", corpus]);
+        let canon_path = dir.path().join("canon.csv");
+        std::fs::write(&canon_path, &canon).unwrap();
+        assert_eq!(run_ok(&["--canon", canon_path.to_str().unwrap()]), canon);
+    }
+}

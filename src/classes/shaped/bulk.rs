@@ -130,15 +130,21 @@ pub fn shuffled(
     first_index: usize,
     layout: Layout,
 ) -> Vec<u8> {
-    let mut out = each_moved(puzzles, canons, seed, first_index, |index, turned, moved| {
-        let (shape, moved) = (puzzles.shape(index), moved.apply(puzzles.puzzle(index)));
-        let mut out = Vec::new();
-        match turned {
-            Some(turned) => write_class(&[turned, moved].concat(), shape, &mut out),
-            None => write_record(&moved, shape, layout, false, &mut out),
-        }
-        out
-    });
+    let mut out = each_moved(
+        puzzles,
+        canons,
+        seed,
+        first_index,
+        |index, turned, moved| {
+            let (shape, moved) = (puzzles.shape(index), moved.apply(puzzles.puzzle(index)));
+            let mut out = Vec::new();
+            match turned {
+                Some(turned) => write_class(&[turned, moved].concat(), shape, &mut out),
+                None => write_record(&moved, shape, layout, false, &mut out),
+            }
+            out
+        },
+    );
     if matches!(layout, Layout::Grid { .. }) {
         out.pop();
     }
@@ -157,24 +163,30 @@ pub fn shuffled_rows(
     seed: u64,
     first_index: usize,
 ) -> Vec<u8> {
-    each_moved(puzzles, canons, seed, first_index, |index, turned, moved| {
-        let shape = puzzles.shape(index);
-        let mut out = Vec::new();
-        let field = |cells: &[u8], out: &mut Vec<u8>| {
-            write_record(&moved.apply(cells), shape, Layout::Line, false, out);
-            out.pop();
-        };
-        field(puzzles.puzzle(index), &mut out);
-        out.push(b',');
-        if solved[index] {
-            field(solutions.puzzle(index), &mut out);
-        }
-        out.push(b',');
-        let names = turned.iter().flatten();
-        out.extend(names.map(|&r| LAYOUT_NAMES[usize::from(r)]));
-        out.push(b'\n');
-        out
-    })
+    each_moved(
+        puzzles,
+        canons,
+        seed,
+        first_index,
+        |index, turned, moved| {
+            let shape = puzzles.shape(index);
+            let mut out = Vec::new();
+            let field = |cells: &[u8], out: &mut Vec<u8>| {
+                write_record(&moved.apply(cells), shape, Layout::Line, false, out);
+                out.pop();
+            };
+            field(puzzles.puzzle(index), &mut out);
+            out.push(b',');
+            if solved[index] {
+                field(solutions.puzzle(index), &mut out);
+            }
+            out.push(b',');
+            let names = turned.iter().flatten();
+            out.extend(names.map(|&r| LAYOUT_NAMES[usize::from(r)]));
+            out.push(b'\n');
+            out
+        },
+    )
 }
 
 /// The bytes `write` makes of each record of `puzzles` and its random move (with the record's
