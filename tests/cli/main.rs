@@ -10,6 +10,7 @@ mod classes;
 mod corpus_classes;
 mod corpus_shapes;
 mod findings;
+mod findings_form;
 mod first;
 mod generate;
 mod generic_hangs;
