@@ -380,8 +380,10 @@ impl ShapedPieces {
             }
         }
         let mut errors = errors;
+        let header_only = matches!(self.text, Text::Corpus { .. }) && piece.is_first_line_alone();
         let empty_stream = self.is_stream()
             && !piece.last
+            && !header_only
             && self.records == 0
             && puzzles.is_empty()
             && errors.is_empty();

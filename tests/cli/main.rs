@@ -11,6 +11,7 @@ mod corpus_classes;
 mod corpus_shapes;
 mod findings;
 mod findings_form;
+mod findings_messages;
 mod first;
 mod generate;
 mod generic_hangs;
