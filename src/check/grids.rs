@@ -18,7 +18,7 @@ use super::corpus::{CorpusCheck, CorpusRules};
 use super::layout::{Layout, Place, Spot, Template, regular_count};
 use super::repeats::{Places, SeenGrids, add_repeats, seen_key};
 use super::report::{Cell, Fault, Problem, Report};
-use super::scan::scan;
+use super::scan::{Form, byte_order_mark, scan};
 use crate::error::Error;
 use crate::io::input::{Boundary, Pieces};
 use crate::model::house::House;
@@ -87,14 +87,7 @@ impl FileCheck {
         }
         let text = match text.strip_prefix(b"\xef\xbb\xbf") {
             Some(rest) if self.layout.is_none() => {
-                self.report.add(Problem {
-                    line: 1,
-                    grid: None,
-                    message:
-                        "the file starts with a UTF-8 byte-order mark, which the -c formats do \
-                              not have"
-                            .to_owned(),
-                });
+                self.report.add(byte_order_mark());
                 rest
             }
             _ => text,
@@ -167,7 +160,7 @@ impl FileCheck {
         });
         let judged = judged.unwrap_or_else(|| {
             let mut scanned = Report::default();
-            let (spots, grids) = scan(text, layout, &mut scanned, place);
+            let (spots, grids) = scan(text, &Form::from(layout), &mut scanned, place);
             self.report = std::mem::take(&mut self.report).merge(scanned);
             self.report.grids = grids;
             let judged = judge_all(

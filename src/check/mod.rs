@@ -9,7 +9,8 @@
 //! word their problems through one [`Report`], so that one fault reads the same in both.
 //!
 //! The parts: `grids` (files of 9×9 grids, read a piece at a time), with `layout` (the exact `-c`
-//! layout, the fast path), `scan` (the line-by-line scanner that names each format problem) and
+//! layout, the fast path), `scan` (the line-by-line scanner that names each format problem, of
+//! every shape) and
 //! `repeats` (grids repeated across pieces and files); `solutions` (solutions against their
 //! puzzles); `corpus` (CSV corpora); `report` (the report and its words).
 //!
@@ -17,7 +18,10 @@
 //! `--check FILE` without `--puzzles` reads the `-c` formats strictly: the first line decides between
 //! the grid and the line format and between LF and CRLF line ends (a file of CRLF line ends is fine,
 //! and the summary says so; a mix is a problem); single spaces, no trailing spaces, exactly one empty
-//! line between grids, and an optional final newline. `--check FILE --puzzles PFILE` takes `--count`
+//! line between grids, and an optional final newline. Grids of every other shape are held to the
+//! same rules, by the same scanner, in the `-c` layout of their shape (see `shaped_form`): its rows
+//! or lines, its alphabet, a jigsaw line's layout, and the compact rows `-s` answers in when its
+//! input had them. `--check FILE --puzzles PFILE` takes `--count`
 //! and `--first` too, for the solutions; FILE and PFILE cannot both be `-`.
 //!
 //! # The report
@@ -64,6 +68,7 @@ mod report;
 mod scan;
 pub mod shaped;
 pub mod shaped_corpus;
+mod shaped_form;
 mod solutions;
 
 pub use corpus::CorpusRules;

@@ -2,14 +2,17 @@
 //! none repeated, the count and the top-left symbol as asked; or each solution valid and keeping
 //! its puzzle's givens.
 //!
-//! Grids are read by the lenient reader of [`crate::text::shaped`] (any layout), then checked with plain
-//! loops over the shape's houses; nothing here is shared with the solver or the generator. The
+//! Grids are read by the lenient reader of [`crate::text::shaped`], their text held to the `-c`
+//! layout of their shape as the 9×9 grader holds its own (see `shaped_form`), then checked with
+//! plain loops over the shape's houses; nothing here is shared with the solver or the generator. The
 //! report is the 9×9 grader's [`Report`], with the same words for the same fault, so that both
 //! print alike.
 
 use super::GridRules;
 use super::repeats::{Places, SeenGrids, add_repeats, seen_key};
 use super::report::{Cell, Fault, Report, Subject};
+use super::scan::noun_of;
+use super::shaped_form::FormCheck;
 use crate::model::request::ShapeRequest;
 use crate::model::shape::Shape;
 use crate::text::parse::{ParseError, ParseErrors};
@@ -20,9 +23,11 @@ use crate::text::shaped::{Layout, ShapedPuzzles, read_shaped};
 pub fn check_grids(text: &[u8], request: &ShapeRequest, rules: GridRules) -> Report {
     let mut checker = GridChecker::new(SeenGrids::default(), rules.first);
     match read_shaped(text, request) {
-        Ok((grids, errors)) => checker.piece(&grids, &errors),
-        Err(errors) => checker.piece(&ShapedPuzzles::empty_like(request), &errors),
-    };
+        Ok((grids, errors)) => {
+            checker.piece((text, 1, true), &grids, &errors);
+        }
+        Err(errors) => checker.unreadable(&errors),
+    }
     checker
         .finish(last_line(text), rules.count)
         .expect("keys held in memory are read back")
@@ -36,6 +41,8 @@ pub struct GridChecker {
     seen: SeenGrids,
     /// The symbol every top-left cell must hold.
     first: Option<u8>,
+    /// The form the text is held to.
+    form: FormCheck,
 }
 
 impl GridChecker {
@@ -45,6 +52,7 @@ impl GridChecker {
             report: Report::default(),
             seen,
             first,
+            form: FormCheck::default(),
         }
     }
 
@@ -54,43 +62,48 @@ impl GridChecker {
         GridChecker::new(SeenGrids::within_budget(), first)
     }
 
-    /// Checks the grids of one piece and its parse errors, both located in the whole input;
-    /// returns whether the piece had a problem (repeats aside, which are found at the end).
-    pub fn piece(&mut self, grids: &ShapedPuzzles, errors: &ParseErrors) -> bool {
+    /// Checks one piece of the text (`text`, starting on line `first_line`, `last` when nothing
+    /// follows it): its form, and the grids `grids` and parse errors `errors` the reader read in it,
+    /// both located in the whole input. Returns whether the piece had a problem (repeats aside,
+    /// which are found at the end).
+    pub fn piece(
+        &mut self,
+        (text, first_line, last): (&[u8], usize, bool),
+        grids: &ShapedPuzzles,
+        errors: &ParseErrors,
+    ) -> bool {
         let before = self.report.problems.count();
-        add_parse_errors(&mut self.report, errors);
-        let earlier = self.report.grids;
-        for index in 0..grids.len() {
-            check_grid(grids, index, earlier + index, &mut self.report);
-            check_top_left(grids, index, earlier + index, self.first, &mut self.report);
+        let records = self.report.grids;
+        let in_form = self.form.piece(
+            (text, first_line, last),
+            (grids, errors),
+            records,
+            &mut self.report,
+        );
+        add_parse_errors(&mut self.report, &in_form.errors);
+        for &(index, ordinal) in &in_form.grids {
+            check_grid(grids, index, ordinal, &mut self.report);
+            check_top_left(grids, index, ordinal, self.first, &mut self.report);
         }
-        for (index, key) in self.seen.open(grids.len()).iter_mut().enumerate() {
-            *key = seen_key(grids.puzzle(index), earlier + index);
+        let first_key = self.seen.kept();
+        let keys = self.seen.open(in_form.grids.len());
+        for (k, (key, &(index, _))) in keys.iter_mut().zip(&in_form.grids).enumerate() {
+            *key = seen_key(grids.puzzle(index), first_key + k);
         }
-        let lines = &grids.lines;
-        let step = if lines.len() > 1 {
-            lines[1] - lines[0]
-        } else {
-            1
-        };
-        let spaced = lines.windows(2).all(|pair| pair[1] - pair[0] == step);
-        let places = match lines.first() {
-            Some(&first_line) if spaced => Places::Spaced {
-                first_grid: earlier,
-                first_line,
-                step,
-            },
-            _ => Places::Listed(
-                lines
-                    .iter()
-                    .enumerate()
-                    .map(|(k, &l)| (earlier + k, l))
-                    .collect(),
-            ),
-        };
-        self.seen.close(0, places);
-        self.report.grids += grids.len();
+        let places: Vec<(usize, usize)> = in_form
+            .grids
+            .iter()
+            .map(|&(index, ordinal)| (ordinal, grids.lines[index]))
+            .collect();
+        self.seen.close(0, spaced(places));
+        self.report.grids = in_form.records;
         self.report.problems.count() > before
+    }
+
+    /// Counts the problems of a piece that tells nothing of the shape: the reader's `errors` say
+    /// why, and nothing of it is held to a form.
+    pub fn unreadable(&mut self, errors: &ParseErrors) {
+        add_parse_errors(&mut self.report, errors);
     }
 
     /// Whether no grid and no problem was met yet.
@@ -111,6 +124,26 @@ impl GridChecker {
         )?;
         check_count(&mut self.report, last_line, count);
         Ok(self.report)
+    }
+}
+
+/// The places of a run of grids, as (number, line) pairs: spaced when the numbers follow each other
+/// and the lines are evenly spaced, as in a file in form, so that they take no memory a grid.
+fn spaced(places: Vec<(usize, usize)>) -> Places {
+    let step = match places[..] {
+        [(_, first), (_, second), ..] => second - first,
+        _ => 1,
+    };
+    let even = places
+        .windows(2)
+        .all(|pair| pair[1].0 == pair[0].0 + 1 && pair[1].1 == pair[0].1 + step);
+    match places.first() {
+        Some(&(first_grid, first_line)) if even => Places::Spaced {
+            first_grid,
+            first_line,
+            step,
+        },
+        _ => Places::Listed(places),
     }
 }
 
@@ -298,16 +331,6 @@ pub(crate) fn last_line(text: &[u8]) -> usize {
     text.split(|&b| b == b'\n').count().max(1) - usize::from(text.ends_with(b"\n"))
 }
 
-/// The 9×9 checker's word for a symbol of `shape` where it fits; a letter is no digit.
-fn noun_of(shape: &Shape) -> &'static str {
-    let symbols = shape.symbols();
-    if (1..=shape.size() as u8).all(|value| symbols.glyph(value).is_ascii_digit()) {
-        "digit"
-    } else {
-        "symbol"
-    }
-}
-
 /// Checks that grid `index` (grid `ordinal` of the input, from 0) holds `first`, when given, in
 /// its top-left cell; a blank there is the empty cell [`check_grid`] reports.
 fn check_top_left(
@@ -323,7 +346,7 @@ fn check_top_left(
         first.filter(|&symbol| found != 0 && shape.symbols().glyph(found) != symbol)
     {
         let fault = Fault::TopLeft {
-            noun: noun_of(shape),
+            noun: noun_of(shape.symbols()),
             found: char::from(shape.symbols().glyph(found)),
             expected: char::from(expected),
         };
@@ -348,7 +371,7 @@ fn check_grid(grids: &ShapedPuzzles, index: usize, ordinal: usize, report: &mut 
         return;
     }
     let symbols = shape.symbols();
-    let noun = noun_of(shape);
+    let noun = noun_of(shape.symbols());
     for (house_index, house) in shape.houses().iter().enumerate() {
         let mut seen_at = [usize::MAX; 26];
         for &cell in house {

@@ -71,6 +71,13 @@ pub struct Piece {
 }
 
 impl Piece {
+    /// Whether the piece is the first line alone (a CSV corpus's header): a stream is cut there
+    /// when no record ends in what follows (a quote left open), which the next piece names; it is
+    /// no piece of empty lines (see [`Piece::empty_stream_error`]).
+    pub(crate) fn is_first_line_alone(&self) -> bool {
+        self.first_line == 1 && memchr::memchr(b'\n', self).is_none_or(|at| at + 1 == self.len())
+    }
+
     /// The error of a piece of a stream that holds no record at all: only empty or comment lines
     /// came, which an endless stream may send forever.
     pub(crate) fn empty_stream_error(&self) -> crate::text::parse::ParseError {

@@ -259,8 +259,8 @@ struct ShapedPiece {
     first: bool,
     /// The line of the input its last byte is on.
     last_line: usize,
-    /// Its length in bytes.
-    len: usize,
+    /// Its text.
+    text: Piece,
     /// Its rows, when the input is a CSV corpus.
     rows: Option<CorpusRows>,
 }
@@ -313,7 +313,7 @@ impl ShapedPieces {
                 Some(Err(error)) => {
                     let mut errors = ParseErrors::new();
                     errors.push(error);
-                    return Ok(Some(self.unreadable(&piece, errors)));
+                    return Ok(Some(self.unreadable(piece, errors)));
                 }
                 None if column.is_some() => {
                     return Err(Error::column_without_corpus(self.name()));
@@ -336,7 +336,7 @@ impl ShapedPieces {
                             self.shape.layout = Some(Layout::Line);
                             *shape = Some(Box::new(told));
                         }
-                        Some(Err(errors)) => return Ok(Some(self.unreadable(&piece, errors))),
+                        Some(Err(errors)) => return Ok(Some(self.unreadable(piece, errors))),
                         None => {}
                     }
                 }
@@ -380,8 +380,10 @@ impl ShapedPieces {
             }
         }
         let mut errors = errors;
+        let header_only = matches!(self.text, Text::Corpus { .. }) && piece.is_first_line_alone();
         let empty_stream = self.is_stream()
             && !piece.last
+            && !header_only
             && self.records == 0
             && puzzles.is_empty()
             && errors.is_empty();
@@ -396,21 +398,21 @@ impl ShapedPieces {
             empty_stream,
             first,
             last_line: shift + check::last_line(&piece),
-            len: piece.len(),
+            text: piece,
             rows,
         }))
     }
 
     /// A piece that tells nothing of the shape, for `errors` (located in the input).
-    fn unreadable(&self, piece: &Piece, errors: ParseErrors) -> ShapedPiece {
+    fn unreadable(&self, piece: Piece, errors: ParseErrors) -> ShapedPiece {
         ShapedPiece {
             puzzles: ShapedPuzzles::empty_like(&self.shape.request),
             errors,
             unreadable: true,
             empty_stream: false,
             first: true,
-            last_line: piece.first_line - 1 + check::last_line(piece),
-            len: piece.len(),
+            last_line: piece.first_line - 1 + check::last_line(&piece),
+            text: piece,
             rows: None,
         }
     }
@@ -519,7 +521,7 @@ fn through_pieces(
             problems.count_unlisted(made.problems.count() - made.problems.listed().len());
         }
         puzzles_before += count;
-        progress.advance(count, piece.len);
+        progress.advance(count, piece.text.len());
     }
     progress.finish();
     match malformed {
@@ -566,7 +568,15 @@ fn check_pieces(
             Some(rows) => corpus
                 .get_or_insert_with(|| CorpusChecker::new(rules.first, unique))
                 .rows(&piece.puzzles, &rows.solutions, &rows.solved, &piece.errors),
-            None => checker.piece(&piece.puzzles, &piece.errors),
+            None if piece.unreadable => {
+                checker.unreadable(&piece.errors);
+                true
+            }
+            None => {
+                let text = &piece.text;
+                let at = (&text[..], text.first_line, text.last);
+                checker.piece(at, &piece.puzzles, &piece.errors)
+            }
         };
         if let Some(index) = index.as_mut().filter(|_| piece.rows.is_none()) {
             let grids = &piece.puzzles;

@@ -246,6 +246,7 @@ pub fn run_batch(
         };
         if pieces.file_len().is_none()
             && !piece.last
+            && !(corpus.is_some() && piece.is_first_line_alone())
             && puzzles_before == 0
             && parsed.puzzles.grids.is_empty()
             && parsed.errors.is_empty()

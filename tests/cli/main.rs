@@ -10,6 +10,8 @@ mod classes;
 mod corpus_classes;
 mod corpus_shapes;
 mod findings;
+mod findings_form;
+mod findings_messages;
 mod first;
 mod generate;
 mod generic_hangs;
