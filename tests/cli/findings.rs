@@ -149,7 +149,7 @@ fn minimal_blank_ranges_out_of_reach_crawled_or_failed_after_the_work() {
 }
 
 /// The run's stdout and stderr, which must end with exit code 1.
-fn run_data_problem(args: &[&str], stdin: &[u8]) -> (String, String) {
+pub(crate) fn run_data_problem(args: &[&str], stdin: &[u8]) -> (String, String) {
     let output = sudoku_gen()
         .args(args)
         .write_stdin(stdin.to_vec())
@@ -637,45 +637,6 @@ fn check_puzzles_of_an_endless_stream_was_read_for_ever() {
 }
 
 #[test]
-fn a_comment_with_a_comma_was_taken_for_a_csv_header() {
-    let puzzles = run_ok(&["-n", "3", "--seed", "1", "--format", "line"]);
-    let text = [b"# puzzles, from somewhere\n".as_slice(), &puzzles].concat();
-    for mode in ["-s", "--rate", "--canon"] {
-        sudoku_gen()
-            .args([mode, "-"])
-            .write_stdin(text.clone())
-            .assert()
-            .success();
-    }
-    // --check holds every shape to the -c format, which has no comments: the line is named as
-    // a grid's, as at 9×9, not read as a CSV header.
-    let grids = run_ok(&["-c", "2", "--size", "6", "--seed", "1"]);
-    let text = [b"# grids, 6x6\n".as_slice(), &grids].concat();
-    let (report, _) = run_data_problem(&["--check", "-"], &text);
-    assert!(
-        report.starts_with("<stdin>:1: grid 1: column 1: expected a digit 1-6, found '#'"),
-        "{report}"
-    );
-}
-
-#[test]
-fn rate_of_an_empty_file_of_another_shape_wrote_no_header() {
-    // 9×9 writes the header of an empty rating; other shapes wrote nothing at all.
-    for input in [&b""[..], b"# a comment only\n"] {
-        for shape in [&["--size", "16"][..], &["--size", "6", "--diagonal"]] {
-            let rated = sudoku_gen()
-                .args([&["--rate", "-"][..], shape].concat())
-                .write_stdin(input)
-                .output()
-                .unwrap();
-            assert!(rated.status.success());
-            assert!(rated.stdout.starts_with(b"puzzle,level,"));
-            assert_eq!(rated.stdout, run_ok(&["--rate", "/dev/null"]));
-        }
-    }
-}
-
-#[test]
 fn grader_plans_took_a_nul_argument_and_programs_named_like_a_file_of_their_case() {
     use std::os::unix::fs::PermissionsExt;
     let folder = tempfile::tempdir().unwrap();
@@ -795,64 +756,4 @@ fn a_symmetric_range_whose_even_counts_lie_past_the_reach_was_dug_for_nothing() 
         "line",
     ]);
     assert_eq!(line_records(&made).len(), 2);
-}
-
-#[test]
-fn a_csv_row_of_more_fields_than_its_header_took_the_columns_a_job_wrote() {
-    // -s wrote the solution under no name, after the extra field, and could not read it back.
-    let puzzle = include_str!("../data/sample_17_clue.txt")
-        .lines()
-        .next()
-        .unwrap();
-    let six = run_ok(&["-n", "1", "--size", "6", "--format", "csv", "--seed", "1"]);
-    let six = String::from_utf8(six).unwrap();
-    for (text, row) in [
-        (
-            format!("puzzle,note\n{puzzle},x,extra\n"),
-            "3 fields, the header 2",
-        ),
-        (format!("puzzle,note\n{puzzle}\n"), "1 field, the header 2"),
-        (six.trim_end().to_owned() + ",x\n", "5 fields, the header 4"),
-    ] {
-        for mode in ["-s", "--rate", "--canon", "--check"] {
-            let run = sudoku_gen()
-                .args([mode, "-"])
-                .write_stdin(text.clone())
-                .output()
-                .unwrap();
-            assert_eq!(run.status.code(), Some(1), "{mode} {text}");
-            let said = [run.stdout, run.stderr].concat();
-            let said = String::from_utf8(said).unwrap();
-            assert!(
-                said.contains(&format!("2:1: the row has {row}"))
-                    || said.contains(&format!("2: column 1: the row has {row}")),
-                "{mode}: {said}"
-            );
-        }
-    }
-}
-
-#[test]
-fn column_on_an_input_that_is_no_csv_was_ignored() {
-    let nine = run_ok(&["-c", "2", "--seed", "1"]);
-    let six = run_ok(&["-c", "2", "--size", "6", "--seed", "1"]);
-    for (mode, input) in [
-        ("--check", &nine),
-        ("--check", &six),
-        ("-s", &six),
-        ("--rate", &six),
-    ] {
-        let run = sudoku_gen()
-            .args([mode, "-", "--column", "puzzle"])
-            .write_stdin(input.clone())
-            .output()
-            .unwrap();
-        assert_eq!(run.status.code(), Some(2), "{mode}");
-        assert!(run.stdout.is_empty(), "{mode}");
-        let message = String::from_utf8(run.stderr).unwrap();
-        assert!(
-            message.contains("'--column' names a column of a CSV corpus"),
-            "{message}"
-        );
-    }
 }
