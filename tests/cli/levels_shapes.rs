@@ -215,7 +215,10 @@ fn unreachable_levels_and_guesses_are_usage_errors() {
             "-m 2 and -m 3 are made up to 16×16",
         ),
         (&["--size", "25", "-m", "3"][..], "-m 2 also on 25×25"),
-        (&["--size", "4", "-m", "2"][..], "exactly 0 level 2"),
+        (
+            &["--size", "4", "-m", "2"][..],
+            "has no level 2 puzzles with one solution",
+        ),
         (&["--size", "6", "-m", "2", "-r", "5~10"][..], "try -r 18~"),
         (
             &["--size", "16", "-m", "3", "-r", "150~153"][..],

@@ -162,12 +162,24 @@ fn draw_listed(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzle>, Error
             Some(_) if listing.is_empty() => "try another -m",
             _ => "ask for at most that many",
         };
+        // Without a range -n digs to the end; but with no puzzle of the level listed, that no
+        // puzzle of the level exists, minimal or not, is what to say.
+        let told = match request.level {
+            Some(_) if listing.is_empty() && !request.minimal => Wanted {
+                dug_to_the_end: false,
+                ..wanted.clone()
+            },
+            _ => wanted.clone(),
+        };
+        let how_many = match listing.len() {
+            0 => "no".to_owned(),
+            n => format!("exactly {n}"),
+        };
         return Err(Error::Usage(format!(
-            "-n {}: {} has exactly {} {}; {instead}",
+            "-n {}: {} has {how_many} {}; {instead}",
             request.count,
             of_the_shape(request),
-            listing.len(),
-            what_is_listed(&wanted),
+            what_is_listed(&told),
         )));
     }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(request.seed);
