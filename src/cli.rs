@@ -20,7 +20,11 @@ fn options_of(cli: &Cli) -> [(&'static str, bool, &'static [Mode]); 20] {
     use Mode::*;
     [
         ("--unique", cli.require_unique, &[Solve, Check]),
-        ("--first", cli.first.is_some(), &[Grids, Check, Grade]),
+        (
+            "--first",
+            cli.first.is_some(),
+            &[Grids, Puzzles, Check, Grade],
+        ),
         ("--plan", cli.plan.is_some(), &[Grade, Print]),
         ("--timeout", cli.timeout.is_some(), &[Grade]),
         ("--seed", cli.seed.is_some(), &[Grids, Puzzles, Shuffle]),
@@ -145,6 +149,7 @@ impl Cli {
                 hard: self.hard,
                 classes: self.classes,
                 shard: self.shard,
+                first: self.first,
                 format: self.format.unwrap_or(OutputFormat::Grid),
             },
             Mode::Rate => Job::Rate {

@@ -97,6 +97,7 @@ pub(super) fn run(
             hard: Some(total),
             classes,
             shard,
+            first,
             format,
             ..
         } if kernel == Kernel::Standard => {
@@ -108,6 +109,7 @@ pub(super) fn run(
                 symmetric,
                 classes,
                 shard,
+                first: first.map(|symbol| shape.symbols().value_of(symbol)),
                 with_levels: format == OutputFormat::Csv,
             };
             let progress = Progress::slow(count, "puzzles");
@@ -124,45 +126,52 @@ pub(super) fn run(
             guesses,
             classes,
             shard,
+            first,
             format,
             ..
-        } => match kernel {
-            Kernel::Standard => {
-                let request = dig::PuzzleRequest {
-                    count,
-                    seed,
-                    blanks,
-                    level,
-                    with_levels: format == OutputFormat::Csv,
-                    minimal,
-                    symmetric,
-                    guesses,
-                    classes,
-                    shard,
-                };
-                let progress = Progress::new(request.count, "puzzles");
-                let puzzles = dig::generate_puzzles(&request, &|| progress.advance());
-                progress.finish();
-                dig::render_puzzles(&puzzles, format)
+        } => {
+            // The routing checked that the symbol is one of the shape's.
+            let first = first.map(|symbol| shape.symbols().value_of(symbol));
+            match kernel {
+                Kernel::Standard => {
+                    let request = dig::PuzzleRequest {
+                        count,
+                        seed,
+                        blanks,
+                        level,
+                        with_levels: format == OutputFormat::Csv,
+                        minimal,
+                        symmetric,
+                        guesses,
+                        classes,
+                        shard,
+                        first,
+                    };
+                    let progress = Progress::new(request.count, "puzzles");
+                    let puzzles = dig::generate_puzzles(&request, &|| progress.advance());
+                    progress.finish();
+                    dig::render_puzzles(&puzzles, format)
+                }
+                Kernel::Generic => {
+                    let request = generic_dig::ShapedPuzzleRequest {
+                        shape,
+                        count,
+                        seed,
+                        blanks,
+                        minimal,
+                        symmetric,
+                        shard,
+                        level,
+                        with_levels: format == OutputFormat::Csv,
+                        guesses,
+                        classes,
+                        first,
+                    };
+                    let puzzles = generic_dig::generate_puzzles(&request)?;
+                    generic_dig::render_puzzles(&request.shape, &puzzles, format)
+                }
             }
-            Kernel::Generic => {
-                let request = generic_dig::ShapedPuzzleRequest {
-                    shape,
-                    count,
-                    seed,
-                    blanks,
-                    minimal,
-                    symmetric,
-                    shard,
-                    level,
-                    with_levels: format == OutputFormat::Csv,
-                    guesses,
-                    classes,
-                };
-                let puzzles = generic_dig::generate_puzzles(&request)?;
-                generic_dig::render_puzzles(&request.shape, &puzzles, format)
-            }
-        },
+        }
         job => unreachable!("{:?} makes neither grids nor puzzles", job.mode()),
     };
     destination.write(&text)?;

@@ -114,6 +114,8 @@ pub enum Job {
         classes: bool,
         /// The shard of a corpus made by many runs.
         shard: Option<Shard>,
+        /// The symbol (its character) of every solution's top-left cell.
+        first: Option<u8>,
         /// The output format.
         format: OutputFormat,
     },

@@ -145,8 +145,10 @@ fn standard(job: Job, seed: u64, standard_shape: bool) -> Result<Planned, Error>
             count,
             classes,
             shard,
+            first,
             format,
         } => {
+            standard_first(first)?;
             if let Some(total) = hard {
                 hard::check_reachable(
                     total,
@@ -186,6 +188,7 @@ fn standard(job: Job, seed: u64, standard_shape: bool) -> Result<Planned, Error>
                 count,
                 classes,
                 shard,
+                first,
                 format,
             };
             return Ok(Planned::Make {
@@ -196,7 +199,7 @@ fn standard(job: Job, seed: u64, standard_shape: bool) -> Result<Planned, Error>
         }
         job @ Job::Grids { .. } => {
             let shape = Shape::standard();
-            check_first_of_grids(&job, &shape)?;
+            check_first_of_made(&job, &shape)?;
             return Ok(Planned::Make {
                 shape: Box::new(shape),
                 job,
@@ -276,9 +279,11 @@ fn features(job: &Job) -> Vec<Feature> {
             hard,
             classes,
             shard,
+            first,
             format,
             ..
         } => {
+            add(Feature::First, first.is_some());
             add(Feature::Hard, hard.is_some());
             add(Feature::Level, level.is_some());
             add(Feature::Csv, *format == OutputFormat::Csv);
@@ -367,7 +372,7 @@ fn generic(
     Ok(Planned::Generic(Box::new(match job {
         job @ Job::Grids { .. } => {
             let shape = needs_size()?;
-            check_first_of_grids(&job, &shape)?;
+            check_first_of_made(&job, &shape)?;
             return Ok(Planned::Make {
                 shape: Box::new(shape),
                 job,
@@ -383,6 +388,7 @@ fn generic(
             ..
         } => {
             let shape = needs_size()?;
+            check_first_of_made(&job, &shape)?;
             generic_reach::check_reachable(&shape, blanks.as_ref(), minimal, symmetric)
                 .map_err(usage)?;
             if let Some(level) = level {
@@ -454,11 +460,16 @@ fn generic(
     })))
 }
 
-/// Refuses `-c --first` with a symbol that is none of `shape`'s. A check compares the symbol
-/// with the alphabet its input is read in instead, which without `--symbols` comes from the text.
-fn check_first_of_grids(job: &Job, shape: &Shape) -> Result<(), Error> {
+/// Refuses `-c --first` or `-n --first` with a symbol that is none of `shape`'s. A check
+/// compares the symbol with the alphabet its input is read in instead, which without `--symbols`
+/// comes from the text.
+fn check_first_of_made(job: &Job, shape: &Shape) -> Result<(), Error> {
     match job {
         Job::Grids {
+            first: Some(symbol),
+            ..
+        }
+        | Job::Puzzles {
             first: Some(symbol),
             ..
         } => first_value(*symbol, shape.symbols(), &describe(shape)).map(drop),

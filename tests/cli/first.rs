@@ -1,6 +1,6 @@
 //! `--first SYM` on every shape through the real binary: `-c` writes distinct valid grids that all
 //! start with the symbol, at any `-j`; `--check` holds files to it; a symbol the shape has not is a
-//! usage error; 9×9 keeps its bytes. Grids are judged by `common::shapes`, which knows nothing of
+//! usage error; 9×9 keeps its bytes. `-n --first` has its own tests (`puzzles_first.rs`). Grids are judged by `common::shapes`, which knows nothing of
 //! the engine.
 
 use crate::common::shapes::{Spec, grid_records, line_records};
@@ -237,14 +237,6 @@ fn four_by_four_has_a_quarter_of_its_grids_for_each_symbol() {
         err.contains("only 72 complete grids with 3 in the top-left cell (73 asked for)"),
         "{err}"
     );
-}
-
-#[test]
-fn puzzles_take_no_first_symbol_on_any_shape() {
-    for case in cases() {
-        let args = [&["-n", "5", "--first", case.first], case.make].concat();
-        assert_usage_error(&args, "cannot be used with '-n'");
-    }
 }
 
 #[test]

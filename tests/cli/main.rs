@@ -22,6 +22,7 @@ mod levels_shapes;
 mod output;
 mod properties;
 mod puzzles;
+mod puzzles_first;
 mod rate_shapes;
 mod read_backs;
 mod reliability;

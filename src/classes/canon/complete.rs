@@ -527,7 +527,7 @@ mod tests {
             let g = if k < 20 {
                 Transformation::random(&mut rng).apply(&Grid::from_cells(pattern).unwrap())
             } else {
-                crate::engine::standard::dig::random_grid(&mut rng, &mut solver, None)
+                crate::engine::standard::dig::random_grid(&mut rng, &mut solver, None, None)
             };
             let search = complete_search(&g).unwrap();
             let pure = search.partner_maps().iter().any(PartnerMap::is_pure);
@@ -551,6 +551,7 @@ mod tests {
             let search = complete_search(&crate::engine::standard::dig::random_grid(
                 &mut rng,
                 &mut solver,
+                None,
                 None,
             ))
             .unwrap();
@@ -594,6 +595,7 @@ mod tests {
                 &mut rng,
                 &mut solver,
                 None,
+                None,
             ))
             .unwrap();
             // SAFETY: `ssse3` proves that the processor has SSSE3.
@@ -619,7 +621,7 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(19);
         let mut solver = crate::engine::standard::solve::Solver::new();
         for _ in 0..50 {
-            let g = crate::engine::standard::dig::random_grid(&mut rng, &mut solver, None);
+            let g = crate::engine::standard::dig::random_grid(&mut rng, &mut solver, None, None);
             let search = complete_search(&g).unwrap();
             let (transpose, first_row) = (rng.random_range(0..2), rng.random_range(0..9));
             let mut columns = [0, 1, 2, 3, 4, 5, 6, 7, 8];

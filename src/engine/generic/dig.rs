@@ -7,7 +7,10 @@
 //! every cell has been tried. A puzzle that ends outside the range is dug again from a new grid.
 //!
 //! With a shard, each random grid is relabelled into one of the shard's grids (see
-//! [`super::deal`]), so the puzzles of two shards, each with one solution, differ.
+//! [`super::deal`]), so the puzzles of two shards, each with one solution, differ. With a first
+//! value, each random grid has it swapped with the value of its top-left cell before it is dug: a
+//! relabelling, which keeps the grid a grid, and since it comes before the puzzle is compared with
+//! the others, the puzzles stay distinct.
 //!
 //! On a 4×4 shape every puzzle is listed instead, and the puzzles are drawn from the list (see
 //! [`super::listed`]).
@@ -21,7 +24,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, RngExt, SeedableRng};
 
-use super::deal::relabel_into;
+use super::deal::{relabel_into, swap_values};
 use super::levels::level_floor;
 use super::listed::{Listing, Wanted, is_listed};
 use super::reach::{MINIMAL_UP_TO, reach};
@@ -62,6 +65,8 @@ pub struct ShapedPuzzleRequest {
     pub guesses: Option<RangeInclusive<usize>>,
     /// No two puzzles equivalent (see [`crate::classes::shaped`]).
     pub classes: bool,
+    /// The value (1..=N) of every solution's top-left cell, or any.
+    pub first: Option<u8>,
 }
 
 /// Tries per puzzle before a request is given up.
@@ -113,6 +118,7 @@ pub struct ShapedPuzzle {
 
 /// Makes `request.count` distinct puzzles over the current rayon pool.
 pub fn generate_puzzles(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzle>, Error> {
+    super::check_first_without_shard(request.first, request.shard)?;
     if is_listed(&request.shape) {
         return draw_listed(request);
     }
@@ -155,6 +161,7 @@ fn draw_listed(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzle>, Error
             .is_none(),
         minimal: request.minimal,
         level: request.level,
+        first: request.first,
     };
     let listing = Listing::new(&request.shape, &wanted, request.shard);
     if listing.len() < request.count {
@@ -179,7 +186,7 @@ fn draw_listed(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzle>, Error
             "-n {}: {} has {how_many} {}; {instead}",
             request.count,
             of_the_shape(request),
-            what_is_listed(&told),
+            what_is_listed(&told, &request.shape),
         )));
     }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(request.seed);
@@ -202,7 +209,7 @@ fn draw_listed(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzle>, Error
                 request.count,
                 of_the_shape(request),
                 seen.len(),
-                what_is_listed(&wanted),
+                what_is_listed(&wanted, &request.shape),
             )));
         }
         kept
@@ -227,8 +234,8 @@ fn of_the_shape(request: &ShapedPuzzleRequest) -> String {
     }
 }
 
-/// The puzzles `wanted` asks for, as a count of them names them.
-fn what_is_listed(wanted: &Wanted) -> String {
+/// The puzzles `wanted` asks for, of `shape`, as a count of them names them.
+fn what_is_listed(wanted: &Wanted, shape: &Shape) -> String {
     let kind = match (wanted.dug_to_the_end, wanted.symmetric) {
         (_, true) if wanted.minimal => "minimal symmetric puzzles".to_owned(),
         (true, false) => "minimal puzzles".to_owned(),
@@ -242,7 +249,7 @@ fn what_is_listed(wanted: &Wanted) -> String {
         Some(level) => format!("level {level} {kind}"),
         None => kind,
     };
-    match &wanted.blanks {
+    let kind = match &wanted.blanks {
         None => kind,
         Some(range) if range.start() == range.end() => format!(
             "{kind} and {} blank{}",
@@ -250,6 +257,13 @@ fn what_is_listed(wanted: &Wanted) -> String {
             if *range.start() == 1 { "" } else { "s" }
         ),
         Some(range) => format!("{kind} and {} to {} blanks", range.start(), range.end()),
+    };
+    match wanted.first {
+        None => kind,
+        Some(value) => format!(
+            "{kind}, their solutions starting with {}",
+            char::from(shape.symbols().glyph(value))
+        ),
     }
 }
 
@@ -290,6 +304,10 @@ pub(super) fn make_one(
                 Some(grid) => solution = grid,
                 None => continue,
             }
+        }
+        if let Some(value) = request.first {
+            let top_left = solution[0];
+            swap_values(&mut solution, top_left, value);
         }
         let target = match &aimed {
             _ if wanted.is_some() => deepest(shape),
@@ -543,6 +561,7 @@ mod tests {
             with_levels: false,
             guesses: None,
             classes: false,
+            first: None,
         };
         let puzzles = generate_puzzles(&request).unwrap();
         let mut solver = Solver::new(&shape);
@@ -569,6 +588,7 @@ mod tests {
             with_levels: false,
             guesses: None,
             classes: false,
+            first: None,
         };
         let mut solver = Solver::new(&shape);
         for p in generate_puzzles(&request).unwrap() {

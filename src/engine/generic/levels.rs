@@ -74,6 +74,7 @@ fn sample_request(
         with_levels: false,
         guesses: None,
         classes: false,
+        first: None,
     }
 }
 

@@ -53,6 +53,8 @@ pub struct Wanted {
     pub minimal: bool,
     /// The level of the logical solver, or any.
     pub level: Option<Level>,
+    /// The value of the solution's top-left cell, or any.
+    pub first: Option<u8>,
 }
 
 /// Every puzzle of a 4×4 shape (or of a shard of its grids) that a request asks for, in a fixed
@@ -77,7 +79,8 @@ pub fn is_listed(shape: &Shape) -> bool {
 
 impl Listing {
     /// The puzzles of `shape` (a listed one) that `wanted` asks for, of the grids of `shard`
-    /// only when there is one.
+    /// only when there is one, and of those whose top-left cell holds `wanted.first` when it is
+    /// given.
     pub fn new(shape: &Shape, wanted: &Wanted, shard: Option<Shard>) -> Listing {
         assert!(is_listed(shape), "only 4×4 shapes are listed");
         let mut grids = complete_grids(shape);
@@ -115,13 +118,20 @@ impl Listing {
                     .expect("every grid relabels one whose first row reads 1, 2, 3, 4")
             })
             .collect();
-        if let Some(shard) = shard {
-            let kept: Vec<usize> = (0..shard.pieces_below(grids.len() as u64))
+        // A puzzle's one solution is the grid it is listed under: keeping the grids whose
+        // top-left cell holds the first value keeps exactly the puzzles whose solution starts so.
+        let kept: Vec<usize> = match shard {
+            Some(shard) => (0..shard.pieces_below(grids.len() as u64))
                 .map(|piece| shard.piece(piece) as usize)
-                .collect();
-            grids = kept.iter().map(|&grid| grids[grid]).collect();
-            list_of = kept.iter().map(|&grid| list_of[grid]).collect();
-        }
+                .collect(),
+            None => (0..grids.len()).collect(),
+        };
+        let kept: Vec<usize> = kept
+            .into_iter()
+            .filter(|&grid| wanted.first.is_none_or(|value| grids[grid][0] == value))
+            .collect();
+        grids = kept.iter().map(|&grid| grids[grid]).collect();
+        list_of = kept.iter().map(|&grid| list_of[grid]).collect();
         let mut before = Vec::with_capacity(grids.len());
         let mut total = 0;
         for &list in &list_of {
@@ -318,6 +328,7 @@ mod tests {
             dug_to_the_end: false,
             minimal: false,
             level: None,
+            first: None,
         }
     }
 
@@ -335,6 +346,7 @@ mod tests {
             dug_to_the_end: true,
             minimal: false,
             level: None,
+            first: None,
         };
         let listing = Listing::new(&shape, &minimal, None);
         assert_eq!(listing.len(), 85_632);
@@ -357,6 +369,7 @@ mod tests {
                 dug_to_the_end: false,
                 minimal: false,
                 level: None,
+                first: None,
             };
             let listing = Listing::new(&shape, &wanted, None);
             let mut solver = Solver::new(&shape);
@@ -392,5 +405,21 @@ mod tests {
             assert!(own.into_iter().all(|grid| solutions.insert(grid)));
         }
         assert_eq!(total, whole.len());
+    }
+
+    #[test]
+    fn a_first_value_keeps_a_quarter_of_the_puzzles_those_whose_solution_starts_with_it() {
+        let shape = boxed(false);
+        let whole = Listing::new(&shape, &all(Some(6..=6)), None);
+        for value in 1..=4 {
+            let wanted = Wanted {
+                first: Some(value),
+                ..all(Some(6..=6))
+            };
+            let listing = Listing::new(&shape, &wanted, None);
+            assert_eq!(listing.len() * 4, whole.len());
+            let puzzles = listing.draw(listing.len(), &mut Xoshiro256PlusPlus::seed_from_u64(1));
+            assert!(puzzles.iter().all(|p| p.solution[0] == value));
+        }
     }
 }

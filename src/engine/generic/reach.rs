@@ -119,6 +119,7 @@ pub fn check_reachable(
             dug_to_the_end: minimal,
             minimal,
             level: None,
+            first: None,
         };
         return match Listing::new(shape, &wanted, None).blank_counts() {
             Some(counts) if overlaps(range, &counts) => Ok(()),
@@ -205,6 +206,7 @@ fn sample_ends(shape: &Shape, symmetric: bool) -> Vec<usize> {
         with_levels: false,
         guesses: None,
         classes: false,
+        first: None,
     };
     let mut ends: Vec<usize> = (0..SAMPLE as u64)
         .into_par_iter()

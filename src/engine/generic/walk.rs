@@ -118,13 +118,7 @@ fn layout_of(format: Format) -> Layout {
 /// documentation) run over the current rayon pool.
 pub fn render_grids(request: &ShapedGrids) -> Result<Vec<u8>, Error> {
     let shape = &request.shape;
-    // Both relabel the grids a restart is steered to, each for its own value: together they
-    // could undo each other.
-    if request.shard.is_some() && request.first.is_some() {
-        return Err(Error::Usage(
-            "--first with --shard works on the standard 9×9 shape only".to_owned(),
-        ));
-    }
+    super::check_first_without_shard(request.first, request.shard)?;
     let first_grid = super::check_has_grid(shape, request.count)?;
     let layout = layout_of(request.format);
     let with_layout = shape.layout_text().is_some();

@@ -66,6 +66,8 @@ pub struct PuzzleRequest {
     pub classes: bool,
     /// Only puzzles whose solutions belong to this shard: the shards of one seed share no puzzle.
     pub shard: Option<Shard>,
+    /// The digit of every solution's top-left cell, or any.
+    pub first: Option<u8>,
 }
 
 /// One generated puzzle.
@@ -135,7 +137,7 @@ fn attempt(
     rng: &mut Xoshiro256PlusPlus,
     solver: &mut Solver,
 ) -> Option<Puzzle> {
-    let solution = random_grid(rng, solver, request.shard);
+    let solution = random_grid(rng, solver, request.shard, request.first);
     // Level 1 within a range is common among dug puzzles; otherwise dig deep and give back.
     let wanted = request
         .level
@@ -195,18 +197,28 @@ const BOX_FILLINGS: u64 = 362_880;
 /// A random complete grid: random boxes 1, 5 and 9, completed by the solver. With a shard, boxes 5
 /// and 9 are the pair numbered `BOX_FILLINGS * filling of box 5 + filling of box 9` (fillings
 /// numbered in lexicographic order), drawn among the shard's pairs: the grids of two shards differ
-/// in box 5 or box 9.
+/// in box 5 or box 9. With `top_left`, box 1's filling has that digit swapped into its first cell:
+/// a grid of the shard still, since boxes 5 and 9 alone decide that, which relabelling the grid
+/// afterwards would not keep.
 pub(crate) fn random_grid(
     rng: &mut Xoshiro256PlusPlus,
     solver: &mut Solver,
     shard: Option<Shard>,
+    top_left: Option<u8>,
 ) -> Grid {
     let shuffled = |rng: &mut Xoshiro256PlusPlus| {
         let mut digits: [u8; 9] = [1, 2, 3, 4, 5, 6, 7, 8, 9];
         digits.shuffle(rng);
         digits
     };
-    let first = shuffled(rng);
+    let mut first = shuffled(rng);
+    if let Some(digit) = top_left {
+        let at = first
+            .iter()
+            .position(|&d| d == digit)
+            .expect("a digit 1 to 9");
+        first.swap(0, at);
+    }
     let [fifth, ninth] = match shard {
         None => [shuffled(rng), shuffled(rng)],
         Some(shard) => {
@@ -412,7 +424,7 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
         let mut solver = Solver::new();
         for _ in 0..20 {
-            let solution = random_grid(&mut rng, &mut solver, None);
+            let solution = random_grid(&mut rng, &mut solver, None, None);
             let sets = swap_sets(&solution);
             for (cell, cell_sets) in sets.iter().enumerate() {
                 for &set in cell_sets {
@@ -422,6 +434,24 @@ mod tests {
                     let changed = (0..CELLS).filter(|&c| other.get(c) != solution.get(c));
                     assert_eq!(changed.fold(0u128, |acc, c| acc | 1 << c), set);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn random_grids_start_with_the_top_left_digit_asked_and_keep_their_shard() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut solver = Solver::new();
+        let shard = Some(Shard::new(2, 3).unwrap());
+        for digit in 1..=9 {
+            let mut same = rng.clone();
+            let grid = random_grid(&mut rng, &mut solver, shard, Some(digit));
+            let drawn = random_grid(&mut same, &mut solver, shard, None);
+            assert!(grid.is_filled() && grid.first_repeat().is_none());
+            assert_eq!(grid.get(0), digit);
+            // Boxes 5 and 9 make the shard: the digit asked leaves them as drawn.
+            for cell in (0..9).flat_map(|i| [box_cell(4, i), box_cell(8, i)]) {
+                assert_eq!(grid.get(cell), drawn.get(cell));
             }
         }
     }

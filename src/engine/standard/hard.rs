@@ -63,6 +63,8 @@ pub struct HardRequest {
     pub classes: bool,
     /// Only puzzles whose solutions belong to this shard.
     pub shard: Option<Shard>,
+    /// The digit of every solution's top-left cell, or any.
+    pub first: Option<u8>,
     /// Rate every puzzle's level (the csv format shows it).
     pub with_levels: bool,
 }
@@ -216,7 +218,7 @@ fn run_chain(
     let mut found = Vec::with_capacity(quota);
     let mut keys = HashSet::new();
     while found.len() < quota {
-        let solution = random_grid(&mut rng, solver, request.shard);
+        let solution = random_grid(&mut rng, solver, request.shard, request.first);
         let mut climb = Climb::new(request, solution, &mut rng, solver);
         let mut stalled = 0;
         while found.len() < quota && stalled < STALL {
