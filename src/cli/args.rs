@@ -206,11 +206,12 @@ pub struct Cli {
     #[arg(long = "unique", verbatim_doc_comment)]
     pub(super) require_unique: bool,
 
-    /// Every grid has symbol SYM in its top-left cell (-c, --check, --grade)
+    /// Every grid has symbol SYM in its top-left cell (-c, -n, --check, --grade)
     ///
     /// One of the shape's symbols: a digit 1 to 9 at 9×9, G with --size 16, A with --symbols
-    /// ABCDEFGHIJKLMNOP; another is a usage error. --check takes the symbols the file is read
-    /// in. Not with -n; with --grade, a digit (the homework is 9×9).
+    /// ABCDEFGHIJKLMNOP; another is a usage error. With -n, every puzzle's solution starts with
+    /// it. --check takes the symbols the file is read in; with --grade, a digit (the homework is
+    /// 9×9). With --shard, 9×9 only.
     #[arg(long, value_name = "SYM", verbatim_doc_comment)]
     #[arg(value_parser = values::parse_symbol)]
     pub(super) first: Option<u8>,
