@@ -46,6 +46,21 @@ pub enum Error {
         /// How many distinct puzzles were made.
         made: usize,
     },
+    /// Fewer pairwise inequivalent complete grids than asked for were found, on a shape with too
+    /// many grids to list its classes.
+    #[error(
+        "-c {asked} --classes: only {found} pairwise inequivalent grids of this {size}×{size} shape \
+         were found before the search gave up; the shape has too many grids to list its classes, \
+         and may have more; nothing written"
+    )]
+    TooFewClasses {
+        /// How many were asked for.
+        asked: usize,
+        /// How many were found.
+        found: usize,
+        /// N, of the N×N shape.
+        size: usize,
+    },
     /// A subtree of `shard`'s search holds fewer grids than its part of `count` needs.
     #[error("shard {shard} cannot hold {count} grids")]
     ShardTooSmall {

@@ -14,14 +14,14 @@ use rayon::prelude::*;
 /// Makes `count` items with distinct keys: item `k` is the first of `make(state, k, 0)`,
 /// `make(state, k, 1)`, ... that is `Some` with a key no earlier item has (see the module
 /// documentation); `state` is made once per thread by `init`. An index still without an item after
-/// `most_series` series ends the loop: `Err` holds how many items were made by then.
+/// `most_series` series ends the loop: `Err` holds the items made by then.
 pub fn distinct<T, K, S>(
     count: usize,
     most_series: u64,
     init: impl Fn() -> S + Sync + Send,
     make: impl Fn(&mut S, u64, u64) -> Option<T> + Sync + Send,
     key: impl Fn(&T) -> K + Sync + Send,
-) -> Result<Vec<T>, usize>
+) -> Result<Vec<T>, Shortfall<T>>
 where
     T: Send,
     K: Hash + Eq + Send,
@@ -48,12 +48,24 @@ where
                     items[k] = Some(item);
                 }
                 _ if series + 1 < most_series => again.push((k, series + 1)),
-                _ => return Err(seen.len()),
+                _ => return Err(Shortfall(items)),
             }
         }
         missing = again;
     }
     Ok(items.into_iter().flatten().collect())
+}
+
+/// The items [`distinct`] had made, by index, when an index ran out of series: those of the
+/// rounds before, and of the indices before it in its round.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Shortfall<T>(pub Vec<Option<T>>);
+
+impl<T> Shortfall<T> {
+    /// How many items were made.
+    pub fn made(&self) -> usize {
+        self.0.iter().flatten().count()
+    }
 }
 
 #[cfg(test)]
@@ -77,7 +89,13 @@ mod tests {
 
     #[test]
     fn an_index_that_runs_out_of_series_says_how_many_were_made() {
-        assert_eq!(distinct(5, 3, || (), |_, _, s| Some(s), |&v| v), Err(3));
+        let shortfall = distinct(5, 3, || (), |_, _, s| Some(s), |&v| v).unwrap_err();
+        // Round 1 keeps item 0's 0, round 2 item 1's 1, round 3 item 2's 2; item 3 then runs out.
+        assert_eq!(
+            shortfall,
+            Shortfall(vec![Some(0), Some(1), Some(2), None, None])
+        );
+        assert_eq!(shortfall.made(), 3);
     }
 
     #[test]

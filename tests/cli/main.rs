@@ -12,6 +12,7 @@ mod corpus_shapes;
 mod findings;
 mod findings_csv;
 mod findings_form;
+mod findings_more;
 mod first;
 mod generate;
 mod generic_hangs;

@@ -39,6 +39,7 @@
 mod best;
 mod bulk;
 mod complete;
+mod every;
 mod listed;
 mod made;
 mod pairs;

@@ -208,3 +208,22 @@ fn a_record_turns_with_its_layout() {
         assert_eq!(record::form(4, &layout, &moved.apply(&cells)), form);
     }
 }
+
+#[test]
+fn every_class_is_listed_on_the_small_shapes_and_refused_on_larger_ones() {
+    let count =
+        |shape: &Shape| super::every::every_class(shape, &Canon::new(shape)).map(|c| c.len());
+    assert_eq!(count(&boxed(4, (2, 2), false)), Some(2));
+    assert_eq!(count(&boxed(6, (2, 3), false)), Some(49));
+    assert_eq!(count(&boxed(6, (3, 2), false)), Some(49));
+    assert_eq!(count(&boxed(8, (2, 4), false)), None);
+    // A jigsaw layout moves no rows alone, so its first column is not ordered.
+    let shape = jigsaw("aabcdd\naabcdd\naabcdd\neebcff\neebcff\neebcff\n");
+    let canon = Canon::new(&shape);
+    let forms = super::every::every_class(&shape, &canon).unwrap();
+    assert_eq!(forms.len(), 10436);
+    for form in forms.iter().step_by(97) {
+        assert!(shape.first_repeat(form).is_none());
+        assert_eq!(&canon.form(form), form);
+    }
+}

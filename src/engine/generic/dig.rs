@@ -136,17 +136,19 @@ pub fn generate_puzzles(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzl
             None => puzzle.puzzle.clone(),
         },
     );
-    made.map_err(|made| match request.blanks {
-        Some(_) => Error::TooFewPuzzles {
-            asked: request.count,
-            made,
+    made.map_err(
+        |shortfall| match (request.blanks.as_ref(), shortfall.made()) {
+            (Some(_), made) => Error::TooFewPuzzles {
+                asked: request.count,
+                made,
+            },
+            (None, made) => Error::Usage(format!(
+                "-n {}: only {made} distinct puzzles of {} could be made; ask for fewer",
+                request.count,
+                of_the_shape(request),
+            )),
         },
-        None => Error::Usage(format!(
-            "-n {}: only {made} distinct puzzles of {} could be made; ask for fewer",
-            request.count,
-            of_the_shape(request),
-        )),
-    })
+    )
 }
 
 /// `-n` on a 4×4 shape: `request.count` puzzles drawn from all that exist (see [`listed`]), or a

@@ -1,0 +1,115 @@
+//! Regression tests of a third round of findings, each named after its bug and run through the
+//! real binary.
+
+use crate::common::shapes::{Spec, line_records};
+use crate::common::{run_ok, sudoku_gen};
+use crate::findings::refusal;
+
+/// The grids of `-c COUNT --classes` with `flags`, at one thread and at two (the same bytes).
+fn class_grids(count: usize, flags: &[&str]) -> Vec<Vec<u8>> {
+    let count = count.to_string();
+    let args = [&["-c", &count, "--classes", "--format", "line"], flags].concat();
+    let one = run_ok(&[&args[..], &["-j", "1"]].concat());
+    assert_eq!(
+        run_ok(&[&args[..], &["-j", "2"]].concat()),
+        one,
+        "{flags:?}"
+    );
+    line_records(&one)
+        .into_iter()
+        .map(|(_, cells)| cells)
+        .collect()
+}
+
+/// Asserts that `grids` are complete grids of `spec`, no two equivalent.
+fn assert_classes(spec: &Spec, grids: &[Vec<u8>]) {
+    for (i, a) in grids.iter().enumerate() {
+        assert!(spec.is_valid_complete(a), "grid {i}");
+        for b in &grids[..i] {
+            assert!(!spec.equivalent((a, a), spec, (b, b)), "grid {i}");
+        }
+    }
+}
+
+#[test]
+fn classes_of_6x6_missed_the_rarest_of_their_49() {
+    for (split, spec) in [("2x3", Spec::boxes(6, 2, 3)), ("3x2", Spec::boxes(6, 3, 2))] {
+        for seed in ["1", "7"] {
+            let grids = class_grids(49, &["--size", "6", "--box", split, "--seed", seed]);
+            assert_eq!(grids.len(), 49);
+            assert_classes(&spec, &grids);
+        }
+        let message = refusal(&["-c", "50", "--size", "6", "--box", split, "--classes"]);
+        assert!(message.contains("has exactly 49 classes"), "{message}");
+    }
+}
+
+#[test]
+fn classes_beyond_a_small_shape_total_were_refused_only_after_the_draws() {
+    for (flags, total) in [
+        (&["--size", "4"][..], "exactly 2 classes"),
+        (&["--size", "4", "--diagonal"], "exactly 1 class "),
+        (&["--size", "6", "--diagonal"], "exactly 3 classes"),
+    ] {
+        let message = refusal(&[&["-c", "1000", "--classes", "--seed", "1"], flags].concat());
+        assert!(message.contains(total), "{flags:?}: {message}");
+    }
+    let two = class_grids(2, &["--size", "4", "--seed", "3"]);
+    assert_classes(&Spec::boxes(4, 2, 2), &two);
+}
+
+#[test]
+fn classes_of_small_jigsaw_layouts_missed_some() {
+    let dir = tempfile::tempdir().unwrap();
+    for (layout, total) in [
+        ("aaaaa\nbbbbb\ncccdd\nccddd\neeeee\n", 240),
+        ("aabbbb\ncaabdb\ncaeedd\ncaeddd\ncceeef\ncfffff\n", 568),
+    ] {
+        let file = dir.path().join("layout.txt");
+        std::fs::write(&file, layout).unwrap();
+        let file = file.to_str().unwrap();
+        let message = refusal(&[
+            "-c",
+            "100000",
+            "--classes",
+            "--jigsaw",
+            file,
+            "--format",
+            "line",
+        ]);
+        assert!(
+            message.contains(&format!("exactly {total} classes")),
+            "{message}"
+        );
+        let grids = class_grids(total, &["--jigsaw", file, "--seed", "1"]);
+        assert_eq!(grids.len(), total);
+        let spec = Spec::jigsaw(layout);
+        for grid in &grids {
+            assert!(spec.is_valid_complete(grid));
+        }
+        let text: Vec<u8> = grids
+            .iter()
+            .flat_map(|g| [&g[..], b"\n"].concat())
+            .collect();
+        let forms = run_forms(&text, file);
+        assert_eq!(forms, total, "{layout}");
+    }
+}
+
+/// How many classes `--canon` finds among the lines of `text`, of the layout in `file`.
+fn run_forms(text: &[u8], file: &str) -> usize {
+    let output = sudoku_gen()
+        .args(["--canon", "-", "--jigsaw", file])
+        .write_stdin(text.to_vec())
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let mut lines: Vec<&[u8]> = output
+        .stdout
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .collect();
+    lines.sort();
+    lines.dedup();
+    lines.len()
+}
