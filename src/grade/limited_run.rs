@@ -43,7 +43,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::grade::live::{self, Group};
-use crate::grade::strays::{kill_strays, pipe_inode};
+use crate::grade::strays::{kill_strays, pipe_inode, running_in};
 
 /// How long the pipe is still read once everything that could hold it was killed: the dying let
 /// go of it at once, so only what is out of reach keeps it open that long.
@@ -99,12 +99,13 @@ pub struct Run {
     pub strays: Strays,
 }
 
-/// What a run left running outside its process group once it was over: a fault of the program
-/// whatever its ending, since such a process can change the output after it was read, or work
-/// on while later runs are timed.
+/// What a run left running once it was over, in its process group after the program's exit or
+/// outside it: a fault of the program whatever its ending, since such a process can change the
+/// output after it was read, or work on while later runs are timed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Strays {
-    /// Processes found (in the case's folder, or holding the run's standard output) and killed.
+    /// Processes found (in the group after the program's exit; outside it, in the case's folder
+    /// or holding the run's standard output) and killed.
     pub killed: usize,
     /// Whether something not found held its standard output open even then; the grader stopped
     /// reading it.
@@ -129,7 +130,7 @@ impl fmt::Display for Strays {
                     1 => write!(f, "left a process")?,
                     n => write!(f, "left {n} processes")?,
                 }
-                write!(f, " running outside its process group (killed)")?;
+                write!(f, " running (killed)")?;
                 if held_output {
                     write!(f, ", and another {held}")?;
                 }
@@ -232,10 +233,17 @@ pub(crate) fn run_limited(
     };
     let deadline = started.checked_add(limits.wall);
     let exited = output.read_until_exit(&exit_signal, deadline, &group);
+    // At the limit the group is killed for its time; after the program's exit, what it left
+    // running there is a fault, as a stray is.
+    let mut left = match exited {
+        true => running_in(group.id()),
+        false => Default::default(),
+    };
     group.kill();
     let (status, finished) = ended.recv().expect("the waiting thread reports");
     let _ = waiter.join();
-    let killed = kill_strays(folder, pipe, Some(group.id()));
+    left.extend(kill_strays(folder, pipe, Some(group.id())));
+    let killed = left.len();
     drop(group);
     output.drain(Instant::now() + DRAIN_GRACE);
     let strays = Strays {
@@ -482,18 +490,17 @@ mod tests {
                 held_output: false
             }
         );
-        assert_eq!(
-            run.strays.to_string(),
-            "left a process running outside its process group (killed)"
-        );
+        assert_eq!(run.strays.to_string(), "left a process running (killed)");
     }
 
     #[test]
-    fn what_the_group_left_running_is_no_stray() {
+    fn what_the_group_left_running_counts_as_a_stray() {
         let run = sh("sleep 30 & echo done", ROOMY);
         assert_eq!(run.ending, Ending::Exited(0));
         assert_eq!(run.stdout, b"done\n");
-        assert!(!run.strays.any());
+        assert_eq!(run.strays.killed, 1);
+        // What it waited for is no stray.
+        assert!(!sh("sleep 0.1 & wait; echo done", ROOMY).strays.any());
     }
 
     #[test]

@@ -12,8 +12,12 @@ use std::collections::HashSet;
 use std::path::Path;
 
 /// Kills the strays of a run: the processes working in `folder`, or holding the pipe whose inode
-/// is `pipe`, outside `group`. Returns how many it killed.
-pub(crate) fn kill_strays(folder: &Path, pipe: Option<u64>, group: Option<libc::pid_t>) -> usize {
+/// is `pipe`, outside `group`. Returns those it killed.
+pub(crate) fn kill_strays(
+    folder: &Path,
+    pipe: Option<u64>,
+    group: Option<libc::pid_t>,
+) -> HashSet<libc::pid_t> {
     // Working folders are shown with every link resolved.
     let folder = folder.canonicalize().unwrap_or_else(|_| folder.to_owned());
     let mut killed = HashSet::new();
@@ -39,7 +43,37 @@ pub(crate) fn kill_strays(folder: &Path, pipe: Option<u64>, group: Option<libc::
             killed.insert(pid);
         }
     }
-    killed.len()
+    killed
+}
+
+/// The processes of `group` still running (not dead and waiting to be reaped): what a program
+/// left behind in its own group when it ended. One about to leave the group (`setsid &` and
+/// exit) is still in it or already out of it, a stray, so that the two looks together find it
+/// whichever came first.
+#[cfg(target_os = "linux")]
+pub(crate) fn running_in(group: libc::pid_t) -> HashSet<libc::pid_t> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return HashSet::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<libc::pid_t>().ok())
+        .filter(|&pid| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let mut fields =
+                stat[stat.rfind(')').map_or(stat.len(), |at| at + 1)..].split_whitespace();
+            let running = fields
+                .next()
+                .is_some_and(|state| !matches!(state, "Z" | "X"));
+            let its_group = fields.nth(1).and_then(|field| field.parse().ok());
+            running && its_group == Some(group)
+        })
+        .collect()
+}
+
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn running_in(_: libc::pid_t) -> HashSet<libc::pid_t> {
+    HashSet::new()
 }
 
 /// The strays, each with its process group.

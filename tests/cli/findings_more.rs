@@ -113,3 +113,34 @@ fn run_forms(text: &[u8], file: &str) -> usize {
     lines.dedup();
     lines.len()
 }
+
+#[test]
+fn a_detached_process_failed_some_cases_of_a_grading_and_not_others() {
+    use std::os::unix::fs::PermissionsExt;
+    // The program ends at once, leaving a child that is about to leave its process group: found
+    // in the group or out of it, whichever it has reached, it fails every case, on every run.
+    let folder = tempfile::tempdir().unwrap();
+    let program = folder.path().join("fork.sh");
+    std::fs::write(&program, "#!/bin/sh\nsetsid sleep 30 &\nexit 0\n").unwrap();
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let plan = "tests/data/plans/small.toml";
+    let cases = std::fs::read_to_string(plan)
+        .unwrap()
+        .matches("[[case]]")
+        .count();
+    for _ in 0..3 {
+        let out = sudoku_gen()
+            .arg("--grade")
+            .arg(&program)
+            .args(["--plan", plan, "--timeout", "5"])
+            .output()
+            .unwrap();
+        let report = String::from_utf8(out.stdout).unwrap();
+        let failed = report
+            .lines()
+            .filter(|line| line.trim_start().starts_with("FAIL"))
+            .filter(|line| line.contains("left a process running (killed)"))
+            .count();
+        assert_eq!(failed, cases, "{report}");
+    }
+}
