@@ -160,10 +160,8 @@ pub(super) fn run(
             let input = open(&path)?;
             let report = match puzzles {
                 None => {
-                    let mut input = ShapedPieces::new(input, request, corpus.column);
-                    if classes {
-                        input = input.where_diagonals_matter();
-                    }
+                    let input =
+                        ShapedPieces::new(input, request, corpus.column).diagonals_matter(classes);
                     check_pieces(input, rules, corpus.unique, classes)?
                 }
                 Some(puzzles) => {
@@ -288,12 +286,11 @@ impl ShapedPieces {
         }
     }
 
-    /// These pieces, for a job whose results differ between X-Sudoku and plain records: one
-    /// that leaves its diagonals in doubt is refused before any result, naming the flags that
-    /// decide.
-    fn where_diagonals_matter(self) -> ShapedPieces {
+    /// These pieces, for a job whose results differ between X-Sudoku and plain records when
+    /// `matter`: a text that leaves its diagonals in doubt is refused before any result.
+    fn diagonals_matter(self, matter: bool) -> ShapedPieces {
         ShapedPieces {
-            diagonals_matter: true,
+            diagonals_matter: matter,
             ..self
         }
     }
@@ -397,11 +394,7 @@ impl ShapedPieces {
             },
         };
         if first && self.diagonals_matter && puzzles.diagonals_in_doubt {
-            return Err(Error::Usage(format!(
-                "{}: its grids hold both diagonals, but too few of them differ to tell X-Sudoku \
-                 from plain: give --diagonal or --diagonal=no",
-                self.name()
-            )));
+            return Err(Error::diagonals_in_doubt(self.name()));
         }
         if rows.is_none() {
             for line in &mut puzzles.lines {
@@ -698,10 +691,8 @@ fn check_solution_pieces(
     let mut checker = SolutionChecker::new(rules.first);
     let mut index = classes.map(|_| ClassIndex::default());
     let mut pairs = Vec::new();
-    let mut puzzles = ShapedPieces::new(puzzles, request.clone(), None);
-    if classes.is_some() {
-        puzzles = puzzles.where_diagonals_matter();
-    }
+    let mut puzzles =
+        ShapedPieces::new(puzzles, request.clone(), None).diagonals_matter(classes.is_some());
     // The puzzles' piece in hand, and the next of its puzzles to pair.
     let (mut held, mut next) = match next_puzzles(&mut puzzles)? {
         Ok(Some(piece)) => (piece, 0),

@@ -39,7 +39,7 @@ pub(in crate::jobs) fn canon_pieces(
         }
     };
     let pieces =
-        ShapedPieces::new(pieces, request, column.map(str::to_owned)).where_diagonals_matter();
+        ShapedPieces::new(pieces, request, column.map(str::to_owned)).diagonals_matter(true);
     through_pieces(
         pieces,
         (RowResult::Column("canon"), b""),
@@ -84,7 +84,7 @@ pub(in crate::jobs) fn shuffle_pieces(
             problems: Problems::new(),
         }
     };
-    let pieces = ShapedPieces::new(pieces, request, None).where_diagonals_matter();
+    let pieces = ShapedPieces::new(pieces, request, None).diagonals_matter(true);
     through_pieces(pieces, (RowResult::Replaced, b""), destination, shuffle)
 }
 
