@@ -80,6 +80,15 @@ impl Error {
         ))
     }
 
+    /// The usage error of a job whose results differ between X-Sudoku and plain records, on
+    /// `input`, whose first records leave its diagonals in doubt (see `text/boxes.rs`).
+    pub(crate) fn diagonals_in_doubt(input: &str) -> Error {
+        Error::Usage(format!(
+            "{input}: its grids hold both diagonals, but too few of them differ to tell X-Sudoku \
+             from plain: give --diagonal or --diagonal=no"
+        ))
+    }
+
     /// An I/O error about `what`.
     pub fn io(what: &str, source: io::Error) -> Error {
         Error::Io {

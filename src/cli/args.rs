@@ -300,9 +300,15 @@ pub struct Cli {
     #[arg(verbatim_doc_comment)]
     pub(super) jigsaw: Option<PathBuf>,
 
-    /// Both main diagonals also hold every symbol once (X-Sudoku)
-    #[arg(long, help_heading = SHAPES)]
-    pub(super) diagonal: bool,
+    /// Both main diagonals also hold every symbol once (X-Sudoku); =no: they need not
+    ///
+    /// An input read without the flag tells its diagonals from its first records. A few
+    /// grids that hold both diagonals may be X-Sudoku or plain: --canon, --shuffle and
+    /// --classes then ask which, and --diagonal=no reads the input plain. See SHAPES.
+    #[arg(long, value_name = "yes|no", num_args = 0..=1, require_equals = true)]
+    #[arg(default_missing_value = "yes", value_parser = values::parse_yes_no)]
+    #[arg(help_heading = SHAPES, verbatim_doc_comment)]
+    pub(super) diagonal: Option<bool>,
 
     /// The N symbols in value order (default: 1-9, then A-P)
     ///

@@ -16,6 +16,15 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
         .ok_or_else(|| format!("expected a time limit {}", plan::TIME_LIMITS))
 }
 
+/// A yes or a no: `yes` or `true`, `no` or `false`.
+pub fn parse_yes_no(text: &str) -> Result<bool, String> {
+    match text {
+        "yes" | "true" => Ok(true),
+        "no" | "false" => Ok(false),
+        _ => Err("expected yes or no".to_owned()),
+    }
+}
+
 /// A blank range `LOW~HIGH` or `LOW-HIGH`, 1 <= LOW <= HIGH <= the cells of the largest shape;
 /// each shape then checks it against its own supported range.
 pub fn parse_blanks(text: &str) -> Result<(usize, usize), String> {

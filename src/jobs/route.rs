@@ -18,7 +18,7 @@ use crate::grade::GradeJob;
 use crate::grade::plan::Plan;
 use crate::io::input::{read_at_most, source_name};
 use crate::model::layout::read_layout;
-use crate::model::request::{LayoutSource, ShapeRequest, parse_box};
+use crate::model::request::{Diagonals, LayoutSource, ShapeRequest, parse_box};
 use crate::model::shape::{self, Shape, ShapeError};
 use crate::model::symbols::Symbols;
 use crate::text::format::{Format, OutputFormat};
@@ -32,8 +32,8 @@ pub struct ShapeFlags {
     pub split: Option<String>,
     /// `--jigsaw LAYOUT`: a file (`-` for standard input), or `random`.
     pub jigsaw: Option<PathBuf>,
-    /// `--diagonal`.
-    pub diagonal: bool,
+    /// `--diagonal` (`Some(true)`) or `--diagonal=no` (`Some(false)`).
+    pub diagonal: Option<bool>,
     /// `--symbols STR`.
     pub symbols: Option<String>,
 }
@@ -42,11 +42,13 @@ pub struct ShapeFlags {
 pub(super) enum Planned {
     /// A job of the standard kernel. With `standard_shape`, the shape flags named the standard 9×9
     /// shape, so that an input of another shape is malformed rather than sent to the generic
-    /// kernel; without, an input without shape flags is served by the kernel its text asks for.
+    /// kernel; without, an input without shape flags is served by the kernel its text asks for,
+    /// read as `request` (no flag, or `--diagonal=no`) says.
     Standard {
         job: Job,
         seed: u64,
         standard_shape: bool,
+        request: ShapeRequest,
     },
     /// A job that makes grids or puzzles, for the kernel of `shape`.
     Make {
@@ -111,7 +113,7 @@ pub(super) fn plan(job: Job, flags: &ShapeFlags, seed: u64) -> Result<Planned, E
             shape => return generic(job, request, shape, seed),
         }
     }
-    standard(job, seed, standard_shape)
+    standard(job, seed, standard_shape, request)
 }
 
 /// N as the flags decide it, or for the jobs that make grids and puzzles, 9 by default: every
@@ -133,7 +135,12 @@ fn default_size(request: &ShapeRequest, mode: Mode) -> Result<Option<usize>, Err
 }
 
 /// The checks of a job of the standard kernel.
-fn standard(job: Job, seed: u64, standard_shape: bool) -> Result<Planned, Error> {
+fn standard(
+    job: Job,
+    seed: u64,
+    standard_shape: bool,
+    request: ShapeRequest,
+) -> Result<Planned, Error> {
     let job = match job {
         Job::Puzzles {
             blanks,
@@ -250,6 +257,7 @@ fn standard(job: Job, seed: u64, standard_shape: bool) -> Result<Planned, Error>
         job,
         seed,
         standard_shape,
+        request,
     })
 }
 
@@ -536,7 +544,11 @@ fn shape_request(flags: &ShapeFlags, job: &Job) -> Result<ShapeRequest, Error> {
         size: flags.size,
         split,
         layout,
-        diagonal: flags.diagonal,
+        diagonal: match flags.diagonal {
+            None => Diagonals::Told,
+            Some(true) => Diagonals::Houses,
+            Some(false) => Diagonals::Refused,
+        },
         symbols: match &flags.symbols {
             Some(text) if !text.is_ascii() => {
                 return Err(usage(format!(

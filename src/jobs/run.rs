@@ -16,6 +16,7 @@ use crate::grade;
 use crate::io::input::{open_pieces, source_name};
 use crate::io::output::Destination;
 use crate::io::progress::InputProgress;
+use crate::model::request::ShapeRequest;
 use crate::problems::Problems;
 use crate::text::corpus::RowResult;
 use crate::text::format::Format;
@@ -44,7 +45,8 @@ pub(super) fn run(
             job,
             seed,
             standard_shape,
-        } => run_standard(job, seed, standard_shape, destination),
+            request,
+        } => run_standard(job, seed, standard_shape, &request, destination),
         Planned::Make { shape, job, seed } => make::run(*shape, job, seed, destination),
         Planned::Generic(job) => shaped::run(*job, None, destination),
         Planned::Grade { job, sheet } => {
@@ -63,13 +65,17 @@ pub(super) fn run(
 }
 
 /// A job of the standard kernel. Without `standard_shape`, an input of another shape goes to the
-/// generic kernel instead; with it, a CSV corpus whose rows carry layouts still does.
+/// generic kernel instead, read as `request` says; with it, a CSV corpus whose rows carry layouts
+/// still does.
 fn run_standard(
     job: Job,
     seed: u64,
     standard_shape: bool,
+    request: &ShapeRequest,
     destination: Destination,
 ) -> Result<Finished, Error> {
+    let is_other_shape =
+        |text: &[u8], column: Option<&str>| is_other_shape(text, column, standard_shape, request);
     match job {
         Job::Solve {
             path,
@@ -78,10 +84,10 @@ fn run_standard(
             column,
         } => {
             let mut pieces = open_pieces(&path)?;
-            if is_other_shape(&pieces.peek(PEEK)?, column.as_deref(), standard_shape) {
+            if is_other_shape(&pieces.peek(PEEK)?, column.as_deref()) {
                 let job = shaped::Job::Solve {
                     path,
-                    request: Default::default(),
+                    request: request.clone(),
                     format,
                     unique,
                     column,
@@ -105,10 +111,10 @@ fn run_standard(
         }
         Job::Rate { path, column } => {
             let mut pieces = open_pieces(&path)?;
-            if is_other_shape(&pieces.peek(PEEK)?, column.as_deref(), standard_shape) {
+            if is_other_shape(&pieces.peek(PEEK)?, column.as_deref()) {
                 let job = shaped::Job::Rate {
                     path,
-                    request: Default::default(),
+                    request: request.clone(),
                     column,
                 };
                 return shaped::run(job, Some(pieces), destination);
@@ -125,9 +131,9 @@ fn run_standard(
         }
         Job::Canon { path, column } => {
             let mut pieces = open_pieces(&path)?;
-            if is_other_shape(&pieces.peek(PEEK)?, column.as_deref(), standard_shape) {
+            if is_other_shape(&pieces.peek(PEEK)?, column.as_deref()) {
                 let column = column.as_deref();
-                return shaped::canon_pieces(pieces, Default::default(), column, destination);
+                return shaped::canon_pieces(pieces, request.clone(), column, destination);
             }
             let rules = BatchRules {
                 separated: Box::new(|_| false),
@@ -142,8 +148,8 @@ fn run_standard(
         }
         Job::Shuffle { path, format } => {
             let mut pieces = open_pieces(&path)?;
-            if is_other_shape(&pieces.peek(PEEK)?, None, standard_shape) {
-                let request = Default::default();
+            if is_other_shape(&pieces.peek(PEEK)?, None) {
+                let request = request.clone();
                 return shaped::shuffle_pieces(pieces, request, format, seed, destination);
             }
             let text = pieces.read_whole_guarded(&mut PuzzleGuard::default())?;
@@ -173,7 +179,7 @@ fn run_standard(
             let mut other = None;
             for (path, input) in paths.iter().zip(&mut inputs) {
                 let column = corpus.column.as_deref();
-                if is_other_shape(&input.peek(PEEK)?, column, standard_shape) {
+                if is_other_shape(&input.peek(PEEK)?, column) {
                     other.get_or_insert(path);
                 }
             }
@@ -188,7 +194,7 @@ fn run_standard(
                 let job = shaped::Job::Check {
                     path: paths[0].clone(),
                     puzzles: None,
-                    request: Default::default(),
+                    request: request.clone(),
                     rules,
                     corpus,
                     classes,
@@ -228,15 +234,15 @@ fn run_standard(
             // Solutions that show nothing (an empty file) are of the puzzles' shape; a puzzle
             // file on standard input is not peeked, which would take its text from the job.
             let other = if start.iter().all(u8::is_ascii_whitespace) && puzzles != Path::new("-") {
-                is_other_shape(&open_pieces(&puzzles)?.peek(PEEK)?, None, standard_shape)
+                is_other_shape(&open_pieces(&puzzles)?.peek(PEEK)?, None)
             } else {
-                is_other_shape(&start, None, standard_shape)
+                is_other_shape(&start, None)
             };
             if other {
                 let job = shaped::Job::Check {
                     path: path.clone(),
                     puzzles: Some(puzzles),
-                    request: Default::default(),
+                    request: request.clone(),
                     rules,
                     corpus: Default::default(),
                     classes,

@@ -80,27 +80,32 @@ pub enum Job {
 /// named) is told from the puzzle fields of its first rows, read as the lines of a line file; one
 /// whose header is malformed is left to the standard reader, which names the problem. With
 /// `standard` (the flags named the standard shape), only a corpus whose rows carry layouts is of
-/// another shape: the standard reader would ignore its regions.
-pub(super) fn is_other_shape(text: &[u8], column: Option<&str>, standard: bool) -> bool {
+/// another shape: the standard reader would ignore its regions. `request` asks for no shape but
+/// may refuse the diagonals (`--diagonal=no`).
+pub(super) fn is_other_shape(
+    text: &[u8],
+    column: Option<&str>,
+    standard: bool,
+    request: &ShapeRequest,
+) -> bool {
     match detect_header(text, column) {
-        None => !standard && is_other_line_text(text),
+        None => !standard && is_other_line_text(text, request),
         Some(Ok(header)) => {
             let body = memchr::memchr(b'\n', text).map_or(text.len(), |at| at + 1);
             let lines = puzzle_lines(&text[body..], &header, 2);
             let prefixed = detect_size(&lines, None).is_some_and(|(_, prefixed)| prefixed);
-            prefixed || !standard && is_other_line_text(&lines)
+            prefixed || !standard && is_other_line_text(&lines, request)
         }
         Some(Err(_)) => false,
     }
 }
 
-fn is_other_line_text(text: &[u8]) -> bool {
+fn is_other_line_text(text: &[u8], request: &ShapeRequest) -> bool {
     detect_size(text, None).is_some_and(|(size, prefixed)| {
         size != 9
             || prefixed
             || written_alphabet(text, size, prefixed).is_some()
-            || read_shaped(text, &ShapeRequest::default())
-                .is_ok_and(|(puzzles, _)| puzzles.shapes[0].diagonal())
+            || read_shaped(text, request).is_ok_and(|(puzzles, _)| puzzles.shapes[0].diagonal())
     })
 }
 
@@ -155,7 +160,8 @@ pub(super) fn run(
             let input = open(&path)?;
             let report = match puzzles {
                 None => {
-                    let input = ShapedPieces::new(input, request, corpus.column);
+                    let input =
+                        ShapedPieces::new(input, request, corpus.column).diagonals_matter(classes);
                     check_pieces(input, rules, corpus.unique, classes)?
                 }
                 Some(puzzles) => {
@@ -229,6 +235,9 @@ struct ShapedPieces {
     /// The puzzle column `--column` names.
     column: Option<String>,
     text: Text,
+    /// Whether the job's results differ between X-Sudoku and plain records, so that a text
+    /// that leaves its diagonals in doubt is refused.
+    diagonals_matter: bool,
 }
 
 /// The rows of a piece of a CSV corpus, beside its puzzles.
@@ -273,6 +282,16 @@ impl ShapedPieces {
             records: 0,
             column,
             text: Text::Unknown,
+            diagonals_matter: false,
+        }
+    }
+
+    /// These pieces, for a job whose results differ between X-Sudoku and plain records when
+    /// `matter`: a text that leaves its diagonals in doubt is refused before any result.
+    fn diagonals_matter(self, matter: bool) -> ShapedPieces {
+        ShapedPieces {
+            diagonals_matter: matter,
+            ..self
         }
     }
 
@@ -374,6 +393,9 @@ impl ShapedPieces {
                 }
             },
         };
+        if first && self.diagonals_matter && puzzles.diagonals_in_doubt {
+            return Err(Error::diagonals_in_doubt(self.name()));
+        }
         if rows.is_none() {
             for line in &mut puzzles.lines {
                 *line += shift;
@@ -669,7 +691,8 @@ fn check_solution_pieces(
     let mut checker = SolutionChecker::new(rules.first);
     let mut index = classes.map(|_| ClassIndex::default());
     let mut pairs = Vec::new();
-    let mut puzzles = ShapedPieces::new(puzzles, request.clone(), None);
+    let mut puzzles =
+        ShapedPieces::new(puzzles, request.clone(), None).diagonals_matter(classes.is_some());
     // The puzzles' piece in hand, and the next of its puzzles to pair.
     let (mut held, mut next) = match next_puzzles(&mut puzzles)? {
         Ok(Some(piece)) => (piece, 0),

@@ -31,6 +31,18 @@ pub enum LayoutSource {
     Random,
 }
 
+/// What the command line says of the diagonals of X-Sudoku.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Diagonals {
+    /// Nothing: a shape made has none, and a text read tells them (see `text/boxes.rs`).
+    #[default]
+    Told,
+    /// `--diagonal`: both main diagonals are houses.
+    Houses,
+    /// `--diagonal=no`: they are not, and a text read is not searched for them.
+    Refused,
+}
+
 /// The shape the command line asks for, before N is known (`-s` and `--check` may take it from
 /// their input).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -41,8 +53,8 @@ pub struct ShapeRequest {
     pub split: Option<(usize, usize)>,
     /// `--jigsaw LAYOUT`.
     pub layout: Option<LayoutSource>,
-    /// `--diagonal`.
-    pub diagonal: bool,
+    /// `--diagonal` or `--diagonal=no`.
+    pub diagonal: Diagonals,
     /// `--symbols STR`.
     pub symbols: Option<Vec<u8>>,
     /// The first records of the input told what the flags left open (see [`ShapeRequest::settle`]).
@@ -50,9 +62,20 @@ pub struct ShapeRequest {
 }
 
 impl ShapeRequest {
-    /// Whether no shape flag was given at all.
+    /// Whether no shape flag was given at all, or only `--diagonal=no`: the shape is then the
+    /// standard one, or an input's own, told from its text as without flags but for its
+    /// diagonals.
     pub fn is_unspecified(&self) -> bool {
-        *self == ShapeRequest::default()
+        let plain = ShapeRequest {
+            diagonal: Diagonals::Told,
+            ..self.clone()
+        };
+        plain == ShapeRequest::default() && self.diagonal != Diagonals::Houses
+    }
+
+    /// Whether the diagonals are houses of the shape asked for.
+    pub fn diagonal_houses(&self) -> bool {
+        self.diagonal == Diagonals::Houses
     }
 
     /// Keeps the size, the box split, the diagonals and the symbols the first records of an input were read with, so that
@@ -60,7 +83,11 @@ impl ShapeRequest {
     pub fn settle(&mut self, shape: &Shape) {
         self.settled = true;
         self.size = Some(shape.size());
-        self.diagonal = shape.diagonal();
+        self.diagonal = if shape.diagonal() {
+            Diagonals::Houses
+        } else {
+            Diagonals::Refused
+        };
         self.symbols = Some(shape.symbols().as_bytes().to_vec());
         if self.layout.is_none()
             && let Regions::Boxes { rows, columns } = *shape.regions()
@@ -110,21 +137,21 @@ impl ShapeRequest {
             None => Symbols::default_for(size),
         };
         match &self.layout {
-            None => Shape::boxed(size, self.split, self.diagonal, symbols),
+            None => Shape::boxed(size, self.split, self.diagonal_houses(), symbols),
             Some(_) if self.split.is_some() => Err(ShapeError::Layout {
                 place: None,
                 problem: "--box and --jigsaw cannot both give the regions".into(),
             }),
             Some(LayoutSource::Text { text, name }) => {
-                Shape::jigsaw(text, Some(size), self.diagonal, Some(symbols)).map_err(|error| {
-                    ShapeError::Layout {
+                Shape::jigsaw(text, Some(size), self.diagonal_houses(), Some(symbols)).map_err(
+                    |error| ShapeError::Layout {
                         place: Some(format!("{name}:{}:{}", error.line, error.column)),
                         problem: error.problem,
-                    }
-                })
+                    },
+                )
             }
             Some(LayoutSource::Random) => Ok(random_layout(
-                Shape::jigsaw_start(size, self.diagonal, symbols),
+                Shape::jigsaw_start(size, self.diagonal_houses(), symbols),
                 rng,
             )),
         }

@@ -15,9 +15,13 @@
 //!
 //! The diagonals of X-Sudoku (`--diagonal`) are told the same way, each split read with them and
 //! without: puzzles of a diagonal shape have many solutions without their diagonals, and the
-//! plain reading solved them as other puzzles. Grids valid either way are read plain. A text
-//! whose regions are known (`--box`, `--jigsaw`, or a layout on every record) has only its
-//! diagonals to tell.
+//! plain reading solved them as other puzzles. Grids valid either way are read plain, and are
+//! said to leave the diagonals in doubt when their givens repeat on neither diagonal: a few
+//! grids, or many that relabel a few (`-c` writes such files below 9×9), cannot tell X-Sudoku
+//! from plain grids that hold their diagonals by chance, and the jobs whose results differ
+//! between the two ask for `--diagonal` or `--diagonal=no`. A text whose regions are known
+//! (`--box`, `--jigsaw`, or a layout on every record) has only its diagonals to tell, and one
+//! read with `--diagonal=no` only its regions.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -120,14 +124,25 @@ impl Candidate {
     }
 }
 
-/// The shapes of `puzzles` as their first records show them written, when other than those they
-/// were read with; `Ok(None)` when those serve. With `tell_split` (no `--box`, no layout), a text
-/// read with the default split is tried under every split of N; a text read without its
-/// diagonals is tried with them. `Err` says between which readings the text leaves the choice.
+/// What the first records of a text told of its shapes.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Told {
+    /// The shapes of the records, when other than those they were read with.
+    pub shapes: Option<Vec<Shape>>,
+    /// Whether the records were read plain, and would read as well with their diagonals, over
+    /// too few pairs of givens on them to tell.
+    pub diagonals_in_doubt: bool,
+}
+
+/// The shapes of `puzzles` as their first records show them written. With `tell_split` (no
+/// `--box`, no layout), a text read with the default split is tried under every split of N; with
+/// `tell_diagonals` (no `--diagonal`), a text read without its diagonals is tried with them.
+/// `Err` says between which readings the text leaves the choice.
 pub(crate) fn written_shapes(
     puzzles: &ShapedPuzzles,
     tell_split: bool,
-) -> Result<Option<Vec<Shape>>, String> {
+    tell_diagonals: bool,
+) -> Result<Told, String> {
     let first = &puzzles.shapes[0];
     let size = first.size();
     let default_split = default_box(size).filter(|&(rows, columns)| {
@@ -137,11 +152,11 @@ pub(crate) fn written_shapes(
         Some(_) => splits(size).into_iter().map(Some).collect(),
         None => vec![None],
     };
-    // Diagonals asked for are kept; not asked for, they are one more thing to tell.
-    let diagonals: &[bool] = if first.diagonal() {
-        &[true]
-    } else {
-        &[false, true]
+    // Diagonals asked for or refused are kept; neither, they are one more thing to tell.
+    let diagonals: &[bool] = match (tell_diagonals, first.diagonal()) {
+        (true, _) => &[false, true],
+        (false, true) => &[true],
+        (false, false) => &[false],
     };
     let default = Reading {
         split: default_split,
@@ -166,7 +181,10 @@ pub(crate) fn written_shapes(
         })
         .collect();
     if fitting.len() < 2 {
-        return Ok(None);
+        return Ok(Told {
+            shapes: None,
+            diagonals_in_doubt: false,
+        });
     }
     for record in 0..records {
         let fits: Vec<bool> = fitting
@@ -186,9 +204,10 @@ pub(crate) fn written_shapes(
     // symbol about once in N pairs. With fewer pairs, the solving below tells. A record counts
     // once with its relabellings, which repeat its chance of showing no repeat there: a file of
     // one puzzle many times, or of `-c` grids, most of which relabel the one before.
+    let mut pairs = 0;
     if let Some(with_diagonals) = fitting.iter().find(|c| c.reading.diagonal) {
         let mut seen = std::collections::HashSet::new();
-        let pairs: usize = (0..records)
+        pairs = (0..records)
             .filter(|&record| fits(with_diagonals, puzzles, record))
             .filter(|&record| seen.insert(relabelled(puzzles.puzzle(record))))
             .map(|record| diagonal_pairs(puzzles.puzzle(record), size))
@@ -202,7 +221,19 @@ pub(crate) fn written_shapes(
     }
     let chosen = fitting.iter().position(|c| c.reading == default);
     let reading = fitting.swap_remove(chosen.unwrap_or(0)).reading;
-    Ok((reading != default).then(|| puzzles.shapes.iter().map(|s| reading.apply(s)).collect()))
+    // Read plain, though the same records read as well with the diagonals, whose givens never
+    // repeat there: too few pairs to tell, but some.
+    let with_diagonals = Reading {
+        diagonal: true,
+        ..reading
+    };
+    let diagonals_in_doubt =
+        !reading.diagonal && pairs > 0 && fitting.iter().any(|c| c.reading == with_diagonals);
+    Ok(Told {
+        shapes: (reading != default)
+            .then(|| puzzles.shapes.iter().map(|s| reading.apply(s)).collect()),
+        diagonals_in_doubt,
+    })
 }
 
 /// Whether the givens of sampled record `record` repeat in no house of its shape under
@@ -340,12 +371,16 @@ mod tests {
             lines: (1..=records.len()).collect(),
             shape_of: vec![0; records.len()],
             prefixed: false,
+            diagonals_in_doubt: false,
         }
     }
 
+    fn told(size: usize, records: &[&str]) -> Result<Told, String> {
+        written_shapes(&read_as(default_shape(size), records), true, true)
+    }
+
     fn written(size: usize, records: &[&str]) -> Result<Option<Shape>, String> {
-        let read = written_shapes(&read_as(default_shape(size), records), true)?;
-        Ok(read.map(|shapes| shapes[0].clone()))
+        Ok(told(size, records)?.shapes.map(|shapes| shapes[0].clone()))
     }
 
     fn split_read(size: usize, records: &[&str]) -> Result<Option<Regions>, String> {
@@ -415,6 +450,33 @@ mod tests {
         let diagonal = Shape::boxed(6, None, true, Symbols::default_for(6)).unwrap();
         assert!(diagonal.first_repeat(&values(&[grid])).is_none());
         assert_eq!(split_read(6, &[grid]), Ok(None));
+    }
+
+    #[test]
+    fn grids_that_hold_their_diagonals_leave_them_in_doubt_until_enough_differ() {
+        // `-c 1 --size 6 --diagonal --seed 1`, and the same grid relabelled (1 and 2 traded):
+        // one grid's pairs, too few.
+        let grid = "536142241356652431413625365214124563";
+        let relabelled = "536241142356651432423615365124214563";
+        let doubt = told(6, &[grid, relabelled]).unwrap();
+        assert!(doubt.diagonals_in_doubt && doubt.shapes.is_none());
+        // The first row repeats on neither diagonal under either reading but breaks its own
+        // row: no record holds pairs that fit, and nothing is in doubt.
+        assert!(
+            !told(6, &["115214214356541632623541132465456123"])
+                .unwrap()
+                .diagonals_in_doubt
+        );
+        // A grid whose main diagonal repeats a symbol is plain beyond doubt.
+        let plain = "365214214356541632623541132465456123";
+        assert!(!told(6, &[grid, plain]).unwrap().diagonals_in_doubt);
+        // Refused or asked for, the diagonals are not told.
+        let read = read_as(default_shape(6), &[grid]);
+        assert!(
+            !written_shapes(&read, true, false)
+                .unwrap()
+                .diagonals_in_doubt
+        );
     }
 
     #[test]

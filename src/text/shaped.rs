@@ -21,7 +21,7 @@
 use std::collections::HashMap;
 
 use crate::model::layout::LayoutError;
-use crate::model::request::{LayoutSource, ShapeRequest};
+use crate::model::request::{Diagonals, LayoutSource, ShapeRequest};
 use crate::model::shape::{SIZES, Shape, ShapeError};
 use crate::model::symbols::{DEFAULT_SYMBOLS, NOT_A_CELL, Symbols};
 use crate::problems::shown_character;
@@ -57,6 +57,9 @@ pub struct ShapedPuzzles {
     pub shape_of: Vec<u32>,
     /// Whether the lines carried their layout.
     pub prefixed: bool,
+    /// Whether the first records, read plain, would read as well as X-Sudoku, and are too few
+    /// to tell (see `text/boxes.rs`).
+    pub diagonals_in_doubt: bool,
 }
 
 impl ShapedPuzzles {
@@ -96,6 +99,7 @@ impl ShapedPuzzles {
             lines: Vec::new(),
             shape_of: Vec::new(),
             prefixed: false,
+            diagonals_in_doubt: false,
         }
     }
 
@@ -374,6 +378,7 @@ pub fn read_shaped(
             lines: Vec::new(),
             shape_of: Vec::new(),
             prefixed: false,
+            diagonals_in_doubt: false,
         };
         return Ok((empty, ParseErrors::new()));
     };
@@ -386,6 +391,7 @@ pub fn read_shaped(
             lines: Vec::new(),
             shape_of: Vec::new(),
             prefixed: detected.prefixed,
+            diagonals_in_doubt: false,
         },
         errors: ParseErrors::new(),
         request,
@@ -398,10 +404,15 @@ pub fn read_shaped(
     // rest of an input whose first records told them.
     if !request.settled {
         let tell_split = request.split.is_none() && request.layout.is_none() && !detected.prefixed;
+        let tell_diagonals = request.diagonal == Diagonals::Told;
         let puzzles = &mut reader.puzzles;
-        match written_shapes(puzzles, tell_split) {
-            Ok(Some(shapes)) => puzzles.shapes = shapes,
-            Ok(None) => {}
+        match written_shapes(puzzles, tell_split, tell_diagonals) {
+            Ok(told) => {
+                if let Some(shapes) = told.shapes {
+                    puzzles.shapes = shapes;
+                }
+                puzzles.diagonals_in_doubt = told.diagonals_in_doubt;
+            }
             Err(message) => return fail(puzzles.lines.first().copied().unwrap_or(1), message),
         }
     }
@@ -529,7 +540,7 @@ impl Reader<'_> {
         let shape = Shape::jigsaw(
             layout,
             Some(self.size()),
-            self.request.diagonal,
+            self.request.diagonal_houses(),
             Some(self.symbols()),
         )?;
         let index = self.puzzles.shapes.len() as u32;

@@ -53,6 +53,8 @@ pub struct CorpusShape {
     given_layout: bool,
     /// Whether `--symbols` gave the alphabet.
     given_symbols: bool,
+    /// Whether the first rows leave the diagonals in doubt (see `text/boxes.rs`).
+    diagonals_in_doubt: bool,
 }
 
 /// Where a line of [`puzzle_lines`] comes from in the corpus.
@@ -172,17 +174,21 @@ impl CorpusShape {
         let text = text.concat();
         let mut rng = <rand::rngs::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(0);
         let read = if places.is_empty() {
-            sized.shape(size, &mut rng).map_err(|error| {
-                one(ParseError {
-                    line: first.line,
-                    column: first.puzzle,
-                    message: error.to_string(),
+            sized
+                .shape(size, &mut rng)
+                .map(|shape| (shape, false))
+                .map_err(|error| {
+                    one(ParseError {
+                        line: first.line,
+                        column: first.puzzle,
+                        message: error.to_string(),
+                    })
                 })
-            })
         } else {
-            read_shaped(&text, &sized).map(|(puzzles, _)| puzzles.shapes[0].clone())
+            read_shaped(&text, &sized)
+                .map(|(puzzles, _)| (puzzles.shapes[0].clone(), puzzles.diagonals_in_doubt))
         };
-        let base = match read {
+        let (base, diagonals_in_doubt) = match read {
             Ok(base) => base,
             Err(errors) if places.is_empty() => return Some(Err(errors)),
             Err(errors) => {
@@ -208,6 +214,7 @@ impl CorpusShape {
             base,
             given_layout,
             given_symbols: request.symbols.is_some(),
+            diagonals_in_doubt,
         }))
     }
 
@@ -231,6 +238,7 @@ impl CorpusShape {
             lines: Vec::new(),
             shape_of: Vec::new(),
             prefixed: false,
+            diagonals_in_doubt: self.diagonals_in_doubt,
         };
         let (mut puzzles, mut solutions) = (empty(), empty());
         let mut shapes = vec![self.base.clone()];

@@ -11,6 +11,7 @@ mod corpus_classes;
 mod corpus_shapes;
 mod findings;
 mod findings_csv;
+mod findings_diagonal;
 mod findings_form;
 mod findings_more;
 mod first;

@@ -38,7 +38,8 @@ pub(in crate::jobs) fn canon_pieces(
             problems: Problems::new(),
         }
     };
-    let pieces = ShapedPieces::new(pieces, request, column.map(str::to_owned));
+    let pieces =
+        ShapedPieces::new(pieces, request, column.map(str::to_owned)).diagonals_matter(true);
     through_pieces(
         pieces,
         (RowResult::Column("canon"), b""),
@@ -83,7 +84,7 @@ pub(in crate::jobs) fn shuffle_pieces(
             problems: Problems::new(),
         }
     };
-    let pieces = ShapedPieces::new(pieces, request, None);
+    let pieces = ShapedPieces::new(pieces, request, None).diagonals_matter(true);
     through_pieces(pieces, (RowResult::Replaced, b""), destination, shuffle)
 }
 
