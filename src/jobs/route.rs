@@ -363,9 +363,13 @@ fn generic(
         _ => false,
     };
     if request.layout.is_some() && grid_format {
+        let lines = match mode {
+            Mode::Grids => "LAYOUT GRID",
+            _ => "LAYOUT PUZZLE",
+        };
         return Err(usage(format!(
             "'{} --jigsaw' in the grid format would not carry the layout, so its output could \
-             not be read back as it is: add '--format line' (LAYOUT GRID lines)",
+             not be read back as it is: add '--format line' ({lines} lines)",
             mode.flag()
         )));
     }
