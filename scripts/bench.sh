@@ -12,7 +12,7 @@
 #           (scripts/bench/sudoku-crate), so the comparison favours the reference; the two run in
 #           turn. Ratio = our rate / its rate; targets >= 1.0 (easy sets) and >= 1.5 (hardest). Then
 #           -j 2 against -j 1 on the 17-clue set (target >= 1.8). With tdoku built here from its
-#           sources (TDOKU_SRC; skipped, and said so, without them): the same runs and the serg set against tdoku's
+#           sources (TDOKU_SRC, else a clone of its repository; skipped, and said so, without them): the same runs and the serg set against tdoku's
 #           whole process (`solve`; `count` for --unique), as time ratios ours / tdoku (target
 #           <= 0.77).
 # check:    `--check` of 1,000,000 grids made by `-c`, against making them (`-c 1000000` into a fresh
@@ -275,16 +275,25 @@ bench_solve() {
 }
 
 # tdoku (https://github.com/t-dillon/tdoku, the fastest published 9x9 solver, and its hard-puzzle
-# generator), built here with g++ from a checkout of its sources: $TDOKU_SRC, by default
-# $SHARED/bench/tdoku. Sets tdoku (our driver over its solver, scripts/bench/tdoku_driver.cc) and
-# tdoku_generate, both empty when there are no sources or no g++, and says so once.
+# generator), built here with g++ from a checkout of its sources: $TDOKU_SRC when given, else
+# $SHARED/bench/tdoku when present, else a shallow clone of its repository into the references'
+# folder. Sets tdoku (our driver over its solver, scripts/bench/tdoku_driver.cc) and
+# tdoku_generate, both empty when the sources cannot be had or there is no g++, and says so once.
 tdoku=
 tdoku_generate=
 tdoku_tools() {
   local src=${TDOKU_SRC:-$shared/bench/tdoku} driver=$root/scripts/bench/tdoku_driver.cc
   [[ -n $tdoku ]] && return
+  if [[ -z ${TDOKU_SRC:-} && ! -f $src/src/solver_dpll_triad_simd.cc ]]; then
+    src=$refs/tdoku-src
+    if [[ ! -f $src/src/solver_dpll_triad_simd.cc ]]; then
+      rm -rf "$src"
+      mkdir -p "$refs"
+      git clone --quiet --depth 1 https://github.com/t-dillon/tdoku "$src" > /dev/null 2>&1 || true
+    fi
+  fi
   if [[ ! -f $src/src/solver_dpll_triad_simd.cc ]] || ! command -v g++ > /dev/null; then
-    echo "bench.sh: no tdoku sources in ${TDOKU_SRC:-\$SHARED/bench/tdoku} (or no g++): the tdoku lines are skipped" >&2
+    echo "bench.sh: no tdoku sources (TDOKU_SRC, \$SHARED/bench/tdoku, or a clone of github.com/t-dillon/tdoku) or no g++: the tdoku lines are skipped" >&2
     return
   fi
   mkdir -p "$refs"
