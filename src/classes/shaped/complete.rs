@@ -233,7 +233,7 @@ impl Order {
 
 impl CompleteSearch {
     fn start(&self, standing: Standing) -> Standing {
-        if self.best.found {
+        if self.best.bounds(0) {
             standing
         } else {
             Standing::Below

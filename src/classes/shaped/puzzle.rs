@@ -17,6 +17,10 @@ use super::{Frame, Labels, MAX, Standing, free_lines};
 
 const NONE: u8 = u8::MAX;
 
+/// How many arrangements may wait for the next row: past it, the search goes deep first, in
+/// bounded memory.
+const WAITING: usize = 1 << 14;
+
 /// The smallest line of `cells` (see the module documentation).
 pub(super) fn search(frame: &Frame, cells: &[u8]) -> Vec<u8> {
     let mut search = PuzzleSearch::new(frame, cells);
@@ -25,11 +29,41 @@ pub(super) fn search(frame: &Frame, cells: &[u8]) -> Vec<u8> {
         stack_at: [NONE; MAX],
         open: [0; MAX],
     };
-    for transpose in 0..frame.views() {
-        search.transpose = transpose;
-        search.place_row(0, 0, columns, Labels::NEW, Standing::Level);
+    let mut frontier: Vec<Partial> = (0..frame.views())
+        .map(|transpose| Partial {
+            transpose,
+            rows: [0; MAX],
+            used: 0,
+            columns,
+            labels: Labels::NEW,
+        })
+        .collect();
+    for i in 0..frame.n {
+        search.level = i;
+        for partial in std::mem::take(&mut frontier) {
+            search.transpose = partial.transpose;
+            search.rows = partial.rows;
+            search.place_row(
+                i,
+                partial.used,
+                partial.columns,
+                partial.labels,
+                Standing::Level,
+            );
+        }
+        frontier = std::mem::take(&mut search.next);
     }
     search.best.line
+}
+
+/// An arrangement of the rows so far, all of whose rows read the smallest rows found: where the
+/// search goes on from at the next row.
+struct Partial {
+    transpose: usize,
+    rows: [u8; MAX],
+    used: u32,
+    columns: Columns,
+    labels: Labels,
 }
 
 struct PuzzleSearch {
@@ -48,7 +82,12 @@ struct PuzzleSearch {
     transpose: usize,
     rows: [u8; MAX],
     line: Vec<u8>,
+    /// The rows before row `level` are the smallest rows found; `best` holds them, and the
+    /// smallest row `level` so far.
     best: Best,
+    level: usize,
+    /// The arrangements whose row `level` reads that smallest row.
+    next: Vec<Partial>,
 }
 
 /// The column side of a partial arrangement: the input column of each output position (`NONE`
@@ -122,6 +161,8 @@ impl PuzzleSearch {
             rows: [0; MAX],
             line: vec![0; n * n],
             best: Best::new(n),
+            level: 0,
+            next: Vec::new(),
         }
     }
 
@@ -136,9 +177,10 @@ impl PuzzleSearch {
         self.given[self.transpose][usize::from(self.rows[i])]
     }
 
-    /// The standing to start a branch with: level with the best line if there is one.
-    fn start(&self, standing: Standing) -> Standing {
-        if self.best.found {
+    /// The standing to start row `i` with: level with the best line's row if it bounds the
+    /// search.
+    fn start(&self, i: usize, standing: Standing) -> Standing {
+        if self.best.bounds(i) {
             standing
         } else {
             Standing::Below
@@ -156,10 +198,31 @@ impl PuzzleSearch {
     ) {
         let Frame { n, band, .. } = self.frame;
         if i == n {
-            if self.start(standing) == Standing::Below {
+            if self.start(n - 1, standing) == Standing::Below {
                 self.best.take(&self.line);
             }
             return;
+        }
+        if i == self.level + 1 {
+            // Row `level` is read, and is the smallest so far or level with it. The search goes
+            // on from here with the next row, once every arrangement has read row `level`; or at
+            // once when too many wait, as a search that goes deep first.
+            let below = self.start(self.level, standing) == Standing::Below;
+            if below {
+                self.best
+                    .take_row(self.level, &self.line[self.level * n..i * n]);
+                self.next.clear();
+            }
+            if below || self.next.len() < WAITING {
+                self.next.push(Partial {
+                    transpose: self.transpose,
+                    rows: self.rows,
+                    used,
+                    columns,
+                    labels,
+                });
+                return;
+            }
         }
         let mut standing = standing;
         let previous = if i == 0 { 0 } else { self.rows[i - 1] };
@@ -174,7 +237,7 @@ impl PuzzleSearch {
                 continue;
             }
             self.rows[i] = row;
-            let start = self.start(standing);
+            let start = self.start(i, standing);
             if i > 0 && start == Standing::Level && self.above_by_blanks(i, &columns) {
                 continue;
             }
@@ -188,7 +251,8 @@ impl PuzzleSearch {
 
     /// Output row `i` once every column has its position: each candidate row then reads one line
     /// under the labels so far, and only the rows that read the smallest can keep the whole line
-    /// smallest, whatever follows.
+    /// smallest, whatever follows. A row is read only until it reads above the smallest so far,
+    /// or above the best line's row while level with it: most rows differ within a few cells.
     fn place_read_row(
         &mut self,
         i: usize,
@@ -198,39 +262,56 @@ impl PuzzleSearch {
         standing: Standing,
     ) {
         let Frame { n, band, .. } = self.frame;
+        let start = self.start(i, standing);
         let view = &self.views[self.transpose];
-        let mut least: Option<[u8; MAX]> = None;
-        let mut ties: Vec<(u8, Labels)> = Vec::new();
-        for row in free_lines(n, band, used, i.is_multiple_of(band), self.rows[i - 1]) {
+        let mut least = [0u8; MAX];
+        // What a row must not read above: the best line's row while level with it, then the
+        // smallest row read.
+        let mut bounded = start == Standing::Level;
+        if bounded {
+            least[..n].copy_from_slice(&self.best.line[i * n..(i + 1) * n]);
+        }
+        let mut found = false;
+        let mut ties = [(0u8, Labels::NEW); MAX];
+        let mut tied = 0;
+        'rows: for row in free_lines(n, band, used, i.is_multiple_of(band), self.rows[i - 1]) {
             if self.row_twins[self.transpose][usize::from(row)] & !used != 0 {
                 continue;
             }
-            let mut read = [0u8; MAX];
+            let cells = &view[usize::from(row) * n..(usize::from(row) + 1) * n];
             let mut after = labels;
-            for (j, cell) in read[..n].iter_mut().enumerate() {
-                *cell = after.take(view[usize::from(row) * n + usize::from(columns.at[j])]);
-            }
-            match least.map(|least| read[..n].cmp(&least[..n])) {
-                Some(std::cmp::Ordering::Greater) => continue,
-                Some(std::cmp::Ordering::Equal) => {}
-                _ => {
-                    least = Some(read);
-                    ties.clear();
+            let mut below = !bounded;
+            for j in 0..n {
+                let value = after.take(cells[usize::from(columns.at[j])]);
+                if !below {
+                    match value.cmp(&least[j]) {
+                        std::cmp::Ordering::Greater => continue 'rows,
+                        std::cmp::Ordering::Less => below = true,
+                        std::cmp::Ordering::Equal => {}
+                    }
+                }
+                if below {
+                    least[j] = value;
                 }
             }
-            ties.push((row, after));
+            if below || !found {
+                tied = 0;
+            }
+            found = true;
+            bounded = true;
+            ties[tied] = (row, after);
+            tied += 1;
         }
-        let Some(least) = least else {
+        if !found {
             return;
-        };
-        let start = self.start(standing);
+        }
         let Some(mut standing) =
             (0..n).try_fold(start, |s, j| s.after(&self.best.line, i * n + j, least[j]))
         else {
             return;
         };
         self.line[i * n..(i + 1) * n].copy_from_slice(&least[..n]);
-        for (row, after) in ties {
+        for &(row, after) in &ties[..tied] {
             self.rows[i] = row;
             let improvements = self.best.improvements;
             self.place_row(i + 1, used | 1 << row, *columns, after, standing);
