@@ -46,6 +46,33 @@ pub enum Error {
         /// How many distinct puzzles were made.
         made: usize,
     },
+    /// Fewer distinct puzzles (pairwise inequivalent ones, with `classes`) than asked for were
+    /// made without a blank range: the draws gave up, which is known only after them.
+    #[error(
+        "-n {asked}: only {made} {} puzzles of {of} could be made before the draws gave up; ask \
+         for fewer; nothing written",
+        if *classes { "pairwise inequivalent" } else { "distinct" }
+    )]
+    TooFewMade {
+        /// How many were asked for.
+        asked: usize,
+        /// How many were made.
+        made: usize,
+        /// The shape, or its shard, as the message names it.
+        of: String,
+        /// Whether no two were to be equivalent (`--classes`).
+        classes: bool,
+    },
+    /// A shape whose first complete grid the search did not find within its guesses: a layout
+    /// that may have none, known only after the search.
+    #[error(
+        "the search found no complete grid of this layout within {guesses} guesses: it may have \
+         none; try another layout; nothing written"
+    )]
+    NoGridFound {
+        /// The guesses the search made.
+        guesses: usize,
+    },
     /// Fewer pairwise inequivalent complete grids than asked for were found, on a shape with too
     /// many grids to list its classes.
     #[error(

@@ -101,11 +101,19 @@ pub(super) fn plan(job: Job, flags: &ShapeFlags, seed: u64) -> Result<Planned, E
         }
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let shape = match default_size(&request, mode)? {
-            Some(size) => Some(
-                request
-                    .shape(size, &mut rng)
-                    .map_err(|e| usage(e.to_string()))?,
-            ),
+            Some(size) => {
+                if request.layout == Some(LayoutSource::Random) {
+                    let undrawn = request
+                        .undrawn_shape(size)
+                        .map_err(|e| usage(e.to_string()))?;
+                    refuse_generic(&job, &request, Some(&undrawn))?;
+                }
+                Some(
+                    request
+                        .shape(size, &mut rng)
+                        .map_err(|e| usage(e.to_string()))?,
+                )
+            }
             None => None,
         };
         match shape {
@@ -327,20 +335,18 @@ fn features(job: &Job) -> Vec<Feature> {
     features
 }
 
-/// The job of the generic kernel for a shape other than the standard one (`None`: its size is
-/// not known until the input is read).
-fn generic(
-    job: Job,
-    request: ShapeRequest,
-    shape: Option<Shape>,
-    seed: u64,
-) -> Result<Planned, Error> {
-    let other = match &shape {
+/// Every refusal of `job` on a shape other than the standard one (`None`: its size is not known
+/// until the input is read) that comes before its work: the features the generic kernel lacks,
+/// the layout's format and `--first`. A random layout's refusals are made on the regions it is
+/// grown from (see [`ShapeRequest::undrawn_shape`]) before it is drawn; the reach of `-n`, which
+/// depends on the regions, is checked on the layout drawn ([`reach_of_generic`]).
+fn refuse_generic(job: &Job, request: &ShapeRequest, shape: Option<&Shape>) -> Result<(), Error> {
+    let other = match shape {
         Some(shape) => describe(shape),
         None => "shapes other than 9×9".to_owned(),
     };
     let mode = job.mode();
-    if let Some(feature) = features(&job)
+    if let Some(feature) = features(job)
         .into_iter()
         .find(|&feature| !Kernel::Generic.supports(feature))
     {
@@ -357,7 +363,7 @@ fn generic(
     {
         return Err(usage("'--jigsaw random' draws a layout for -c and -n only"));
     }
-    let grid_format = match &job {
+    let grid_format = match job {
         Job::Grids { format, .. } => format.is_none_or(|f| f == Format::Grid),
         Job::Puzzles { format, .. } => *format == OutputFormat::Grid,
         _ => false,
@@ -373,44 +379,62 @@ fn generic(
             mode.flag()
         )));
     }
-    let needs_size = || {
-        shape.clone().ok_or_else(|| {
-            usage(format!(
-                "{} needs the size of its grids: give --size N (or --symbols, or a --jigsaw layout)",
-                mode.flag()
-            ))
-        })
+    if !matches!(mode, Mode::Grids | Mode::Puzzles) {
+        return Ok(());
+    }
+    let shape = shape.ok_or_else(|| {
+        usage(format!(
+            "{} needs the size of its grids: give --size N (or --symbols, or a --jigsaw layout)",
+            mode.flag()
+        ))
+    })?;
+    check_first_of_made(job, shape)
+}
+
+/// Refuses `-n` on `shape` (the one drawn, for a random layout) asking for what the shape does
+/// not reach.
+fn reach_of_generic(job: &Job, shape: &Shape) -> Result<(), Error> {
+    if let Job::Puzzles {
+        blanks,
+        level,
+        minimal,
+        symmetric,
+        guesses,
+        ..
+    } = job
+    {
+        let (minimal, symmetric) = (*minimal, *symmetric);
+        generic_reach::check_reachable(shape, blanks.as_ref(), minimal, symmetric)
+            .map_err(usage)?;
+        if let Some(level) = *level {
+            levels::check_level_reachable(shape, level, blanks.as_ref(), minimal, symmetric)
+                .map_err(usage)?;
+        }
+        if let Some(guesses) = guesses {
+            let kind = (*level, blanks.as_ref(), minimal, symmetric);
+            levels::check_guesses_reachable(shape, guesses, kind).map_err(usage)?;
+        }
+    }
+    Ok(())
+}
+
+/// The job of the generic kernel for a shape other than the standard one (`None`: its size is
+/// not known until the input is read), once [`refuse_generic`] has passed it.
+fn generic(
+    job: Job,
+    request: ShapeRequest,
+    shape: Option<Shape>,
+    seed: u64,
+) -> Result<Planned, Error> {
+    refuse_generic(&job, &request, shape.as_ref())?;
+    let other = match &shape {
+        Some(shape) => describe(shape),
+        None => "shapes other than 9×9".to_owned(),
     };
     Ok(Planned::Generic(Box::new(match job {
-        job @ Job::Grids { .. } => {
-            let shape = needs_size()?;
-            check_first_of_made(&job, &shape)?;
-            return Ok(Planned::Make {
-                shape: Box::new(shape),
-                job,
-                seed,
-            });
-        }
-        Job::Puzzles {
-            ref blanks,
-            level,
-            minimal,
-            symmetric,
-            ref guesses,
-            ..
-        } => {
-            let shape = needs_size()?;
-            check_first_of_made(&job, &shape)?;
-            generic_reach::check_reachable(&shape, blanks.as_ref(), minimal, symmetric)
-                .map_err(usage)?;
-            if let Some(level) = level {
-                levels::check_level_reachable(&shape, level, blanks.as_ref(), minimal, symmetric)
-                    .map_err(usage)?;
-            }
-            if let Some(guesses) = guesses {
-                let kind = (level, blanks.as_ref(), minimal, symmetric);
-                levels::check_guesses_reachable(&shape, guesses, kind).map_err(usage)?;
-            }
+        job @ (Job::Grids { .. } | Job::Puzzles { .. }) => {
+            let shape = shape.expect("refuse_generic asks for the size of -c and -n");
+            reach_of_generic(&job, &shape)?;
             return Ok(Planned::Make {
                 shape: Box::new(shape),
                 job,

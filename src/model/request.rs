@@ -113,6 +113,18 @@ impl ShapeRequest {
     /// boxes (which it keeps valid) until the solver finds a complete grid for one within a few
     /// thousand guesses (a few hundred layouts at most).
     pub fn shape<R: Rng + ?Sized>(&self, size: usize, rng: &mut R) -> Result<Shape, ShapeError> {
+        let shape = self.undrawn_shape(size)?;
+        Ok(match &self.layout {
+            Some(LayoutSource::Random) => random_layout(shape, rng),
+            _ => shape,
+        })
+    }
+
+    /// The shape of size `size` as [`ShapeRequest::shape`] makes it, but for a random layout the
+    /// regions it is grown from: the symbols, diagonals and size are those of the shape to be
+    /// drawn, so that every refusal that needs no layout comes before the draw, which takes a
+    /// second at 25×25.
+    pub fn undrawn_shape(&self, size: usize) -> Result<Shape, ShapeError> {
         if !SIZES.contains(&size) {
             return Err(match &self.symbols {
                 // The size came from the symbols: the message names them, not a --size not given.
@@ -150,10 +162,9 @@ impl ShapeRequest {
                     },
                 )
             }
-            Some(LayoutSource::Random) => Ok(random_layout(
-                Shape::jigsaw_start(size, self.diagonal_houses(), symbols),
-                rng,
-            )),
+            Some(LayoutSource::Random) => {
+                Ok(Shape::jigsaw_start(size, self.diagonal_houses(), symbols))
+            }
         }
     }
 }

@@ -142,11 +142,12 @@ pub fn generate_puzzles(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzl
                 asked: request.count,
                 made,
             },
-            (None, made) => Error::Usage(format!(
-                "-n {}: only {made} distinct puzzles of {} could be made; ask for fewer",
-                request.count,
-                of_the_shape(request),
-            )),
+            (None, made) => Error::TooFewMade {
+                asked: request.count,
+                made,
+                of: of_the_shape(request),
+                classes: request.classes,
+            },
         },
     )
 }

@@ -33,7 +33,8 @@ const FIRST_GRID_GUESSES_PER_CELL: usize = 2000;
 /// Refuses a shape without a complete grid before `-c` or `-n` (asking for `asked`) works on it:
 /// both would search for grids that are not there, and on some jigsaw layouts without any, proving
 /// that takes the search longer than a run can wait, so a shape whose first grid is not found
-/// within a bound is refused too, saying so. Returns that first grid.
+/// within a bound ends the run too, saying so. Both are data outcomes (exit code 1), not usage
+/// errors: a search finds them, the flags do not tell them. Returns that first grid.
 pub fn check_has_grid(shape: &Shape, asked: usize) -> Result<Vec<u8>, Error> {
     let cells = shape.cells();
     let mut grid = vec![0; cells];
@@ -50,10 +51,8 @@ pub fn check_has_grid(shape: &Shape, asked: usize) -> Result<Vec<u8>, Error> {
             shard: None,
             first: None,
         }),
-        None => Err(Error::Usage(format!(
-            "the search found no complete grid of this layout within {} guesses: it may have none; \
-             try another layout",
-            FIRST_GRID_GUESSES_PER_CELL * cells
-        ))),
+        None => Err(Error::NoGridFound {
+            guesses: FIRST_GRID_GUESSES_PER_CELL * cells,
+        }),
     }
 }

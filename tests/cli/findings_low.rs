@@ -1,0 +1,72 @@
+//! Regression tests of low-severity findings: refusals that came after the work, and outcomes
+//! found by a search that exited as usage errors. Each test is named after its bug and runs the
+//! real binary.
+
+use std::time::{Duration, Instant};
+
+use crate::common::sudoku_gen;
+use crate::findings::refusal;
+
+#[test]
+fn jigsaw_random_refusals_came_after_the_layout_was_drawn() {
+    // Each draw of a 25×25 or 16×16 layout takes a second or so: five refusals after their draws
+    // would take seconds, five before them a few milliseconds each.
+    let cases: [&[&str]; 5] = [
+        &["-c", "5", "--jigsaw", "random", "--size", "25"],
+        &["-n", "5", "--jigsaw", "random", "--size", "25"],
+        &["-n", "5", "--jigsaw", "random", "--size", "16"],
+        &["-n", "5", "--jigsaw", "random", "--size", "25", "--hard"],
+        &["--rate", "x", "--jigsaw", "random", "--size", "25"],
+    ];
+    let started = Instant::now();
+    for args in cases {
+        let message = refusal(args);
+        assert!(
+            message.contains("--format line")
+                || message.contains("9×9 shape only")
+                || message.contains("for -c and -n only"),
+            "{args:?}: {message}"
+        );
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "the refusals took {:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn a_layout_whose_grid_the_search_did_not_find_exited_as_a_usage_error() {
+    let hard = std::fs::read_to_string(format!(
+        "{}/tests/data/shapes/hard_layouts.txt",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let none = hard
+        .lines()
+        .find_map(|line| line.strip_suffix(" none"))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let layout = dir.path().join("layout.txt");
+    std::fs::write(&layout, none).unwrap();
+    let layout = layout.to_str().unwrap();
+    for args in [
+        &[
+            "-c",
+            "2",
+            "--jigsaw",
+            layout,
+            "--diagonal",
+            "--format",
+            "line",
+        ][..],
+        &["-n", "2", "--jigsaw", layout, "--format", "line"],
+    ] {
+        let output = sudoku_gen().args(args).output().unwrap();
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(stderr.contains("no complete grid"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("Usage:"), "{args:?}: {stderr}");
+    }
+}
