@@ -13,6 +13,7 @@ mod findings;
 mod findings_csv;
 mod findings_diagonal;
 mod findings_form;
+mod findings_messages;
 mod findings_more;
 mod first;
 mod generate;
