@@ -7,12 +7,53 @@ mod values;
 
 pub use args::Cli;
 
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{CommandFactory, Parser};
+
 use sudoku_gen::check::{CorpusRules, GridRules};
 use sudoku_gen::grade::GradeRequest;
 use sudoku_gen::jobs::rate::Level;
 use sudoku_gen::jobs::{Job, Mode, Request, ShapeFlags};
 use sudoku_gen::text::format::OutputFormat;
 use sudoku_gen::{Error, io::progress};
+
+/// The command line of the process, parsed; a word that starts with `-` and is no option is
+/// refused naming the whole word and how to give a file of that name.
+pub fn parse() -> Result<Cli, clap::Error> {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    Cli::try_parse_from(&args).map_err(|error| name_the_word(error, &args))
+}
+
+/// `error`, or for an unknown short option that starts a longer word (`-dash.txt`, which clap
+/// reports as `-d`, with a tip to pass `-d` after `--`) the error naming the word.
+fn name_the_word(error: clap::Error, args: &[OsString]) -> clap::Error {
+    let Some(ContextValue::String(unknown)) = error.get(ContextKind::InvalidArg) else {
+        return error;
+    };
+    let word = args
+        .iter()
+        .skip(1)
+        .take_while(|word| *word != "--")
+        .filter_map(|word| word.to_str())
+        .find(|word| {
+            !word.starts_with("--") && word.len() > 2 && word.starts_with(unknown.as_str())
+        });
+    match word {
+        Some(word) if error.kind() == ErrorKind::UnknownArgument && unknown.len() == 2 => {
+            Cli::command().error(
+                ErrorKind::UnknownArgument,
+                format!(
+                    "unexpected argument '{word}' found ('{unknown}' is no option); a file whose \
+                     name starts with '-' is written ./{word}, or given after '--'"
+                ),
+            )
+        }
+        _ => error,
+    }
+}
 
 /// The modes that take each option, in one table: an option given to any other mode is a usage
 /// error.
@@ -65,7 +106,7 @@ fn options_of(cli: &Cli) -> [(&'static str, bool, &'static [Mode]); 20] {
 impl Cli {
     /// The request the command line describes; an option its mode does not take is a usage
     /// error.
-    pub fn request(self) -> Result<Request, Error> {
+    pub fn request(mut self) -> Result<Request, Error> {
         if self.quiet {
             progress::silence();
         }
@@ -86,6 +127,7 @@ impl Cli {
                 "'--shard' needs '--seed': only the shards of one seed share nothing".to_owned(),
             ));
         }
+        let files = self.files(mode)?;
         let shape = ShapeFlags {
             size: self.size.map(usize::from),
             split: self.box_split.clone(),
@@ -97,9 +139,69 @@ impl Cli {
             seed: self.seed.unwrap_or_else(rand::random),
             threads: self.threads.map(usize::from),
             output: self.output.clone(),
-            job: self.job(mode),
+            job: self.job(mode, files),
             shape,
         })
+    }
+
+    /// The files of `mode`: those given right after its flag, then the operands (after other
+    /// options, or after `--`); a mode that takes no file, or one only, refuses the others.
+    fn files(&mut self, mode: Mode) -> Result<Vec<PathBuf>, Error> {
+        let own = match mode {
+            Mode::Solve => self.solve.take().flatten().into_iter().collect(),
+            Mode::Rate => self.rate.take().flatten().into_iter().collect(),
+            Mode::Canon => self.canon.take().flatten().into_iter().collect(),
+            Mode::Shuffle => self.shuffle.take().flatten().into_iter().collect(),
+            Mode::Check => self.check.take().unwrap_or_default(),
+            Mode::Grade => self.grade.take().unwrap_or_default(),
+            Mode::Grids | Mode::Puzzles | Mode::Print => Vec::new(),
+        };
+        let files: Vec<PathBuf> = own.into_iter().chain(self.operands.drain(..)).collect();
+        let flag = mode.flag();
+        let message = match (mode, &files[..]) {
+            (Mode::Grids | Mode::Puzzles | Mode::Print, [word, ..]) => {
+                self.value_after_equals(word).unwrap_or_else(|| {
+                    format!(
+                        "unexpected argument '{}': '{flag}' takes no file (-s, --check, --rate, \
+                         --canon, --shuffle and --grade do)",
+                        word.display()
+                    )
+                })
+            }
+            (Mode::Grids | Mode::Puzzles | Mode::Print, []) => return Ok(files),
+            (Mode::Check, []) => {
+                format!("'{flag}' needs a FILE (one or more; `-` for standard input)")
+            }
+            (Mode::Grade, []) => format!("'{flag}' needs a PROGRAM (one or more, or a folder)"),
+            (Mode::Check | Mode::Grade, _) => return Ok(files),
+            (_, []) => format!("'{flag}' needs a FILE (`-` for standard input)"),
+            (_, [_]) => return Ok(files),
+            (_, [first, second, ..]) => self.value_after_equals(second).unwrap_or_else(|| {
+                format!(
+                    "'{flag}' takes one FILE, not '{}' and '{}' (--check takes several)",
+                    first.display(),
+                    second.display()
+                )
+            }),
+        };
+        Err(Error::Usage(message))
+    }
+
+    /// The refusal of a word left over that reads as the value of `--diagonal` or `--hard`,
+    /// given, which take theirs only after `=` (so that they never take the next word).
+    fn value_after_equals(&self, word: &std::path::Path) -> Option<String> {
+        let word = word.to_string_lossy();
+        let option = if self.diagonal.is_some() && ["yes", "no", "true", "false"].contains(&&*word)
+        {
+            "--diagonal"
+        } else if self.hard.is_some() && word.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+            "--hard"
+        } else {
+            return None;
+        };
+        Some(format!(
+            "unexpected argument '{word}': '{option}' takes its value after '=': {option}={word}"
+        ))
     }
 
     /// The mode asked for: the mode group makes exactly one of them given.
@@ -121,10 +223,12 @@ impl Cli {
     }
 
     /// The job of `mode`, with the options it takes.
-    fn job(self, mode: Mode) -> Job {
+    fn job(self, mode: Mode, files: Vec<PathBuf>) -> Job {
         let text_format = self.format.and_then(OutputFormat::text);
         let plan = self.plan.unwrap_or_else(|| "basic".to_owned());
         let range = |range: Option<(usize, usize)>| range.map(|(low, high)| low..=high);
+        // A mode of one file has exactly one: `files` checked it.
+        let file = files.first().cloned().unwrap_or_default();
         match mode {
             Mode::Grids => Job::Grids {
                 count: self.grid_count.unwrap_or_default(),
@@ -134,7 +238,7 @@ impl Cli {
                 classes: self.classes,
             },
             Mode::Solve => Job::Solve {
-                path: self.solve.unwrap_or_default(),
+                path: file,
                 format: text_format,
                 unique: self.require_unique,
                 column: self.column,
@@ -153,19 +257,19 @@ impl Cli {
                 format: self.format.unwrap_or(OutputFormat::Grid),
             },
             Mode::Rate => Job::Rate {
-                path: self.rate.unwrap_or_default(),
+                path: file,
                 column: self.column,
             },
             Mode::Canon => Job::Canon {
-                path: self.canon.unwrap_or_default(),
+                path: file,
                 column: self.column,
             },
             Mode::Shuffle => Job::Shuffle {
-                path: self.shuffle.unwrap_or_default(),
+                path: file,
                 format: text_format,
             },
             Mode::Check => Job::Check {
-                paths: self.check.unwrap_or_default(),
+                paths: files,
                 puzzles: self.puzzles_file,
                 rules: GridRules {
                     count: self.expected_grids,
@@ -179,7 +283,7 @@ impl Cli {
             },
             Mode::Grade => Job::Grade {
                 request: GradeRequest {
-                    programs: self.grade.unwrap_or_default(),
+                    programs: files,
                     plan,
                     first: self.first,
                     timeout: self.timeout,

@@ -5,8 +5,8 @@ mod cli;
 
 use std::process::ExitCode;
 
+use clap::CommandFactory;
 use clap::error::ErrorKind;
-use clap::{CommandFactory, Parser};
 use signal_hook::consts::{
     SIGALRM, SIGHUP, SIGINT, SIGPROF, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGXCPU,
 };
@@ -47,7 +47,7 @@ const ENDING_SIGNALS: [i32; 10] = [
 const USAGE: u8 = 2;
 
 fn main() -> ExitCode {
-    let cli = match cli::Cli::try_parse() {
+    let cli = match cli::parse() {
         Ok(cli) => cli,
         // Help and version go to standard output, usage errors to standard error; a failed write
         // of either is an error, not a success.

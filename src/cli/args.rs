@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use clap::builder::{EnumValueParser, PathBufValueParser, StringValueParser};
 use clap::{ArgGroup, Parser};
 
 use sudoku_gen::model::shard::Shard;
@@ -32,8 +33,8 @@ pub struct Cli {
     /// Print N distinct, valid, complete grids (N from 1 to 1000000)
     ///
     /// N is written in decimal digits; leading zeros are allowed.
-    #[arg(short = 'c', value_name = "N", value_parser = values::parse_count)]
-    #[arg(help_heading = MODES, verbatim_doc_comment)]
+    #[arg(short = 'c', value_name = "N", value_parser = values::value(values::parse_count))]
+    #[arg(allow_hyphen_values = true, help_heading = MODES, verbatim_doc_comment)]
     pub(super) grid_count: Option<usize>,
 
     /// Solve every puzzle of FILE, answered in the input's format
@@ -43,14 +44,14 @@ pub struct Cli {
     /// is written unsolved in its place, the others are solved, and the exit code is 1.
     #[arg(short = 's', value_name = "FILE", help_heading = MODES)]
     #[arg(verbatim_doc_comment)]
-    pub(super) solve: Option<PathBuf>,
+    pub(super) solve: Option<Option<PathBuf>>,
 
     /// Make N distinct puzzles, one solution each (N from 1 to 1000000)
     ///
     /// Each is dug out of a random complete grid while its solution stays unique; without
     /// options, minimal puzzles (mostly 54 to 58 blanks). See "Making puzzles" and PUZZLES.
-    #[arg(short = 'n', value_name = "N", value_parser = values::parse_count)]
-    #[arg(help_heading = MODES, verbatim_doc_comment)]
+    #[arg(short = 'n', value_name = "N", value_parser = values::value(values::parse_count))]
+    #[arg(allow_hyphen_values = true, help_heading = MODES, verbatim_doc_comment)]
     pub(super) puzzle_count: Option<usize>,
 
     /// Check grid files, a CSV corpus, or with --puzzles a file of solutions
@@ -60,7 +61,7 @@ pub struct Cli {
     /// corpus: every row's solution complete, valid and keeping its puzzle's givens. Each
     /// problem goes to standard output, then `ok: ...` (exit 0) or `FAIL: ...` (exit 1). See
     /// CHECKING.
-    #[arg(long, value_name = "FILE", num_args = 1.., help_heading = MODES)]
+    #[arg(long, value_name = "FILE", num_args = 0.., help_heading = MODES)]
     #[arg(verbatim_doc_comment)]
     pub(super) check: Option<Vec<PathBuf>>,
 
@@ -72,7 +73,7 @@ pub struct Cli {
     /// See OUTPUT FORMATS and SHAPES.
     #[arg(long, value_name = "FILE", help_heading = MODES)]
     #[arg(verbatim_doc_comment)]
-    pub(super) rate: Option<PathBuf>,
+    pub(super) rate: Option<Option<PathBuf>>,
 
     /// Write the canonical form of every grid or puzzle of FILE, a line each
     ///
@@ -84,7 +85,7 @@ pub struct Cli {
     /// family; a LAYOUT PUZZLE line turns with its layout (see EQUIVALENT GRIDS).
     #[arg(long, value_name = "FILE", help_heading = MODES)]
     #[arg(verbatim_doc_comment)]
-    pub(super) canon: Option<PathBuf>,
+    pub(super) canon: Option<Option<PathBuf>>,
 
     /// Replace every grid or puzzle of FILE by a random equivalent
     ///
@@ -95,16 +96,25 @@ pub struct Cli {
     /// shape is shuffled under the moves of its family (a jigsaw row's layout turned with it).
     #[arg(long, value_name = "FILE", help_heading = MODES)]
     #[arg(verbatim_doc_comment)]
-    pub(super) shuffle: Option<PathBuf>,
+    pub(super) shuffle: Option<Option<PathBuf>>,
 
     /// Grade homework submissions: run each PROGRAM through the cases of --plan
     ///
     /// A folder stands for every executable file in it, in name order. This tool is the
     /// oracle; a report per program goes to standard output, and with -o the score sheet. It
     /// is not a sandbox: see GRADING.
-    #[arg(long, value_name = "PROGRAM", num_args = 1.., help_heading = MODES)]
+    #[arg(long, value_name = "PROGRAM", num_args = 0.., help_heading = MODES)]
     #[arg(verbatim_doc_comment)]
     pub(super) grade: Option<Vec<PathBuf>>,
+
+    /// The mode's FILE (with --grade, PROGRAM), given after other options or after `--`
+    ///
+    /// `sudoku-gen --check --classes out.txt` and `sudoku-gen -s --unique puzzles.txt` read as
+    /// `--check out.txt --classes` and `-s puzzles.txt --unique`. After `--` every word is a
+    /// FILE, one that starts with `-` too (`sudoku-gen --check -- -out.txt`); `./-out.txt` works
+    /// anywhere.
+    #[arg(value_name = "FILE", verbatim_doc_comment)]
+    pub(super) operands: Vec<PathBuf>,
 
     /// Print the plan of --plan (default basic) as TOML, to edit into your own
     #[arg(long, help_heading = MODES)]
@@ -117,8 +127,8 @@ pub struct Cli {
     /// puzzles already at that level are kept. On every shape, as --rate rates it; -m 3 up to
     /// 16×16, -m 2 also on 25×25 (see SHAPES).
     #[arg(short = 'm', value_name = "LEVEL")]
-    #[arg(value_parser = clap::value_parser!(u8).range(1..=3))]
-    #[arg(help_heading = PUZZLES, verbatim_doc_comment)]
+    #[arg(value_parser = values::value(clap::value_parser!(u8).range(1..=3)))]
+    #[arg(allow_hyphen_values = true, help_heading = PUZZLES, verbatim_doc_comment)]
     pub(super) level: Option<u8>,
 
     /// The number of blank cells lies in LOW..=HIGH (`LOW-HIGH` works too)
@@ -128,8 +138,8 @@ pub struct Cli {
     /// about 50 puzzles a second is refused up front, naming one that works (see PUZZLES).
     /// Default: as far as the digging goes.
     #[arg(short = 'r', value_name = "LOW~HIGH")]
-    #[arg(value_parser = values::parse_blanks, help_heading = PUZZLES)]
-    #[arg(verbatim_doc_comment)]
+    #[arg(value_parser = values::value(values::parse_blanks), help_heading = PUZZLES)]
+    #[arg(allow_hyphen_values = true, verbatim_doc_comment)]
     pub(super) blanks: Option<(usize, usize)>,
 
     /// Accepted for the homework; every puzzle has one solution anyway
@@ -150,8 +160,8 @@ pub struct Cli {
     /// reasoning alone does it all (--rate shows them). Puzzles are only filtered, so LOW is
     /// capped where they get too rare: at 9×9 at most 9, less with -r or -m (see PUZZLES);
     /// on other shapes, as a sample of such puzzles reaches (see SHAPES).
-    #[arg(long, value_name = "LOW~HIGH", value_parser = values::parse_guesses)]
-    #[arg(help_heading = PUZZLES, verbatim_doc_comment)]
+    #[arg(long, value_name = "LOW~HIGH", value_parser = values::value(values::parse_guesses))]
+    #[arg(allow_hyphen_values = true, help_heading = PUZZLES, verbatim_doc_comment)]
     pub(super) guesses: Option<(usize, usize)>,
 
     /// Hard puzzles, by a search: each needs MEAN guesses or more (default 36)
@@ -170,6 +180,7 @@ pub struct Cli {
 
     /// With --check: exactly N grids in all (with --puzzles, N solutions)
     #[arg(long = "count", value_name = "N", help_heading = CHECKING)]
+    #[arg(value_parser = values::value(str::parse::<usize>), allow_hyphen_values = true)]
     pub(super) expected_grids: Option<usize>,
 
     /// With --check: FILE holds one solution per puzzle of PFILE, in order
@@ -177,26 +188,30 @@ pub struct Cli {
     /// Each solution complete, valid and keeping its puzzle's givens; --count and --first
     /// apply to the solutions. FILE and PFILE cannot both be `-`.
     #[arg(long = "puzzles", value_name = "PFILE", help_heading = CHECKING)]
-    #[arg(verbatim_doc_comment)]
+    #[arg(value_parser = values::file(PathBufValueParser::new()))]
+    #[arg(allow_hyphen_values = true, verbatim_doc_comment)]
     pub(super) puzzles_file: Option<PathBuf>,
 
     /// With --grade or --print: basic, pair or a TOML plan file (default basic)
     ///
     /// basic: the individual project (-c and -s); pair: basic's cases and those of -n.
     #[arg(long, value_name = "PLAN", help_heading = GRADING)]
-    #[arg(verbatim_doc_comment)]
+    #[arg(value_parser = values::file(StringValueParser::new()))]
+    #[arg(allow_hyphen_values = true, verbatim_doc_comment)]
     pub(super) plan: Option<String>,
 
     /// With --grade: every case's time limit, 0.001 to 86400 s, instead of the plan's
-    #[arg(long, value_name = "S", value_parser = values::parse_seconds)]
-    #[arg(help_heading = GRADING)]
+    #[arg(long, value_name = "S", value_parser = values::value(values::parse_seconds))]
+    #[arg(allow_hyphen_values = true, help_heading = GRADING)]
     pub(super) timeout: Option<Duration>,
 
     /// Output format (see OUTPUT FORMATS)
     ///
     /// grid or line; csv with -n only. Default: grid for -c and -n; the input's format for -s
     /// and --shuffle.
-    #[arg(long, value_enum, value_name = "FORMAT", verbatim_doc_comment)]
+    #[arg(long, value_name = "FORMAT", verbatim_doc_comment)]
+    #[arg(value_parser = values::value(EnumValueParser::<OutputFormat>::new()))]
+    #[arg(allow_hyphen_values = true)]
     pub(super) format: Option<OutputFormat>,
 
     /// A puzzle with more than one solution is an error (-s, --check of a CSV)
@@ -213,7 +228,7 @@ pub struct Cli {
     /// it. --check takes the symbols the file is read in; with --grade, a digit (the homework is
     /// 9×9). With --shard, 9×9 only.
     #[arg(long, value_name = "SYM", verbatim_doc_comment)]
-    #[arg(value_parser = values::parse_symbol)]
+    #[arg(value_parser = values::value(values::parse_symbol), allow_hyphen_values = true)]
     pub(super) first: Option<u8>,
 
     /// The same output, byte for byte, on every run and at any -j
@@ -221,6 +236,7 @@ pub struct Cli {
     /// With -c, -n or --shuffle. S is a number from 0 to 2^64 - 1. Without it a random seed is
     /// drawn, so two runs differ; different seeds give different grids.
     #[arg(long, value_name = "S", verbatim_doc_comment)]
+    #[arg(value_parser = values::value(clap::value_parser!(u64)), allow_hyphen_values = true)]
     pub(super) seed: Option<u64>,
 
     /// Shard I of K: the K shards of one --seed share no grid (puzzle)
@@ -229,6 +245,7 @@ pub struct Cli {
     /// grids (puzzles) as a plain run would, the same on every machine and at any -j, so a lost
     /// shard is made again by running its command again. Not with -c --classes. See SHARDS.
     #[arg(long, value_name = "I/K", verbatim_doc_comment)]
+    #[arg(value_parser = values::value(str::parse::<Shard>), allow_hyphen_values = true)]
     pub(super) shard: Option<Shard>,
 
     /// No two grids (puzzles) equivalent: made so by -c and -n, checked by --check
@@ -246,6 +263,7 @@ pub struct Cli {
     /// case too. Every shape that the mode takes. On an input that is not a CSV corpus, a usage
     /// error.
     #[arg(long, value_name = "NAME", verbatim_doc_comment)]
+    #[arg(value_parser = values::value(StringValueParser::new()), allow_hyphen_values = true)]
     pub(super) column: Option<String>,
 
     /// No progress bar
@@ -260,8 +278,8 @@ pub struct Cli {
     ///
     /// With --grade: programs graded at once; speed cases always run alone.
     #[arg(short = 'j', value_name = "THREADS")]
-    #[arg(value_parser = clap::value_parser!(u16).range(1..=1024))]
-    #[arg(verbatim_doc_comment)]
+    #[arg(value_parser = values::value(clap::value_parser!(u16).range(1..=1024)))]
+    #[arg(allow_hyphen_values = true, verbatim_doc_comment)]
     pub(super) threads: Option<u16>,
 
     /// Write FILE instead of standard output (`-` is standard output), atomically
@@ -271,6 +289,7 @@ pub struct Cli {
     /// /dev/fd/N, devices and pipes are written through, never replaced. With --grade, the
     /// score sheet (CSV). See OUTPUT FILES.
     #[arg(short = 'o', value_name = "FILE", verbatim_doc_comment)]
+    #[arg(value_parser = values::file(PathBufValueParser::new()), allow_hyphen_values = true)]
     pub(super) output: Option<PathBuf>,
 
     /// N×N cells and N symbols, N from 4 to 25 (default 9)
@@ -280,12 +299,13 @@ pub struct Cli {
     /// boxes: give its regions with --jigsaw. Without --size, -s, --rate and --check find N in
     /// their input (a line of N·N cells, or a block of N rows). See SHAPES.
     #[arg(long, value_name = "N")]
-    #[arg(value_parser = clap::value_parser!(u8).range(4..=25))]
-    #[arg(help_heading = SHAPES, verbatim_doc_comment)]
+    #[arg(value_parser = values::value(clap::value_parser!(u8).range(4..=25)))]
+    #[arg(allow_hyphen_values = true, help_heading = SHAPES, verbatim_doc_comment)]
     pub(super) size: Option<u8>,
 
     /// Boxes of R rows by C columns, R·C = N, both ≥ 2 (--size 12 --box 2x6)
     #[arg(long = "box", value_name = "RxC", help_heading = SHAPES)]
+    #[arg(value_parser = values::value(StringValueParser::new()), allow_hyphen_values = true)]
     pub(super) box_split: Option<String>,
 
     /// Irregular regions, from a LAYOUT file (`-` for standard input), or `random`
@@ -297,7 +317,8 @@ pub struct Cli {
     /// grid, so that it always has grids, and kept only when the solver fills it quickly. From
     /// 20×20 up its regions stay closer to the boxes than at 9×9.
     #[arg(long, value_name = "LAYOUT", help_heading = SHAPES)]
-    #[arg(verbatim_doc_comment)]
+    #[arg(value_parser = values::file(PathBufValueParser::new()))]
+    #[arg(allow_hyphen_values = true, verbatim_doc_comment)]
     pub(super) jigsaw: Option<PathBuf>,
 
     /// Both main diagonals also hold every symbol once (X-Sudoku); =no: they need not
@@ -316,6 +337,7 @@ pub struct Cli {
     /// 123456789ABCDEFGHIJKLMNOP. ABCDEFGHIJKLMNOP reads AcWing's and POJ's "Sudoku 2",
     /// 0123456789ABCDEF hexadoku. Blanks are `.`, `-`, and `0` unless it is a symbol.
     #[arg(long, value_name = "STR", help_heading = SHAPES)]
-    #[arg(verbatim_doc_comment)]
+    #[arg(value_parser = values::value(StringValueParser::new()))]
+    #[arg(allow_hyphen_values = true, verbatim_doc_comment)]
     pub(super) symbols: Option<String>,
 }

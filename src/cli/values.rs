@@ -1,12 +1,90 @@
 //! The values of the options: counts, ranges and seconds, each refused with a message that says
-//! what is expected.
+//! what is expected; and a value that starts with `-`, taken as one unless it reads as an option.
 
+use std::ffi::OsStr;
 use std::time::Duration;
+
+use clap::builder::{PossibleValue, TypedValueParser};
+use clap::error::ErrorKind;
+use clap::{Arg, Command};
 
 use sudoku_gen::engine::standard::walk::MAX_GRIDS;
 use sudoku_gen::engine::standard::{hard, reach};
 use sudoku_gen::grade::plan;
 use sudoku_gen::model::shape;
+
+/// The value of an option that may start with `-` (`-o -dash.txt`, `-c -5`, which the count's own
+/// parser then refuses), unless it reads as an option: `-o --format line` forgot the file, and
+/// taking `--format` for it would leave `line` to be misread. The arguments that use it allow
+/// hyphen values, so that clap hands such a word to it instead of reading it as an option.
+#[derive(Clone)]
+pub struct Value<P> {
+    parser: P,
+    /// The value names a file, which `./` keeps from reading as an option.
+    file: bool,
+}
+
+/// A value read by `parser`, which may start with `-` unless it reads as an option.
+pub fn value<P>(parser: P) -> Value<P> {
+    Value {
+        parser,
+        file: false,
+    }
+}
+
+/// A file name read by `parser`, which may start with `-` unless it reads as an option; the
+/// refusal names `./NAME`, the name that cannot.
+pub fn file<P>(parser: P) -> Value<P> {
+    Value { parser, file: true }
+}
+
+impl<P: TypedValueParser> TypedValueParser for Value<P> {
+    type Value = P::Value;
+
+    fn parse_ref(
+        &self,
+        cmd: &Command,
+        arg: Option<&Arg>,
+        value: &OsStr,
+    ) -> Result<Self::Value, clap::Error> {
+        if !reads_as_option(cmd, value) {
+            return self.parser.parse_ref(cmd, arg, value);
+        }
+        let word = value.to_string_lossy();
+        let what = if word == "--" {
+            "'--' ends the options".to_owned()
+        } else {
+            format!("'{word}' reads as an option")
+        };
+        let workaround = if self.file {
+            format!(" (for a file of that name, write ./{word})")
+        } else {
+            String::new()
+        };
+        let option = arg.map_or_else(|| "the option".to_owned(), |arg| format!("'{arg}'"));
+        Err(cmd.clone().error(
+            ErrorKind::InvalidValue,
+            format!("a value is required for {option} but none was supplied: {what}{workaround}"),
+        ))
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        self.parser.possible_values()
+    }
+}
+
+/// Whether `value` reads as an option of `cmd`: any word that starts with `--`, since a long
+/// option mistyped is likelier than such a file name, and a word whose first letter after `-` is
+/// one of its short options. Other words that start with `-` are values (`-5`, `-dash.txt`).
+fn reads_as_option(cmd: &Command, value: &OsStr) -> bool {
+    match value.as_encoded_bytes() {
+        [b'-', b'-', ..] => true,
+        &[b'-', letter, ..] => cmd
+            .get_arguments()
+            .any(|arg| arg.get_short() == Some(char::from(letter))),
+        _ => false,
+    }
+}
 
 /// A time limit: a number of seconds in the range the grader's plans allow.
 pub fn parse_seconds(text: &str) -> Result<Duration, String> {
@@ -28,6 +106,7 @@ pub fn parse_yes_no(text: &str) -> Result<bool, String> {
 /// A blank range `LOW~HIGH` or `LOW-HIGH`, 1 <= LOW <= HIGH <= the cells of the largest shape;
 /// each shape then checks it against its own supported range.
 pub fn parse_blanks(text: &str) -> Result<(usize, usize), String> {
+    refuse_reversed(text)?;
     // The shape is not known yet: the message names no shape's bound.
     parse_range(text, &(1..=shape::MAX_CELLS), "blank counts").map_err(|_| {
         "expected LOW~HIGH with 1 <= LOW <= HIGH, the blank counts (each shape supports its own \
@@ -38,7 +117,19 @@ pub fn parse_blanks(text: &str) -> Result<(usize, usize), String> {
 
 /// A guess range `LOW~HIGH` or `LOW-HIGH` inside the supported one.
 pub fn parse_guesses(text: &str) -> Result<(usize, usize), String> {
+    refuse_reversed(text)?;
     parse_range(text, &reach::GUESSES, "guess counts")
+}
+
+/// Refuses a range written `HIGH~LOW`, saying so: the rule `LOW <= HIGH` alone leaves the reader
+/// to find which of the two is wrong.
+fn refuse_reversed(text: &str) -> Result<(), String> {
+    match range_numbers(text) {
+        Some((low, high)) if low > high => Err(format!(
+            "{text} runs from high to low: LOW comes first, {high}~{low}"
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// A `--hard` level: a mean of guesses with at most one decimal, as ten times the mean.
@@ -72,18 +163,23 @@ fn parse_range(
         range.start(),
         range.end()
     );
-    let (low, high) = text.split_once(['~', '-']).ok_or(supported.clone())?;
+    match range_numbers(text) {
+        Some((low, high)) if low <= high && range.contains(&low) && range.contains(&high) => {
+            Ok((low, high))
+        }
+        _ => Err(supported),
+    }
+}
+
+/// The two numbers of `LOW~HIGH` or `LOW-HIGH`, each in decimal digits, in the order written.
+fn range_numbers(text: &str) -> Option<(usize, usize)> {
     let number = |s: &str| {
         (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
             .then(|| s.parse::<usize>().ok())
             .flatten()
     };
-    match (number(low), number(high)) {
-        (Some(low), Some(high)) if low <= high && range.contains(&low) && range.contains(&high) => {
-            Ok((low, high))
-        }
-        _ => Err(supported),
-    }
+    let (low, high) = text.split_once(['~', '-'])?;
+    Some((number(low)?, number(high)?))
 }
 
 /// One symbol: a single printable ASCII character (the shape, not yet known, decides whether it
@@ -111,6 +207,37 @@ pub fn parse_count(text: &str) -> Result<usize, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reversed_range_is_called_reversed() {
+        assert_eq!(parse_blanks("30~50"), Ok((30, 50)));
+        assert_eq!(
+            parse_blanks("50~30"),
+            Err("50~30 runs from high to low: LOW comes first, 30~50".to_owned())
+        );
+        assert_eq!(
+            parse_guesses("9-2"),
+            Err("9-2 runs from high to low: LOW comes first, 2~9".to_owned())
+        );
+        assert!(
+            parse_blanks("+5~3")
+                .unwrap_err()
+                .starts_with("expected LOW~HIGH")
+        );
+    }
+
+    #[test]
+    fn a_word_reads_as_an_option_by_its_two_dashes_or_its_first_letter() {
+        let cmd = Command::new("t")
+            .arg(Arg::new("count").short('c'))
+            .arg(Arg::new("seed").long("seed"));
+        for word in ["--seed", "--unknown", "--", "-c", "-count.txt"] {
+            assert!(reads_as_option(&cmd, OsStr::new(word)), "{word}");
+        }
+        for word in ["-", "-5", "-dash.txt", "file", "a-c"] {
+            assert!(!reads_as_option(&cmd, OsStr::new(word)), "{word}");
+        }
+    }
 
     #[test]
     fn a_symbol_is_one_printable_character() {

@@ -52,7 +52,7 @@ use std::ops::{Range, RangeInclusive};
 use std::path::Path;
 use std::time::Duration;
 
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer};
 use toml::Spanned;
 
 use crate::engine::standard::reach;
@@ -105,6 +105,7 @@ pub struct Case {
     /// The level every puzzle must have (`puzzles`).
     pub level: Option<u8>,
     /// The range the blank counts must lie in (`puzzles`).
+    #[serde(default, deserialize_with = "two_counts")]
     pub blanks: Option<[usize; 2]>,
     /// A file written into the working folder before the run.
     pub input: Option<Input>,
@@ -117,7 +118,7 @@ pub struct Case {
     /// The file this case's run must write; the plan's by default.
     pub output: Option<String>,
     /// Speed tiers: the case is a speed case when there are any.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "some_tiers")]
     pub tiers: Vec<Tier>,
     /// Timed runs of a speed case (each of the program and of this tool).
     #[serde(default = "default_runs")]
@@ -151,6 +152,7 @@ pub struct Input {
     /// Their level.
     pub level: Option<u8>,
     /// Their blank range.
+    #[serde(default, deserialize_with = "two_counts")]
     pub blanks: Option<[usize; 2]>,
     /// The seed they are made with.
     #[serde(default)]
@@ -165,6 +167,64 @@ pub struct Tier {
     pub ratio: f64,
     /// The points it earns.
     pub points: f64,
+}
+
+/// How a blank range is written in a plan.
+const BLANKS_FORM: &str = "[LOW, HIGH], two counts such as [30, 50]";
+
+/// The forms of the settings that a TOML message does not show, for the messages about the
+/// lines that set them.
+const FORMS: [(&str, &str); 4] = [
+    ("blanks", BLANKS_FORM),
+    ("tiers", "[{ ratio = R, points = P }, ...]"),
+    ("args", "a list of words, such as [\"-c\", \"10\"]"),
+    (
+        "input",
+        "{ file = \"puzzles.txt\", puzzles = N } or { file = \"input.txt\", text = \"...\" }",
+    ),
+];
+
+/// `message` about the line of byte `offset` of `text`, with the form of the setting the line
+/// sets when it is one of [`FORMS`] that the message does not name: `string values must be
+/// quoted` says nothing of what `blanks = 30~50` should have been.
+fn with_form(message: &str, text: &str, offset: usize) -> String {
+    // The key is the last one set before the offset on its line, inside an inline table too.
+    let before = &text[..offset.min(text.len())];
+    let before = &before[before.rfind('\n').map_or(0, |at| at + 1)..];
+    let key = before.rsplit_once('=').map_or("", |(key, _)| key);
+    let key = key.rsplit(['{', ',']).next().unwrap_or_default().trim();
+    match FORMS.iter().find(|(name, _)| *name == key) {
+        Some((name, form)) if !message.contains(&format!("`{name}")) => {
+            format!("{message} (`{name}` is {form})")
+        }
+        _ => message.to_owned(),
+    }
+}
+
+/// A blank range `[LOW, HIGH]`: exactly two counts, where serde's own reading of an array of two
+/// would take the first two of a longer list and drop the rest unsaid.
+fn two_counts<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<[usize; 2]>, D::Error> {
+    let counts = Vec::<usize>::deserialize(deserializer)?;
+    <[usize; 2]>::try_from(counts).map(Some).map_err(|counts| {
+        serde::de::Error::custom(format!(
+            "`blanks` is {BLANKS_FORM}, not a list of {}",
+            counts.len()
+        ))
+    })
+}
+
+/// The tiers of a speed case: at least one, since an empty list would make the case no speed
+/// case, and a `points` it does not have the only thing said about it.
+fn some_tiers<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Tier>, D::Error> {
+    let tiers = Vec::<Tier>::deserialize(deserializer)?;
+    if tiers.is_empty() {
+        return Err(serde::de::Error::custom(
+            "`tiers = []` lists no tier: a speed case has at least one, \
+             [{ ratio = R, points = P }, ...]; a case that is not timed has no `tiers` and \
+             has `points`",
+        ));
+    }
+    Ok(tiers)
 }
 
 fn default_output() -> String {
@@ -221,8 +281,13 @@ impl Plan {
             line: Some(span.map_or(1, |s| line_of(text, s.start))),
             message,
         };
-        let plan: Plan =
-            toml::from_str(text).map_err(|e| error(e.span(), e.message().trim_end().to_owned()))?;
+        let plan: Plan = toml::from_str(text).map_err(|e| {
+            let message = e.message().trim_end();
+            let message = e
+                .span()
+                .map_or(message.to_owned(), |s| with_form(message, text, s.start));
+            error(e.span(), message)
+        })?;
         // The settings' own places, which the plan's plain values do not keep.
         let spans: TopSpans = toml::from_str(text).unwrap_or_default();
         let at = |value: Option<Spanned<toml::Value>>| value.map(|v| v.span());
@@ -317,8 +382,17 @@ fn check_blanks(level: Option<u8>, blanks: Option<[usize; 2]>) -> Result<(), Str
         None => None,
         Some(n) => Some(Level::from_number(n).ok_or(format!("`level` {n} is not 1, 2 or 3"))?),
     };
-    let range = blanks.map(|[low, high]| low..=high);
-    reach::check_reachable(level, false, false, range.as_ref())
+    let Some([low, high]) = blanks else {
+        return reach::check_reachable(level, false, false, None);
+    };
+    let asked = format!("`blanks = [{low}, {high}]`");
+    if low > high {
+        return Err(format!(
+            "{asked} runs from high to low: it is [LOW, HIGH], [{high}, {low}]"
+        ));
+    }
+    reach::check_reachable(level, false, false, Some(&(low..=high)))
+        .map_err(|why| format!("{asked}: {why}"))
 }
 
 impl Case {
@@ -597,6 +671,36 @@ mod tests {
         assert_eq!(
             Plan::parse("p", twice).unwrap_err().to_string(),
             "p:6: a second case named `a`"
+        );
+    }
+
+    #[test]
+    fn blank_ranges_and_tier_lists_say_what_is_wrong_with_them() {
+        let plan = |case: &str| {
+            Plan::parse(
+                "p",
+                &format!("name = \"x\"\n[[case]]\nname = \"a\"\n{case}\n"),
+            )
+            .unwrap_err()
+            .to_string()
+        };
+        let puzzles = "expect = \"puzzles\"\ncount = 5\npoints = 1\nblanks";
+        assert_eq!(
+            plan(&format!("{puzzles} = [50, 30]")),
+            "p:2: case `a`: `blanks = [50, 30]` runs from high to low: it is [LOW, HIGH], [30, 50]"
+        );
+        assert_eq!(
+            plan(&format!("{puzzles} = [1, 2, 3]")),
+            "p:7: `blanks` is [LOW, HIGH], two counts such as [30, 50], not a list of 3"
+        );
+        assert!(
+            plan(&format!("{puzzles} = 30~50"))
+                .ends_with(" (`blanks` is [LOW, HIGH], two counts such as [30, 50])")
+        );
+        let tiers = plan("expect = \"grids\"\ncount = 1\ntiers = []");
+        assert!(
+            tiers.starts_with("p:6: `tiers = []` lists no tier"),
+            "{tiers}"
         );
     }
 

@@ -105,13 +105,13 @@ pub(super) fn plan(job: Job, flags: &ShapeFlags, seed: u64) -> Result<Planned, E
                 if request.layout == Some(LayoutSource::Random) {
                     let undrawn = request
                         .undrawn_shape(size)
-                        .map_err(|e| usage(e.to_string()))?;
+                        .map_err(|e| usage(request.in_words_of_flags(e).to_string()))?;
                     refuse_generic(&job, &request, Some(&undrawn))?;
                 }
                 Some(
                     request
                         .shape(size, &mut rng)
-                        .map_err(|e| usage(e.to_string()))?,
+                        .map_err(|e| usage(request.in_words_of_flags(e).to_string()))?,
                 )
             }
             None => None,
@@ -134,11 +134,12 @@ fn default_size(request: &ShapeRequest, mode: Mode) -> Result<Option<usize>, Err
         return Ok(None);
     }
     match request.split {
-        Some((rows, columns)) => Err(usage(format!(
+        // `--box` with `--jigsaw random` is refused as such when the shape is made.
+        Some((rows, columns)) if request.layout.is_none() => Err(usage(format!(
             "'--box {rows}x{columns}' needs '--size {}' (the default size is 9, for boxes of 3x3)",
             rows * columns
         ))),
-        None => Ok(Some(9)),
+        _ => Ok(Some(9)),
     }
 }
 
@@ -243,8 +244,22 @@ fn standard(
             if paths.iter().filter(|p| *p == stdin).count() > 1 {
                 return Err(usage("standard input ('-') can be checked once"));
             }
-            if paths.len() > 1 && (puzzles.is_some() || classes) {
-                return Err(usage("--puzzles and --classes check one file at a time"));
+            let one_file_options: Vec<&str> =
+                [("--puzzles", puzzles.is_some()), ("--classes", classes)]
+                    .iter()
+                    .filter_map(|&(option, given)| given.then_some(option))
+                    .collect();
+            if paths.len() > 1 && !one_file_options.is_empty() {
+                return Err(usage(format!(
+                    "{} {} one file at a time, not {}",
+                    one_file_options.join(" and "),
+                    if one_file_options.len() == 1 {
+                        "checks"
+                    } else {
+                        "check"
+                    },
+                    paths.len()
+                )));
             }
             if puzzles.as_deref() == Some(stdin) && paths[0] == stdin {
                 return Err(usage(

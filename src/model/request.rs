@@ -109,6 +109,24 @@ impl ShapeRequest {
             })
     }
 
+    /// `error`, of the shape these flags ask for, in their words: a prime size that the length
+    /// of `--symbols` gave is said of them, not of a `--size` that was not given. (Not for a
+    /// request whose symbols were told from a text, whose size the text gave too.)
+    pub fn in_words_of_flags(&self, error: ShapeError) -> ShapeError {
+        match (error, &self.symbols) {
+            (ShapeError::PrimeSize(size), Some(text)) if self.size.is_none() => {
+                ShapeError::Symbols {
+                    text: String::from_utf8_lossy(text).into_owned(),
+                    problem: format!(
+                        "{size} symbols make {size}×{size} grids, a prime size, which has no boxes; \
+                     give its regions with --jigsaw"
+                    ),
+                }
+            }
+            (error, _) => error,
+        }
+    }
+
     /// The shape of size `size`; a random layout is grown from `rng` around a random grid of the
     /// boxes (which it keeps valid) until the solver finds a complete grid for one within a few
     /// thousand guesses (a few hundred layouts at most).

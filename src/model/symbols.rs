@@ -12,6 +12,12 @@ pub struct Symbols {
     value_of: [u8; 256],
 }
 
+/// Whether `ch` can be a symbol: printable ASCII, and none of `.`, `-`, `#`, `,` or `"` (blanks,
+/// comments, the CSV separator and its quote).
+pub fn can_be_symbol(ch: u8) -> bool {
+    ch.is_ascii_graphic() && !matches!(ch, b'.' | b'-' | b'#' | b',' | b'"')
+}
+
 /// What [`Symbols::value_of`] gives for a byte that is neither a symbol nor a blank.
 pub const NOT_A_CELL: u8 = u8::MAX;
 
@@ -29,7 +35,7 @@ impl Symbols {
         for (i, &ch) in text.iter().enumerate() {
             // A comma would split a puzzle field of the CSV that -n and --rate write, and a quote
             // would open a quoted field.
-            if !ch.is_ascii_graphic() || matches!(ch, b'.' | b'-' | b'#' | b',' | b'"') {
+            if !can_be_symbol(ch) {
                 return Err(format!(
                     "character {} cannot be a symbol (expected printable ASCII other than '.', \
                      '-', '#', ',' and '\"')",

@@ -6,7 +6,7 @@
 //!   not a blank, which the default reading would take it for, and solve the puzzle wrongly;
 //! - any other set of exactly N characters, which the default reading would refuse.
 
-use crate::model::symbols::DEFAULT_SYMBOLS;
+use crate::model::symbols::{DEFAULT_SYMBOLS, can_be_symbol};
 use crate::text::parse::numbered_lines;
 
 /// How much of a text the alphabet is told from: records of any size, many of them, yet a bound
@@ -45,6 +45,11 @@ pub(crate) fn written_alphabet(text: &[u8], size: usize, prefixed: bool) -> Opti
         seen[usize::from(blank)] = false;
     }
     let used: Vec<u8> = (0..=255).filter(|&b| seen[usize::from(b)]).collect();
+    // A character that no alphabet holds is the text's error, which the default reading locates:
+    // an alphabet told from it would be refused as if `--symbols` had given it.
+    if !used.iter().all(|&b| can_be_symbol(b)) {
+        return None;
+    }
     let default = &DEFAULT_SYMBOLS[..size];
     if used.iter().all(|b| default.contains(b) || *b == b'0') {
         let zero_based = used.contains(&b'0')

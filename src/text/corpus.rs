@@ -10,9 +10,10 @@
 //! `--rate`, a column `canon` by `--canon`, the puzzle, solution and layout fields replaced by
 //! `--shuffle`.
 //!
-//! A text is a corpus when its first line holds a comma. Names match in any case, and a header
-//! that names the puzzle, the solution or the `layout` column twice is an error, since either copy
-//! could pass for the real one. Fields of 9×9 corpora are 81 cells, `1`–`9`, and `0` or `.` for
+//! A text is a corpus when its first line holds a comma, or names a puzzle or solution column
+//! alone (a corpus of one column). Names match in any case, and a header that names the puzzle,
+//! the solution or the `layout` column twice is an error, since either copy could pass for the
+//! real one. Fields of 9×9 corpora are 81 cells, `1`–`9`, and `0` or `.` for
 //! blanks; those of other shapes, and a jigsaw row's `layout`, are read by
 //! [`crate::text::shaped_corpus`] through the same row walker (`each_row`) and written back by
 //! the same `write_rows`. A large file's
@@ -46,15 +47,15 @@ pub struct Header {
     pub layout: Option<usize>,
 }
 
-/// The first line of `text` when it is a CSV header (it holds a comma and is no `#` comment), with
-/// the columns found in it; `column` names the puzzle column instead of the usual names. `None`
-/// when it is not (the text is in the line or grid format); an error when it is a header without a
-/// puzzle column.
+/// The first line of `text` when it is a CSV header (it holds a comma, or is the name of a
+/// puzzle or solution column alone, and is no `#` comment), with the columns found in it;
+/// `column` names the puzzle column instead of the usual names. `None` when it is not (the text
+/// is in the line or grid format); an error when it is a header without a puzzle column.
 pub fn detect_header(text: &[u8], column: Option<&str>) -> Option<Result<Header, ParseError>> {
     let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
     let first = text.split(|&b| b == b'\n').next().unwrap_or_default();
     // A comment line, which the line and grid formats skip, is no header, commas or not.
-    if !first.contains(&b',') || first.starts_with(b"#") {
+    if first.starts_with(b"#") || !(first.contains(&b',') || names_a_column(first, column)) {
         return None;
     }
     if let Some(encoding) = utf16_encoding(text) {
@@ -129,6 +130,20 @@ pub fn detect_header(text: &[u8], column: Option<&str>) -> Option<Result<Header,
         solution,
         layout,
     }))
+}
+
+/// Whether `line` is the name of a puzzle or solution column alone (`column`: the puzzle
+/// column's), the header of a corpus of one column. Hardly a line of cells reads so: each name
+/// but `quiz` repeats a letter, and `quiz` is a row only of a 4×4 grid of those four symbols
+/// written without spaces.
+fn names_a_column(line: &[u8], column: Option<&str>) -> bool {
+    let name = String::from_utf8_lossy(line);
+    let name = name.trim().trim_matches('"').trim();
+    column
+        .into_iter()
+        .chain(PUZZLE_NAMES)
+        .chain(SOLUTION_NAMES)
+        .any(|known| name.eq_ignore_ascii_case(known))
 }
 
 /// The first line of `text`, without its line end.
@@ -616,6 +631,25 @@ mod tests {
         assert_eq!(record_cut(b"a,\"x\ny"), None);
         assert_eq!(record_cut(b"a,\"x,\"\"y\"\"\nz\"\n"), None);
         assert_eq!(record_cut(b"a,\"b\r\n\"\r\nc,d"), Some(9));
+    }
+
+    #[test]
+    fn a_column_name_alone_is_the_header_of_a_corpus_of_one_column() {
+        let header = detect_header(b"Puzzle\r\n1.3\n", None).unwrap().unwrap();
+        assert_eq!((header.puzzle, header.solution), (0, None));
+        assert!(detect_header(b"\"quiz\"\n", None).unwrap().is_ok());
+        assert!(detect_header(b"board\n", Some("board")).unwrap().is_ok());
+        // A solution column alone is a corpus without its puzzle column.
+        assert!(detect_header(b"solution\n", None).unwrap().is_err());
+        for text in [
+            &b"board\n"[..],
+            b"puzzles\n",
+            b"# puzzle\n",
+            b"1234\n",
+            b"1 2 3 4\n",
+        ] {
+            assert!(detect_header(text, None).is_none(), "{text:?}");
+        }
     }
 
     #[test]

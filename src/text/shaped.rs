@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use crate::model::layout::LayoutError;
 use crate::model::request::{Diagonals, LayoutSource, ShapeRequest};
 use crate::model::shape::{SIZES, Shape, ShapeError};
-use crate::model::symbols::{DEFAULT_SYMBOLS, NOT_A_CELL, Symbols};
+use crate::model::symbols::{DEFAULT_SYMBOLS, NOT_A_CELL, Symbols, can_be_symbol};
 use crate::problems::shown_character;
 use crate::text::alphabet::written_alphabet;
 use crate::text::boxes::written_shapes;
@@ -423,8 +423,9 @@ pub fn read_shaped(
 /// alphabet was told from the text, not given by `--symbols`.
 pub(crate) fn unexpected_cell(symbols: &Symbols, line: &[u8], at: usize, told: bool) -> String {
     // A file of its own symbols that does not show them all is read in the default alphabet
-    // (see `text/alphabet.rs`): the flag that reads it is named.
-    let hint = if told {
+    // (see `text/alphabet.rs`): the flag that reads it is named, unless no alphabet holds the
+    // character.
+    let hint = if told && line.get(at).is_some_and(|&ch| can_be_symbol(ch)) {
         "; give --symbols for a file of other symbols"
     } else {
         ""

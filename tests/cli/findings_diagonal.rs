@@ -176,7 +176,13 @@ fn diagonal_takes_yes_or_no_and_never_the_next_argument() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("unexpected argument 'no'"));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(
+            "unexpected argument 'no': '--diagonal' takes its value after '=': --diagonal=no"
+        ),
+        "{stderr}"
+    );
     let before = run_ok(&["--seed", "4", "--diagonal", "--shuffle", &path]);
     assert_eq!(
         before,

@@ -14,6 +14,7 @@ mod findings_csv;
 mod findings_diagonal;
 mod findings_form;
 mod findings_low;
+mod findings_messages;
 mod findings_more;
 mod first;
 mod generate;
