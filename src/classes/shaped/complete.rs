@@ -53,6 +53,9 @@ fn starts(frame: &Frame, views: &[Vec<u8>; 2]) -> Vec<(usize, u8, u8, u32)> {
                     sorted[input][..stacks].sort_unstable_by(|a, b| b.cmp(a));
                 }
                 let top = *sorted[..stacks].iter().max().expect("a stack");
+                if top < best.0 {
+                    continue;
+                }
                 // A first column whose partner's stack holds fewer partners than the most cannot
                 // read the smallest cells after it either.
                 let allowed = (0..n)
