@@ -420,18 +420,8 @@ fn endless_malformed_streams_were_read_whole_before_their_first_error() {
 fn a_blank_range_on_a_layout_without_grids_is_refused_in_bounded_time() {
     // The sample of where puzzles end needs a grid: a layout without one is refused as the job
     // refuses it, in bounded time.
-    let hard = std::fs::read_to_string(format!(
-        "{}/tests/data/shapes/hard_layouts.txt",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
-    let none = hard
-        .lines()
-        .find_map(|line| line.strip_suffix(" none"))
-        .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let layout = dir.path().join("layout.txt");
-    std::fs::write(&layout, none).unwrap();
+    let layout = crate::common::shapes::layout_without_grids(dir.path());
     let args = [
         "-n",
         "1",

@@ -37,18 +37,8 @@ fn jigsaw_random_refusals_came_after_the_layout_was_drawn() {
 
 #[test]
 fn a_layout_whose_grid_the_search_did_not_find_exited_as_a_usage_error() {
-    let hard = std::fs::read_to_string(format!(
-        "{}/tests/data/shapes/hard_layouts.txt",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
-    let none = hard
-        .lines()
-        .find_map(|line| line.strip_suffix(" none"))
-        .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let layout = dir.path().join("layout.txt");
-    std::fs::write(&layout, none).unwrap();
+    let layout = crate::common::shapes::layout_without_grids(dir.path());
     let layout = layout.to_str().unwrap();
     for args in [
         &[

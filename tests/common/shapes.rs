@@ -396,3 +396,20 @@ pub fn grid_records(text: &[u8], n: usize, compact: bool) -> Vec<Vec<u8>> {
         })
         .collect()
 }
+
+/// Writes into `dir` the first layout of `tests/data/shapes/hard_layouts.txt` that no grid fills
+/// (marked `none` there), and returns its path.
+pub fn layout_without_grids(dir: &std::path::Path) -> std::path::PathBuf {
+    let hard = std::fs::read_to_string(format!(
+        "{}/tests/data/shapes/hard_layouts.txt",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let none = hard
+        .lines()
+        .find_map(|line| line.strip_suffix(" none"))
+        .unwrap();
+    let layout = dir.join("layout.txt");
+    std::fs::write(&layout, none).unwrap();
+    layout
+}
