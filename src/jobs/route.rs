@@ -99,26 +99,24 @@ pub(super) fn plan(job: Job, flags: &ShapeFlags, seed: u64) -> Result<Planned, E
             };
             return Err(usage(error.to_string()));
         }
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-        let shape = match default_size(&request, mode)? {
-            Some(size) => {
-                if request.layout == Some(LayoutSource::Random) {
-                    let undrawn = request
-                        .undrawn_shape(size)
-                        .map_err(|e| usage(request.in_words_of_flags(e).to_string()))?;
-                    refuse_generic(&job, &request, Some(&undrawn))?;
-                }
-                Some(
-                    request
-                        .shape(size, &mut rng)
-                        .map_err(|e| usage(request.in_words_of_flags(e).to_string()))?,
-                )
-            }
+        let undrawn = match default_size(&request, mode)? {
+            Some(size) => Some(
+                request
+                    .undrawn_shape(size)
+                    .map_err(|e| usage(request.in_words_of_flags(e).to_string()))?,
+            ),
             None => None,
         };
-        match shape {
+        // A random layout is drawn only once the job is known to be served: the draw takes a
+        // second at 25×25, and the regions it grows from have the drawn layout's kernel.
+        match undrawn {
             Some(shape) if Kernel::for_shape(&shape) == Kernel::Standard => standard_shape = true,
-            shape => return generic(job, request, shape, seed),
+            undrawn => {
+                refuse_generic(&job, &request, undrawn.as_ref())?;
+                let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+                let shape = undrawn.map(|shape| request.drawn(shape, &mut rng));
+                return generic(job, request, shape, seed);
+            }
         }
     }
     standard(job, seed, standard_shape, request)
@@ -352,9 +350,9 @@ fn features(job: &Job) -> Vec<Feature> {
 
 /// Every refusal of `job` on a shape other than the standard one (`None`: its size is not known
 /// until the input is read) that comes before its work: the features the generic kernel lacks,
-/// the layout's format and `--first`. A random layout's refusals are made on the regions it is
-/// grown from (see [`ShapeRequest::undrawn_shape`]) before it is drawn; the reach of `-n`, which
-/// depends on the regions, is checked on the layout drawn ([`reach_of_generic`]).
+/// the layout's format and `--first`. They are made on the shape before its random layout is
+/// drawn, if it has one (see [`ShapeRequest::undrawn_shape`]); the reach of `-n`, which depends
+/// on the regions, is checked on the layout drawn ([`reach_of_generic`]).
 fn refuse_generic(job: &Job, request: &ShapeRequest, shape: Option<&Shape>) -> Result<(), Error> {
     let other = match shape {
         Some(shape) => describe(shape),
@@ -441,7 +439,6 @@ fn generic(
     shape: Option<Shape>,
     seed: u64,
 ) -> Result<Planned, Error> {
-    refuse_generic(&job, &request, shape.as_ref())?;
     let other = match &shape {
         Some(shape) => describe(shape),
         None => "shapes other than 9×9".to_owned(),

@@ -131,11 +131,16 @@ impl ShapeRequest {
     /// boxes (which it keeps valid) until the solver finds a complete grid for one within a few
     /// thousand guesses (a few hundred layouts at most).
     pub fn shape<R: Rng + ?Sized>(&self, size: usize, rng: &mut R) -> Result<Shape, ShapeError> {
-        let shape = self.undrawn_shape(size)?;
-        Ok(match &self.layout {
-            Some(LayoutSource::Random) => random_layout(shape, rng),
-            _ => shape,
-        })
+        Ok(self.drawn(self.undrawn_shape(size)?, rng))
+    }
+
+    /// `undrawn`, the shape [`ShapeRequest::undrawn_shape`] made, with its random layout drawn
+    /// if these flags ask for one.
+    pub fn drawn<R: Rng + ?Sized>(&self, undrawn: Shape, rng: &mut R) -> Shape {
+        match &self.layout {
+            Some(LayoutSource::Random) => random_layout(undrawn, rng),
+            _ => undrawn,
+        }
     }
 
     /// The shape of size `size` as [`ShapeRequest::shape`] makes it, but for a random layout the
