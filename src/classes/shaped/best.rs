@@ -34,9 +34,7 @@ impl Best {
         self.rows = n;
         self.improvements += 1;
         for (mask, cells) in self.given_positions.iter_mut().zip(line.chunks_exact(n)) {
-            *mask = (0..n)
-                .filter(|&j| cells[j] != 0)
-                .fold(0, |mask, j| mask | 1 << j);
+            *mask = labelled_positions(cells);
         }
     }
 
@@ -47,8 +45,13 @@ impl Best {
         self.line[i * n..(i + 1) * n].copy_from_slice(cells);
         self.rows = i + 1;
         self.improvements += 1;
-        self.given_positions[i] = (0..n)
-            .filter(|&j| cells[j] != 0)
-            .fold(0, |mask, j| mask | 1 << j);
+        self.given_positions[i] = labelled_positions(cells);
     }
+}
+
+/// The positions (bit per position) of a row's `cells` that read a label, not a blank.
+fn labelled_positions(cells: &[u8]) -> u32 {
+    (0..cells.len())
+        .filter(|&j| cells[j] != 0)
+        .fold(0, |mask, j| mask | 1 << j)
 }
