@@ -12,6 +12,15 @@
 //! only rows and stack orders that give the fewest are tried. Rows of one band with the same cells
 //! (columns of one stack alike) give the same lines, so only the first free one is tried.
 //!
+//! The first row's given columns are deferred too, those whose symbol the row holds once: each
+//! reads a new label whatever its position, and it is the column's position that numbers its
+//! symbol. So they stay a set per stack, with their positions, and are placed as the second row
+//! reaches those positions. A cell that reads the symbol of such a column not yet placed reads
+//! smallest with that column at the first free one of its stack's positions, so it is placed
+//! there, without a branch (as in `complete`). Placing them in the first row would try every order
+//! of them, and a puzzle one cell short of a 25×25 grid has (5!)^4 orders per start that all read
+//! alike there. A symbol the row holds twice (no valid puzzle has one) is placed in the first row.
+//!
 //! The search goes row by row: every arrangement reads row `i` before any reads row `i + 1`, and
 //! only those whose row `i` reads the smallest go on. A search that went deep first would finish
 //! lines that a later branch beats at an early row, many times over on a typical puzzle.
@@ -32,6 +41,7 @@ pub(super) fn search(frame: &Frame, cells: &[u8]) -> Vec<u8> {
         at: [NONE; MAX],
         stack_at: [NONE; MAX],
         open: [0; MAX],
+        deferred: 0,
     };
     let mut frontier: Vec<Partial> = (0..frame.views())
         .map(|transpose| Partial {
@@ -81,6 +91,13 @@ struct PuzzleSearch {
     given: [Vec<u32>; 2],
     /// The givens of the smallest first row in each output stack, fewest first.
     first_row_givens: Vec<u8>,
+    /// The positions (bit per position) where the first row reads a blank.
+    blank_positions: u32,
+    /// Per view, row and symbol, the column of the row that holds the symbol (`NONE` if none): a
+    /// first row's symbols and their columns.
+    column_of: [Vec<[u8; MAX + 1]>; 2],
+    /// Per view and row, the columns (bit per column) whose symbol the row holds more than once.
+    repeated: [Vec<u32>; 2],
     /// Per view, the rows (bit per row) with those counts: the only ones that can come first.
     first_rows: [u32; 2],
     transpose: usize,
@@ -95,13 +112,15 @@ struct PuzzleSearch {
 }
 
 /// The column side of a partial arrangement: the input column of each output position (`NONE`
-/// while deferred or not reached), the input stack of each output stack, and per output stack the
-/// input columns its deferred positions share.
+/// while deferred or not reached), the input stack of each output stack, per output stack the
+/// input columns its deferred positions share, and the deferred positions (bit per position) of
+/// first-row givens.
 #[derive(Clone, Copy)]
 struct Columns {
     at: [u8; MAX],
     stack_at: [u8; MAX],
     open: [u32; MAX],
+    deferred: u32,
 }
 
 /// The earlier lines of each line's block (of `block` lines) that read the same, as `line_of`
@@ -153,6 +172,36 @@ impl PuzzleSearch {
                 .filter(|&r| counts[t][r] == first_row_givens)
                 .fold(0, |m, r| m | 1 << r)
         });
+        let column_of = [0, 1].map(|t| {
+            (0..n)
+                .map(|r| {
+                    let mut of = [NONE; MAX + 1];
+                    for c in (0..n).rev() {
+                        of[usize::from(views[t][r * n + c])] = c as u8;
+                    }
+                    of
+                })
+                .collect::<Vec<_>>()
+        });
+        let repeated = [0, 1].map(|t| {
+            (0..n)
+                .map(|r| {
+                    let cells = &views[t][r * n..(r + 1) * n];
+                    (0..n)
+                        .filter(|&c| {
+                            cells[c] != 0 && cells.iter().filter(|&&v| v == cells[c]).count() > 1
+                        })
+                        .fold(0u32, |m, c| m | 1 << c)
+                })
+                .collect::<Vec<u32>>()
+        });
+        let width = frame.stack;
+        let blank_positions = first_row_givens
+            .iter()
+            .enumerate()
+            .fold(0u32, |m, (stack, &count)| {
+                m | ((1 << (width - usize::from(count))) - 1) << (width * stack)
+            });
         PuzzleSearch {
             frame: *frame,
             views,
@@ -160,6 +209,9 @@ impl PuzzleSearch {
             column_twins,
             given,
             first_row_givens,
+            blank_positions,
+            column_of,
+            repeated,
             first_rows,
             transpose: 0,
             rows: [0; MAX],
@@ -179,6 +231,95 @@ impl PuzzleSearch {
     /// The input columns (bit per column) whose cells are given in output row `i`.
     fn given_columns(&self, i: usize) -> u32 {
         self.given[self.transpose][usize::from(self.rows[i])]
+    }
+
+    /// The output stack whose input stack holds input column `column`.
+    fn output_stack(&self, columns: &Columns, column: u8) -> usize {
+        let input = self.frame.stack(column) as u8;
+        let stacks = self.frame.n / self.frame.stack;
+        (0..stacks)
+            .find(|&s| columns.stack_at[s] == input)
+            .expect("every output stack has its input stack after the first row")
+    }
+
+    /// The positions (bit per position) of output stack `stack`.
+    fn stack_positions(&self, stack: usize) -> u32 {
+        let width = self.frame.stack;
+        ((1 << width) - 1) << (width * stack)
+    }
+
+    /// The first-row columns (bit per column) that are deferred while given: those whose symbol
+    /// the row holds once.
+    fn deferred_givens(&self) -> u32 {
+        let row = usize::from(self.rows[0]);
+        self.given[self.transpose][row] & !self.repeated[self.transpose][row]
+    }
+
+    /// The first-row column that holds `value` (`NONE` if none). Asked only of a symbol not yet
+    /// numbered, whose column is then deferred: placing a deferred given numbers its symbol.
+    fn deferred_holder(&self, value: u8) -> u8 {
+        self.column_of[self.transpose][usize::from(self.rows[0])][usize::from(value)]
+    }
+
+    /// The label cell `(i, j)` would read with input column `column` there (the labels and
+    /// columns unchanged).
+    fn peek(&self, i: usize, j: usize, column: u8, columns: &Columns, labels: &Labels) -> u8 {
+        let value = self.value(i, column);
+        let known = labels.peek(value);
+        if value == 0 || known != labels.next {
+            return known;
+        }
+        match self.deferred_holder(value) {
+            NONE => known,
+            holder if holder == column => self.best.line[j],
+            holder => {
+                let stack = self.output_stack(columns, holder);
+                let free = columns.deferred & self.stack_positions(stack) & !(1 << j);
+                self.best.line[free.trailing_zeros() as usize]
+            }
+        }
+    }
+
+    /// Places input column `column` at position `j` of output row `i`, and returns the label the
+    /// cell reads.
+    fn put(
+        &self,
+        i: usize,
+        j: usize,
+        column: u8,
+        columns: &mut Columns,
+        labels: &mut Labels,
+    ) -> u8 {
+        columns.at[j] = column;
+        columns.open[j / self.frame.stack] &= !(1 << column);
+        if i == 0 {
+            return labels.take(self.value(0, column));
+        }
+        if columns.deferred >> j & 1 == 1 {
+            // A deferred given of the first row: its position numbers its symbol, the first row
+            // of the best line being this line's.
+            columns.deferred &= !(1 << j);
+            labels.of[usize::from(self.value(0, column))] = self.best.line[j];
+        }
+        self.read(i, column, columns, labels)
+    }
+
+    /// The label of input column `column`, placed, in output row `i`: a first-row symbol whose
+    /// column has no position yet places that column first.
+    fn read(&self, i: usize, column: u8, columns: &mut Columns, labels: &mut Labels) -> u8 {
+        let value = self.value(i, column);
+        if value != 0 && labels.of[usize::from(value)] == 0 {
+            let holder = self.deferred_holder(value);
+            if holder != NONE {
+                let stack = self.output_stack(columns, holder);
+                let at = (columns.deferred & self.stack_positions(stack)).trailing_zeros() as usize;
+                columns.at[at] = holder;
+                columns.open[stack] &= !(1 << holder);
+                columns.deferred &= !(1 << at);
+                labels.of[usize::from(value)] = self.best.line[at];
+            }
+        }
+        labels.take(value)
     }
 
     /// The standing to start row `i` with: level with the best line's row if it bounds the
@@ -327,12 +468,15 @@ impl PuzzleSearch {
 
     /// The positions (bit per position) of output row `i`, after the first, that read a label
     /// under `columns`: those of placed columns given in the row, and in each stack the last
-    /// deferred positions, as many as its open columns given in the row (blanks come first).
+    /// deferred positions of the first row's blanks and of its givens, as many as their open
+    /// columns given in the row (blanks come first). Where a first-row symbol places its column
+    /// early, the givens' positions can read otherwise, but never with more blanks first.
     fn given_positions(&self, i: usize, columns: &Columns) -> u32 {
         let Frame {
             n, stack: width, ..
         } = self.frame;
         let given_here = self.given_columns(i);
+        let given_first = self.given_columns(0);
         let placed = (0..n)
             .filter(|&j| columns.at[j] != NONE && given_here >> columns.at[j] & 1 == 1)
             .fold(0u32, |m, j| m | 1 << j);
@@ -340,8 +484,14 @@ impl PuzzleSearch {
             .iter()
             .enumerate()
             .fold(placed, |mask, (stack, &open)| {
-                let (deferred, given) = (open.count_ones(), (open & given_here).count_ones());
+                let blanks = open & !given_first;
+                let (deferred, given) = (blanks.count_ones(), (blanks & given_here).count_ones());
+                let mut late = columns.deferred & self.stack_positions(stack);
+                while late.count_ones() > (open & given_first & given_here).count_ones() {
+                    late &= late - 1;
+                }
                 mask | ((1u32 << given) - 1) << (width as u32 * stack as u32 + deferred - given)
+                    | late
             })
     }
 
@@ -390,18 +540,7 @@ impl PuzzleSearch {
                 columns.stack_at[stack] = input_stack;
                 columns.open[stack] = ((1u32 << width) - 1) << (width * usize::from(input_stack));
                 let improvements = self.best.improvements;
-                if count == 0 {
-                    // No givens: the stack's cells read blank whichever column goes where, so all
-                    // of them stay deferred.
-                    let blanks =
-                        (k..k + width).try_fold(standing, |s, at| s.after(&self.best.line, at, 0));
-                    if let Some(child) = blanks {
-                        self.line[k..k + width].fill(0);
-                        self.next_cell(k + width - 1, used, columns, labels, child);
-                    }
-                } else {
-                    self.first_row_cell(k, used, columns, labels, standing);
-                }
+                self.first_row_cell(k, used, columns, labels, standing);
                 if self.best.improvements != improvements {
                     standing = Standing::Level;
                 }
@@ -455,40 +594,49 @@ impl PuzzleSearch {
         } = self.frame;
         let i = k / n;
         let given_here = self.given_columns(i);
+        let given_first = self.given_columns(0);
         loop {
             let (j, stack) = (k % n, k % n / width);
             let placed = columns.at[j];
+            let blanks = columns.open[stack] & !given_first;
+            let first_blank = self.blank_positions >> j & 1 == 1;
             let value = if placed != NONE {
-                labels.take(self.value(i, placed))
-            } else if columns.open[stack] & given_here == 0
-                || self.deferred_before(&columns, stack, j)
-                    < (columns.open[stack] & !given_here).count_ones() as usize
+                self.read(i, placed, &mut columns, &mut labels)
+            } else if first_blank
+                && (blanks & given_here == 0
+                    || self.deferred_before(&columns, stack, j)
+                        < (blanks & !given_here).count_ones() as usize)
             {
                 // Blank: the open columns blank in this row stay interchangeable and keep the
                 // stack's first deferred positions; the given ones take the rest.
                 0
             } else {
-                // The open columns given here are told apart now: each choice giving the smallest
-                // cell is made, one of each set of twins.
+                // The open columns that can go here are told apart now: each choice giving the
+                // smallest cell is made, one of each set of twins. At a first-row blank's
+                // position they are the ones given here; at a given's, every deferred given.
                 let open = columns.open[stack];
-                let given = open & given_here;
-                let candidates = (0..n as u8).filter(|&c| given >> c & 1 == 1);
-                let least = candidates
-                    .clone()
-                    .map(|c| labels.peek(self.value(i, c)))
+                let candidates = if first_blank {
+                    blanks & given_here
+                } else {
+                    open & self.deferred_givens()
+                };
+                let cell = |c: u8| self.peek(i, j, c, &columns, &labels);
+                let least = (0..n as u8)
+                    .filter(|&c| candidates >> c & 1 == 1)
+                    .map(cell)
                     .min()
                     .unwrap_or(0);
                 let twins = &self.column_twins[self.transpose];
-                let chosen = candidates
+                let chosen = (0..n as u8)
                     .filter(|&c| {
-                        labels.peek(self.value(i, c)) == least && twins[usize::from(c)] & open == 0
+                        candidates >> c & 1 == 1
+                            && cell(c) == least
+                            && twins[usize::from(c)] & open == 0
                     })
                     .fold(0u32, |m, c| m | 1 << c);
                 if chosen.count_ones() == 1 {
                     let column = chosen.trailing_zeros() as u8;
-                    columns.at[j] = column;
-                    columns.open[stack] &= !(1 << column);
-                    labels.take(self.value(i, column))
+                    self.put(i, j, column, &mut columns, &mut labels)
                 } else {
                     return self.branch(k, chosen, used, columns, labels, standing);
                 }
@@ -505,8 +653,9 @@ impl PuzzleSearch {
         }
     }
 
-    /// Fills cell `j` of the first row, whose output stack has its input stack: deferred while a
-    /// blank column of the stack is left for it, else each open column.
+    /// Fills cell `j` of the first row, whose output stack has its input stack: a blank while a
+    /// blank column of the stack is left for it, both deferred; else a new label, its column one
+    /// of the stack's deferred givens, or a column whose symbol the row repeats, read as it is.
     fn first_row_cell(
         &mut self,
         j: usize,
@@ -516,22 +665,47 @@ impl PuzzleSearch {
         standing: Standing,
     ) {
         let n = self.frame.n;
-        let stack = j / self.frame.stack;
-        let open = columns.open[stack];
-        let deferred = self.deferred_before(&columns, stack, j);
-        let blanks = (open & !self.given_columns(0)).count_ones() as usize;
-        if blanks > deferred {
+        if self.blank_positions >> j & 1 == 1 {
             if let Some(child) = standing.after(&self.best.line, j, 0) {
                 self.line[j] = 0;
                 self.next_cell(j, used, columns, labels, child);
             }
             return;
         }
-        let given = open & self.given_columns(0);
+        let stack = j / self.frame.stack;
+        let open = columns.open[stack] & self.given_columns(0);
+        let repeats = open & !self.deferred_givens();
+        // Deferred givens not yet given a position.
+        let waiting = (open & !repeats).count_ones()
+            > (columns.deferred & self.stack_positions(stack)).count_ones();
+        let cell = |c: u8| labels.peek(self.value(0, c));
+        let least = (0..n as u8)
+            .filter(|&c| repeats >> c & 1 == 1)
+            .map(cell)
+            .chain(waiting.then_some(labels.next))
+            .min()
+            .expect("a column for every position");
         let twins = &self.column_twins[self.transpose];
         let chosen = (0..n as u8)
-            .filter(|&c| given >> c & 1 == 1 && twins[usize::from(c)] & open == 0)
+            .filter(|&c| {
+                repeats >> c & 1 == 1 && cell(c) == least && twins[usize::from(c)] & open == 0
+            })
             .fold(0u32, |m, c| m | 1 << c);
+        let mut standing = standing;
+        if waiting
+            && least == labels.next
+            && let Some(child) = standing.after(&self.best.line, j, least)
+        {
+            let (mut columns, mut labels) = (columns, labels);
+            columns.deferred |= 1 << j;
+            labels.next += 1;
+            self.line[j] = least;
+            let improvements = self.best.improvements;
+            self.next_cell(j, used, columns, labels, child);
+            if self.best.improvements != improvements {
+                standing = Standing::Level;
+            }
+        }
         self.branch(j, chosen, used, columns, labels, standing);
     }
 
@@ -546,20 +720,15 @@ impl PuzzleSearch {
         labels: Labels,
         standing: Standing,
     ) {
-        let Frame {
-            n, stack: width, ..
-        } = self.frame;
+        let n = self.frame.n;
         let (i, j) = (k / n, k % n);
         let mut standing = standing;
         for column in (0..n as u8).filter(|c| chosen >> c & 1 == 1) {
-            let mut labels = labels;
-            let value = labels.take(self.value(i, column));
+            let (mut columns, mut labels) = (columns, labels);
+            let value = self.put(i, j, column, &mut columns, &mut labels);
             let Some(child) = standing.after(&self.best.line, k, value) else {
                 continue;
             };
-            let mut columns = columns;
-            columns.at[j] = column;
-            columns.open[j / width] &= !(1 << column);
             self.line[k] = value;
             let improvements = self.best.improvements;
             self.next_cell(k, used, columns, labels, child);
