@@ -28,31 +28,35 @@ pub fn parse() -> Result<Cli, clap::Error> {
 }
 
 /// `error`, or for an unknown short option that starts a longer word (`-dash.txt`, which clap
-/// reports as `-d`, with a tip to pass `-d` after `--`) the error naming the word.
+/// reports as `-d`, with a tip to pass `-d` after `--`) the error naming the word. After an
+/// option's `--` (`-o -- -dash.txt`), which clap takes for the option's value, the word was
+/// meant for the option.
 fn name_the_word(error: clap::Error, args: &[OsString]) -> clap::Error {
     let Some(ContextValue::String(unknown)) = error.get(ContextKind::InvalidArg) else {
         return error;
     };
-    let word = args
-        .iter()
-        .skip(1)
-        .take_while(|word| *word != "--")
-        .filter_map(|word| word.to_str())
-        .find(|word| {
-            !word.starts_with("--") && word.len() > 2 && word.starts_with(unknown.as_str())
-        });
-    match word {
-        Some(word) if error.kind() == ErrorKind::UnknownArgument && unknown.len() == 2 => {
-            Cli::command().error(
-                ErrorKind::UnknownArgument,
-                format!(
-                    "unexpected argument '{word}' found ('{unknown}' is no option); a file whose \
-                     name starts with '-' is written ./{word}, or given after '--'"
-                ),
-            )
-        }
-        _ => error,
+    if error.kind() != ErrorKind::UnknownArgument || unknown.len() != 2 {
+        return error;
     }
+    let words: Vec<&str> = args.iter().map(|w| w.to_str().unwrap_or("")).collect();
+    let Some(at) = (1..words.len()).find(|&at| {
+        let word = words[at];
+        !word.starts_with("--") && word.len() > 2 && word.starts_with(unknown.as_str())
+    }) else {
+        return error;
+    };
+    let word = words[at];
+    let message = match &words[..at] {
+        [.., option, "--"] if option.starts_with('-') && *option != "--" => format!(
+            "unexpected argument '{word}' found ('{unknown}' is no option): '--' cannot stand \
+             between '{option}' and its value; write {option} ./{word}"
+        ),
+        _ => format!(
+            "unexpected argument '{word}' found ('{unknown}' is no option); a file whose name \
+             starts with '-' is written ./{word}, or given after '--'"
+        ),
+    };
+    Cli::command().error(ErrorKind::UnknownArgument, message)
 }
 
 /// The modes that take each option, in one table: an option given to any other mode is a usage
@@ -173,7 +177,16 @@ impl Cli {
                 format!("'{flag}' needs a FILE (one or more; `-` for standard input)")
             }
             (Mode::Grade, []) => format!("'{flag}' needs a PROGRAM (one or more, or a folder)"),
-            (Mode::Check | Mode::Grade, _) => return Ok(files),
+            // A file that is not there but reads as the value of `--diagonal` or `--hard` was
+            // meant as that value.
+            (Mode::Check | Mode::Grade, _) => match files
+                .iter()
+                .filter(|file| !file.exists())
+                .find_map(|file| self.value_after_equals(file))
+            {
+                Some(message) => message,
+                None => return Ok(files),
+            },
             (_, []) => format!("'{flag}' needs a FILE (`-` for standard input)"),
             (_, [_]) => return Ok(files),
             (_, [first, second, ..]) => self.value_after_equals(second).unwrap_or_else(|| {

@@ -183,6 +183,17 @@ fn diagonal_takes_yes_or_no_and_never_the_next_argument() {
         ),
         "{stderr}"
     );
+    // So do the modes of several files, where a word that names no file reads as the value.
+    let output = sudoku_gen()
+        .args(["--check", &path, "--diagonal", "no"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("--diagonal=no"),
+        "{:?}",
+        output.stderr
+    );
     let before = run_ok(&["--seed", "4", "--diagonal", "--shuffle", &path]);
     assert_eq!(
         before,

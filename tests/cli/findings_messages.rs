@@ -82,6 +82,11 @@ fn a_file_name_that_starts_with_a_dash_was_read_as_options() {
         ),
         (&["-c", "5", "-o", "--"], "'--' ends the options"),
         (
+            &["-c", "5", "-o", "--", "-dash3.txt"],
+            "unexpected argument '-dash3.txt' found ('-d' is no option): '--' cannot stand \
+             between '-o' and its value; write -o ./-dash3.txt",
+        ),
+        (
             &["-c", "--seed", "5"],
             "a value is required for '-c <N>' but none was supplied: '--seed' reads as an option\n",
         ),
