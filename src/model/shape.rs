@@ -310,15 +310,33 @@ impl Shape {
                 houses_of[usize::from(cell)].push(index as u16);
             }
         }
+        // Each cell's peers in increasing order, from bit sets of the houses: sorting 72 peers
+        // of each of 625 cells was a third of the start of a 25×25 job.
+        let words = cells.div_ceil(64);
+        let mut members = vec![0u64; houses.len() * words];
+        for (house, mask) in houses.iter().zip(members.chunks_exact_mut(words)) {
+            for &cell in house {
+                mask[usize::from(cell) / 64] |= 1 << (cell % 64);
+            }
+        }
+        let mut union = vec![0u64; words];
         let peers = (0..cells)
             .map(|cell| {
-                let mut peers: Vec<u16> = houses_of[cell]
-                    .iter()
-                    .flat_map(|&h| houses[usize::from(h)].iter().copied())
-                    .filter(|&p| usize::from(p) != cell)
-                    .collect();
-                peers.sort_unstable();
-                peers.dedup();
+                union.fill(0);
+                for &house in &houses_of[cell] {
+                    let mask = &members[usize::from(house) * words..][..words];
+                    union.iter_mut().zip(mask).for_each(|(u, m)| *u |= m);
+                }
+                union[cell / 64] &= !(1 << (cell % 64));
+                let mut peers =
+                    Vec::with_capacity(union.iter().map(|u| u.count_ones() as usize).sum());
+                for (at, &word) in union.iter().enumerate() {
+                    let mut word = word;
+                    while word != 0 {
+                        peers.push((at * 64 + word.trailing_zeros() as usize) as u16);
+                        word &= word - 1;
+                    }
+                }
                 peers
             })
             .collect();
