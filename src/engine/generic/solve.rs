@@ -245,14 +245,15 @@ impl Solver {
             .zip(value_words.chunks_exact_mut(size))
             .enumerate()
         {
-            values.fill(0);
-            for (place, &cell) in members.iter().enumerate() {
-                let mut options = cell_words[usize::from(cell)] & full;
-                while options != 0 {
-                    values[options.trailing_zeros() as usize] |= 1 << place;
-                    options &= options - 1;
-                }
+            // The places of each value are the house's candidates read the other way: a bit
+            // matrix transposed, which costs the same whatever the candidates, where a loop over
+            // each cell's candidates mispredicts its end at every cell.
+            let mut matrix = [0u32; 32];
+            for (row, &cell) in matrix.iter_mut().zip(members) {
+                *row = cell_words[usize::from(cell)] & full;
             }
+            transpose(&mut matrix, size);
+            values.copy_from_slice(&matrix[..size]);
             for (value, &places) in values.iter().enumerate() {
                 if places & places.wrapping_sub(1) == 0 {
                     if places == 0 {
@@ -498,6 +499,31 @@ impl Solver {
     }
 }
 
+/// Transposes the bit matrix of the first `size` rows and bits of `rows` (the others zero), row
+/// `r` being word `r` and column `c` its bit `c`: each step swaps the off-diagonal blocks of
+/// every diagonal block twice its size, from the smallest power of two that holds `size`.
+fn transpose(rows: &mut [u32; 32], size: usize) {
+    let span = size.next_power_of_two();
+    for (step, mask) in [
+        (16, 0x0000_FFFF_u32),
+        (8, 0x00FF_00FF),
+        (4, 0x0F0F_0F0F),
+        (2, 0x3333_3333),
+        (1, 0x5555_5555),
+    ] {
+        if step >= span {
+            continue;
+        }
+        for base in (0..span).step_by(2 * step) {
+            for r in base..base + step {
+                let swapped = ((rows[r] >> step) ^ rows[r + step]) & mask;
+                rows[r + step] ^= swapped;
+                rows[r] ^= swapped << step;
+            }
+        }
+    }
+}
+
 /// A house of a cell.
 #[derive(Clone, Copy, Debug)]
 struct Membership {
@@ -585,6 +611,35 @@ pub fn solve_all(puzzles: &ShapedPuzzles, unique: bool) -> BatchOutput {
 mod tests {
     use super::*;
     use crate::model::symbols::Symbols;
+
+    #[test]
+    fn transpose_reads_a_bit_matrix_the_other_way() {
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut rows = [0u32; 32];
+        for row in &mut rows {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            *row = state as u32;
+        }
+        for size in [4, 6, 9, 16, 25, 32] {
+            let mut square = rows;
+            for (r, row) in square.iter_mut().enumerate() {
+                *row = if r < size {
+                    *row & (u32::MAX >> (32 - size))
+                } else {
+                    0
+                };
+            }
+            let mut turned = square;
+            transpose(&mut turned, size);
+            for (r, row) in square.iter().enumerate() {
+                for (c, column) in turned.iter().enumerate() {
+                    assert_eq!(column >> r & 1, row >> c & 1, "{size}: {r} {c}");
+                }
+            }
+        }
+    }
 
     /// Counts solutions by trying every value in every blank, in order: the plain twin of the search.
     fn brute_force(shape: &Shape, grid: &mut Vec<u8>, limit: usize) -> usize {
