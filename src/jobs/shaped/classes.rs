@@ -6,7 +6,8 @@
 //! over with its puzzle, its solution (an empty one stays empty) and, where the row carries its
 //! own layout, its layout moved alike, the other fields kept.
 
-use super::{CorpusRows, ShapedPieces, through_pieces};
+use super::through::through_pieces;
+use super::{CorpusRows, ShapedPieces};
 use crate::classes::shaped::{Canons, canonical_lines, shuffled, shuffled_rows};
 use crate::error::Error;
 use crate::io::input::Pieces;
