@@ -41,12 +41,8 @@ pub(in crate::jobs) fn canon_pieces(
     };
     let pieces =
         ShapedPieces::new(pieces, request, column.map(str::to_owned)).diagonals_matter(true);
-    through_pieces(
-        pieces,
-        (RowResult::Column("canon"), b""),
-        destination,
-        canon,
-    )
+    let result = (RowResult::Column("canon"), &b""[..]);
+    through_pieces(pieces, result, true, destination, canon)
 }
 
 /// `--shuffle` for every shape, a piece of the input at a time (see [`through_pieces`]): every
@@ -86,7 +82,14 @@ pub(in crate::jobs) fn shuffle_pieces(
         }
     };
     let pieces = ShapedPieces::new(pieces, request, None).diagonals_matter(true);
-    through_pieces(pieces, (RowResult::Replaced, b""), destination, shuffle)
+    // Shuffling costs little a record: a piece is done at once.
+    through_pieces(
+        pieces,
+        (RowResult::Replaced, b""),
+        false,
+        destination,
+        shuffle,
+    )
 }
 
 /// Marks the puzzles of corpus rows that carry their own layouts as records that do: their

@@ -1,5 +1,8 @@
 //! The jobs of other shapes whose output is written a piece at a time (`-s`, `--rate`, `--canon`,
-//! `--shuffle`), through [`through_pieces`].
+//! `--shuffle`), through [`through_pieces`]: a piece's records in batches when they cost much
+//! (see [`crate::jobs::batches`]), so that a reader that stops reading ends the run promptly.
+
+use std::ops::Range;
 
 use super::{CorpusRows, ShapedPiece, ShapedPieces};
 use crate::engine::generic::solve::solve_all;
@@ -7,9 +10,10 @@ use crate::error::Error;
 use crate::io::output::Destination;
 use crate::io::progress::InputProgress;
 use crate::jobs::Finished;
+use crate::jobs::batches::{Records, in_batches, write_batch};
 use crate::jobs::rate::{HEADER, rate_shaped};
-use crate::jobs::solve::BatchOutput;
-use crate::jobs::stream::parse_error_lines;
+use crate::jobs::solve::{BatchEnd, BatchOutput};
+use crate::jobs::stream::{finish_stream, parse_error_lines};
 use crate::problems::Problems;
 use crate::text::corpus::{RowResult, check_result_column, write_header, write_rows};
 use crate::text::format::Format;
@@ -33,7 +37,7 @@ pub(super) fn solve_pieces(
         }
         solve_all(puzzles, unique)
     };
-    through_pieces(pieces, (RowResult::Solution, b""), destination, solve)
+    through_pieces(pieces, (RowResult::Solution, b""), true, destination, solve)
 }
 
 /// `--rate` for every shape, a piece of the input at a time (see [`through_pieces`]): the CSV of
@@ -48,17 +52,26 @@ pub(super) fn rate_pieces(
         puzzles.layout = Layout::Line;
         rate_shaped(puzzles, rows.is_none() && std::mem::take(&mut header))
     };
-    through_pieces(pieces, (RowResult::Appended, HEADER), destination, rate)
+    through_pieces(
+        pieces,
+        (RowResult::Appended, HEADER),
+        true,
+        destination,
+        rate,
+    )
 }
 
 /// A job over the puzzles of an input of one shape, a piece at a time (see [`ShapedPieces`]):
 /// `batch` makes the output of each piece's puzzles (given their rows, of a corpus),
 /// which is written in order, a grid-layout one apart from the one before by an empty line, and
-/// a corpus's into its rows as `(result, result header)` say. Once a piece is malformed, the rest
-/// of a file is only read for its problems, and a stream is not read further.
+/// a corpus's into its rows as `(result, result header)` say; in batches, when `batched`. The
+/// output is released at the first piece of records read whole, so that a malformed record in the
+/// first piece writes nothing. Once a piece is malformed, the rest of a file is only read for its
+/// problems, and a stream is not read further.
 pub(super) fn through_pieces(
     mut pieces: ShapedPieces,
     (result, result_header): (RowResult, &'static [u8]),
+    batched: bool,
     destination: Destination,
     mut batch: impl FnMut(&mut ShapedPuzzles, Option<&CorpusRows>) -> BatchOutput,
 ) -> Result<Finished, Error> {
@@ -71,7 +84,7 @@ pub(super) fn through_pieces(
     let mut header_written = false;
     while let Some(piece) = pieces.next()? {
         let ShapedPiece {
-            mut puzzles,
+            puzzles,
             errors,
             rows,
             ..
@@ -95,51 +108,65 @@ pub(super) fn through_pieces(
                 break;
             }
         } else if count > 0 || piece.first {
-            // A first piece of no puzzles still has its output: --rate's header, a corpus's.
-            let made = batch(&mut puzzles, rows.as_ref());
-            match (pieces.header(), &rows) {
-                (Some(header), Some(rows)) => {
-                    if !std::mem::replace(&mut header_written, true) {
-                        output.write(&write_header(header, result, result_header))?;
-                    }
-                    let written = (result, result_header);
-                    output.write(&write_rows(header, &rows.records, &made.text, written))?;
-                }
-                _ => {
-                    if !piece.first && puzzles.layout != Layout::Line {
-                        output.write(b"\n")?;
-                    }
-                    output.write(&made.text)?;
-                }
+            if count > 0 {
+                // A malformed record found from now on stops the work after these results.
+                output.release()?;
             }
-            if output.is_closed() {
+            // A first piece of no puzzles still has its output: --rate's header, a corpus's.
+            let mut records = (puzzles, rows);
+            let read = in_batches(&mut records, batched, |(puzzles, rows), start| {
+                let made = batch(puzzles, rows.as_ref());
+                let text = match (pieces.header(), &rows) {
+                    (Some(header), Some(rows)) => {
+                        if !std::mem::replace(&mut header_written, true) {
+                            output.write(&write_header(header, result, result_header))?;
+                        }
+                        let written = (result, result_header);
+                        write_rows(header, &rows.records, &made.text, written)
+                    }
+                    _ => {
+                        let first = piece.first && start == 0;
+                        if !first && puzzles.layout != Layout::Line {
+                            output.write(b"\n")?;
+                        }
+                        made.text
+                    }
+                };
+                let all = (&mut problems, puzzles_before + start);
+                write_batch(&mut output, &text, &made.problems, all)
+            })?;
+            if !read {
                 break;
             }
-            for mut problem in made.problems.listed().iter().cloned() {
-                problem.puzzle += puzzles_before;
-                problems.push(problem);
-            }
-            problems.count_unlisted(made.problems.count() - made.problems.listed().len());
         }
         puzzles_before += count;
         progress.advance(count, piece.text.len());
     }
     progress.finish();
-    match malformed {
-        None => {
-            output.finish()?;
-            let lines = problems.lines(|problem| problem.line_in(&name));
-            Ok(Finished::with(problems.count(), lines))
-        }
-        Some(errors) => {
-            let mut lines = parse_error_lines(&name, &errors);
-            if output.has_written() {
-                lines.push(format!(
-                    "sudoku-gen: the results of the puzzles before the first malformed piece of \
-                     {name} were written"
-                ));
-            }
-            Ok(Finished::with(1, lines))
-        }
+    let end = match malformed {
+        None => BatchEnd::Done(problems),
+        Some(errors) => BatchEnd::Malformed(errors),
+    };
+    finish_stream(output, &name, end)
+}
+
+/// The records of a piece: its puzzles, and its rows when the input is a CSV corpus.
+impl Records for (ShapedPuzzles, Option<CorpusRows>) {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn cells_per_record(&self) -> usize {
+        self.0.cells_per_puzzle()
+    }
+
+    fn part(&self, range: Range<usize>) -> Self {
+        let rows = self.1.as_ref().map(|rows| CorpusRows {
+            records: rows.records[range.clone()].to_vec(),
+            solutions: rows.solutions.part(range.clone()),
+            solved: rows.solved[range.clone()].to_vec(),
+            layouts: rows.layouts,
+        });
+        (self.0.part(range), rows)
     }
 }
