@@ -51,7 +51,8 @@ use crate::text::parse::parse_puzzles;
 /// The canonical form of each of `grids`, one line each (81 characters, `.` for empty cells),
 /// written by the threads straight into their records of one buffer.
 pub fn render_canonical_forms(grids: &[Grid]) -> Vec<u8> {
-    const CHUNK: usize = 4096;
+    // Small enough that a batch of --canon (a few hundred grids) still spreads over every thread.
+    const CHUNK: usize = 64;
     let record_len = Format::Line.record_len();
     let mut text = vec![0; record_len * grids.len()];
     text.par_chunks_mut(record_len * CHUNK)

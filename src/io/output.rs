@@ -2,10 +2,11 @@
 //!
 //! Jobs of bounded output build it whole in memory and hand it over with a single `write_all`, so
 //! a failure before the end writes nothing. Jobs over inputs of any size write a part at a time
-//! through an [`OutputStream`], which holds the first [`HELD`] bytes back (so that a small job
-//! that fails writes nothing) and writes through after that. `-o FILE` is made atomic: the bytes
-//! go to a temporary file in FILE's folder, named `.sudoku-gen-` and six random characters, which
-//! is renamed over FILE only once everything is written.
+//! through an [`OutputStream`], which holds the output back until the job releases it (once the
+//! input has shown no early problem that would want nothing written) and writes through after
+//! that. `-o FILE` is made atomic: the bytes go to a temporary file in FILE's folder, named
+//! `.sudoku-gen-` and six random characters, which is renamed over FILE only once everything is
+//! written.
 //!
 //! A [`Destination`] is prepared before the work, so that whatever can be refused is refused
 //! before any time is spent: a missing folder, a folder, a file the user may not write, a folder
@@ -139,14 +140,10 @@ impl Destination {
     }
 }
 
-/// Output held back before an [`OutputStream`] starts writing through: the whole output of every
-/// input below a few hundred thousand puzzles.
-pub const HELD: usize = 32 << 20;
-
-/// A destination written a part at a time. Parts are held until they pass [`HELD`] bytes, then
-/// written through: to the temporary file of `-o FILE` (which replaces FILE only at
-/// [`OutputStream::finish`]), or to the stream. A stream's reader that has gone away ends the
-/// writing quietly; [`OutputStream::is_closed`] tells the job it may stop.
+/// A destination written a part at a time. Parts are held until the job calls
+/// [`OutputStream::release`], then written through: to the temporary file of `-o FILE` (which
+/// replaces FILE only at [`OutputStream::finish`]), or to the stream. A stream's reader that has
+/// gone away ends the writing quietly; [`OutputStream::is_closed`] tells the job it may stop.
 #[derive(Debug)]
 pub struct OutputStream {
     destination: Destination,
@@ -175,14 +172,21 @@ impl OutputStream {
         }
         if !self.through {
             self.held.extend_from_slice(bytes);
-            if self.held.len() < HELD {
-                return Ok(());
-            }
-            self.through = true;
-            let held = std::mem::take(&mut self.held);
-            return self.write_through(&held);
+            return Ok(());
         }
         self.write_through(bytes)
+    }
+
+    /// Writes what is held, and every later part as it comes: for a job whose input has shown
+    /// that no problem found from now on would want the output left unwritten. A reader (`|
+    /// head`) then gets the first results while the rest are made.
+    pub fn release(&mut self) -> Result<(), Error> {
+        if self.through {
+            return Ok(());
+        }
+        self.through = true;
+        let held = std::mem::take(&mut self.held);
+        self.write_through(&held)
     }
 
     fn write_through(&mut self, bytes: &[u8]) -> Result<(), Error> {
@@ -214,9 +218,7 @@ impl OutputStream {
 
     /// Writes what is held and ends the output: a file is replaced now.
     pub fn finish(mut self) -> Result<(), Error> {
-        let held = std::mem::take(&mut self.held);
-        self.through = true;
-        self.write_through(&held)?;
+        self.release()?;
         match self.destination {
             Destination::File(replacement) => replacement.finish(&[]),
             _ => Ok(()),

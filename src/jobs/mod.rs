@@ -6,6 +6,7 @@
 //! shape or the input (which kernel serves it, whether a feature exists for it, what an input
 //! without shape flags holds) is decided here.
 
+mod batches;
 mod make;
 mod route;
 mod run;

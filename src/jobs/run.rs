@@ -99,6 +99,7 @@ fn run_standard(
                 column,
                 row_result: RowResult::Solution,
                 result_header: b"",
+                batched: false,
             };
             run_on_puzzles(pieces, destination, &rules, |puzzles, piece| {
                 let format = match format {
@@ -124,6 +125,7 @@ fn run_standard(
                 column,
                 row_result: RowResult::Appended,
                 result_header: rate::HEADER,
+                batched: true,
             };
             run_on_puzzles(pieces, destination, &rules, |puzzles, piece| {
                 rate::rate_file(puzzles, piece.first && !piece.csv)
@@ -140,6 +142,7 @@ fn run_standard(
                 column,
                 row_result: RowResult::Column("canon"),
                 result_header: b"",
+                batched: true,
             };
             run_on_puzzles(pieces, destination, &rules, |puzzles, _| BatchOutput {
                 text: distinct::render_canonical_forms(&puzzles.grids),

@@ -3,34 +3,29 @@
 //! corpora of its rows (see `text/shaped_corpus.rs`), which are written back as 9×9 corpora are.
 
 mod classes;
+mod through;
 
 use std::path::PathBuf;
 
 use super::Finished;
-use super::rate::{HEADER, rate_shaped};
 use super::route::first_value;
-use super::solve::BatchOutput;
 use super::stream::parse_error_lines;
 use crate::check::shaped::{self as check, GridChecker, SolutionChecker};
 use crate::check::shaped_corpus::CorpusChecker;
 use crate::check::{CorpusRules, GridRules, Problem, Report};
 use crate::classes::shaped::ClassIndex;
-use crate::engine::generic::solve::solve_all;
 use crate::error::Error;
 use crate::io::input::{Boundary, Piece, Pieces, open_pieces, source_name};
 use crate::io::output::Destination;
-use crate::io::progress::InputProgress;
 use crate::model::request::ShapeRequest;
-use crate::problems::Problems;
 use crate::text::alphabet::written_alphabet;
-use crate::text::corpus::{
-    Header, RowResult, check_result_column, detect_header, write_header, write_rows,
-};
+use crate::text::corpus::{Header, detect_header};
 use crate::text::format::Format;
 use crate::text::parse::{ParseError, ParseErrors};
 use crate::text::shaped::{Layout, ShapedPuzzles, detect_layout, detect_size, read_shaped};
 use crate::text::shaped_corpus::{CorpusShape, puzzle_lines};
 pub(super) use classes::{canon_pieces, shuffle_pieces};
+use through::{rate_pieces, solve_pieces};
 
 /// A job of the generic kernel.
 #[derive(Debug)]
@@ -436,131 +431,6 @@ impl ShapedPieces {
             last_line: piece.first_line - 1 + check::last_line(&piece),
             text: piece,
             rows: None,
-        }
-    }
-}
-
-/// `-s` for every shape, a piece of the input at a time (see [`through_pieces`]); a CSV corpus
-/// gets its solution column filled in.
-fn solve_pieces(
-    pieces: ShapedPieces,
-    format: Option<Format>,
-    unique: bool,
-    destination: Destination,
-) -> Result<Finished, Error> {
-    let solve = |puzzles: &mut ShapedPuzzles, rows: Option<&CorpusRows>| {
-        match format {
-            _ if rows.is_some() => puzzles.layout = Layout::Line,
-            Some(Format::Line) => puzzles.layout = Layout::Line,
-            Some(Format::Grid) => puzzles.layout = Layout::Grid { compact: false },
-            None => {}
-        }
-        solve_all(puzzles, unique)
-    };
-    through_pieces(pieces, (RowResult::Solution, b""), destination, solve)
-}
-
-/// `--rate` for every shape, a piece of the input at a time (see [`through_pieces`]): the CSV of
-/// the 9×9 rating, its header first, or a CSV corpus with the rating's columns appended.
-fn rate_pieces(pieces: ShapedPieces, destination: Destination) -> Result<Finished, Error> {
-    let mut header = true;
-    let rate = |puzzles: &mut ShapedPuzzles, rows: Option<&CorpusRows>| {
-        // Rows, not grids: they need no line between pieces.
-        puzzles.layout = Layout::Line;
-        rate_shaped(puzzles, rows.is_none() && std::mem::take(&mut header))
-    };
-    through_pieces(pieces, (RowResult::Appended, HEADER), destination, rate)
-}
-
-/// A job over the puzzles of an input of one shape, a piece at a time (see [`ShapedPieces`]):
-/// `batch` makes the output of each piece's puzzles (given their rows, of a corpus),
-/// which is written in order, a grid-layout one apart from the one before by an empty line, and
-/// a corpus's into its rows as `(result, result header)` say. Once a piece is malformed, the rest
-/// of a file is only read for its problems, and a stream is not read further.
-fn through_pieces(
-    mut pieces: ShapedPieces,
-    (result, result_header): (RowResult, &'static [u8]),
-    destination: Destination,
-    mut batch: impl FnMut(&mut ShapedPuzzles, Option<&CorpusRows>) -> BatchOutput,
-) -> Result<Finished, Error> {
-    let name = pieces.name().to_owned();
-    let mut progress = InputProgress::new(pieces.pieces.file_len(), "puzzles");
-    let mut output = destination.into_stream();
-    let mut problems = Problems::new();
-    let mut malformed: Option<ParseErrors> = None;
-    let mut puzzles_before = 0;
-    let mut header_written = false;
-    while let Some(piece) = pieces.next()? {
-        let ShapedPiece {
-            mut puzzles,
-            errors,
-            rows,
-            ..
-        } = piece;
-        if piece.unreadable && piece.first || piece.empty_stream {
-            return Ok(Finished::with(1, parse_error_lines(&name, &errors)));
-        }
-        if let Some(header) = pieces.header().filter(|_| !header_written)
-            && let Err(error) = check_result_column(header, result)
-        {
-            let mut errors = ParseErrors::new();
-            errors.push(error);
-            return Ok(Finished::with(1, parse_error_lines(&name, &errors)));
-        }
-        let count = puzzles.len();
-        if let Some(all) = &mut malformed {
-            all.append(errors);
-        } else if !errors.is_empty() {
-            malformed = Some(errors);
-            if pieces.is_stream() {
-                break;
-            }
-        } else if count > 0 || piece.first {
-            // A first piece of no puzzles still has its output: --rate's header, a corpus's.
-            let made = batch(&mut puzzles, rows.as_ref());
-            match (pieces.header(), &rows) {
-                (Some(header), Some(rows)) => {
-                    if !std::mem::replace(&mut header_written, true) {
-                        output.write(&write_header(header, result, result_header))?;
-                    }
-                    let written = (result, result_header);
-                    output.write(&write_rows(header, &rows.records, &made.text, written))?;
-                }
-                _ => {
-                    if !piece.first && puzzles.layout != Layout::Line {
-                        output.write(b"\n")?;
-                    }
-                    output.write(&made.text)?;
-                }
-            }
-            if output.is_closed() {
-                break;
-            }
-            for mut problem in made.problems.listed().iter().cloned() {
-                problem.puzzle += puzzles_before;
-                problems.push(problem);
-            }
-            problems.count_unlisted(made.problems.count() - made.problems.listed().len());
-        }
-        puzzles_before += count;
-        progress.advance(count, piece.text.len());
-    }
-    progress.finish();
-    match malformed {
-        None => {
-            output.finish()?;
-            let lines = problems.lines(|problem| problem.line_in(&name));
-            Ok(Finished::with(problems.count(), lines))
-        }
-        Some(errors) => {
-            let mut lines = parse_error_lines(&name, &errors);
-            if output.has_written() {
-                lines.push(format!(
-                    "sudoku-gen: the results of the puzzles before the first malformed piece of \
-                     {name} were written"
-                ));
-            }
-            Ok(Finished::with(1, lines))
         }
     }
 }

@@ -10,9 +10,11 @@ use std::fmt;
 
 use rayon::prelude::*;
 
+use super::batches::{in_batches, write_batch};
 use crate::engine::standard::solve::Solver;
 use crate::error::Error;
 use crate::io::input::{Boundary, Pieces};
+use crate::io::output::OutputStream;
 use crate::model::house::House;
 use crate::problems::Problems;
 use crate::text::corpus::{self, Header, RowResult};
@@ -155,13 +157,12 @@ pub struct BatchRules {
     pub row_result: RowResult,
     /// The header line of the job's results (for [`RowResult::Appended`]).
     pub result_header: &'static [u8],
+    /// Whether the job's records cost enough that a piece is done in batches of a few hundred
+    /// puzzles, each written before the next is begun, so that a reader that goes away ends the
+    /// run within a batch or two.
+    pub batched: bool,
 }
 
-/// Runs `job` on every piece of `pieces` in turn, passing its text to `write` (which answers
-/// whether its reader still reads: the run stops when it does not), and `done` the number of
-/// puzzles and input bytes of each piece. Problems are numbered as in the whole input. Once a
-/// record is malformed, the rest of a file is only read for its problems, and a stream is not read
-/// further.
 /// Where a piece of a text of 9×9 puzzles may end: after a CSV record in a corpus (`csv`, or
 /// before the first piece a header with `column`), else after a line in the line format and an
 /// empty line in the grid format (`format`, or before the first piece as `text` shows it).
@@ -180,11 +181,17 @@ pub(super) fn puzzle_boundary(
     }
 }
 
+/// Runs `job` on every piece of `pieces` in turn (in batches, if `rules` say so), writing its
+/// text to `output` (the run stops once its reader has gone), and passes `done` the number of
+/// puzzles and input bytes of each piece. The output is released at the first piece of records
+/// parsed whole, so that a malformed record in the first piece writes nothing. Problems are
+/// numbered as in the whole input. Once a record is malformed, the rest of a file is only read
+/// for its problems, and a stream is not read further.
 pub fn run_batch(
     pieces: &mut Pieces,
     rules: &BatchRules,
     mut job: impl FnMut(&Puzzles, PieceInfo) -> BatchOutput,
-    mut write: impl FnMut(&[u8]) -> Result<bool, Error>,
+    output: &mut OutputStream,
     mut done: impl FnMut(usize, usize),
 ) -> Result<BatchEnd, Error> {
     let mut format = None;
@@ -225,7 +232,7 @@ pub fn run_batch(
                 return Ok(BatchEnd::Malformed(errors));
             }
         }
-        let (parsed, records) = match &corpus {
+        let (mut parsed, records) = match &corpus {
             Some(header) => {
                 let (text, first_line) = if first {
                     let body = memchr::memchr(b'\n', &piece).map_or(piece.len(), |at| at + 1);
@@ -261,6 +268,7 @@ pub fn run_batch(
             csv: corpus.is_some(),
         };
         format = Some(parsed.puzzles.format);
+        let count = parsed.puzzles.grids.len();
         if let Some(errors) = &mut malformed {
             errors.append(parsed.errors);
         } else if !parsed.errors.is_empty() {
@@ -270,28 +278,36 @@ pub fn run_batch(
                 // alone.
                 break;
             }
-        } else if !parsed.puzzles.grids.is_empty() || first {
-            let puzzles = &parsed.puzzles;
-            let mut output = job(puzzles, info);
-            if let (Some(header), Some(records)) = (&corpus, &records) {
-                let result = (rules.row_result, rules.result_header);
-                let rows = corpus::write_rows(header, records, &output.text, result);
-                header_line.extend_from_slice(&rows);
-                output.text = header_line;
-            } else if (rules.separated)(info.format) && !first && !output.text.is_empty() {
-                write(b"\n")?;
+        } else if count > 0 || first {
+            if count > 0 {
+                // A malformed record found from now on stops the work after these results.
+                output.release()?;
             }
-            if !write(&output.text)? {
+            let read = in_batches(&mut parsed.puzzles, rules.batched, |puzzles, start| {
+                let info = PieceInfo {
+                    first: first && start == 0,
+                    ..info
+                };
+                let mut made = job(puzzles, info);
+                if let (Some(header), Some(records)) = (&corpus, &records) {
+                    let records = &records[start..start + puzzles.grids.len()];
+                    let result = (rules.row_result, rules.result_header);
+                    let rows = corpus::write_rows(header, records, &made.text, result);
+                    let mut text = std::mem::take(&mut header_line);
+                    text.extend_from_slice(&rows);
+                    made.text = text;
+                } else if (rules.separated)(info.format) && !info.first && !made.text.is_empty() {
+                    output.write(b"\n")?;
+                }
+                let all = (&mut problems, puzzles_before + start);
+                write_batch(output, &made.text, &made.problems, all)
+            })?;
+            if !read {
                 break;
             }
-            for mut problem in output.problems.listed().iter().cloned() {
-                problem.puzzle += puzzles_before;
-                problems.push(problem);
-            }
-            problems.count_unlisted(output.problems.count() - output.problems.listed().len());
         }
-        puzzles_before += parsed.puzzles.grids.len();
-        done(parsed.puzzles.grids.len(), piece.len());
+        puzzles_before += count;
+        done(count, piece.len());
         if parsed.ended {
             break;
         }

@@ -1,12 +1,13 @@
 //! A job over a file of puzzles of any size, a piece at a time: its text written as it comes, its
 //! problems told at the end.
 //!
-//! Memory stays bounded whatever the input's size (about four pieces: the input window, its
-//! puzzles, its output and the output held back), and the output starts before the input ends.
-//! The order of the results, the located errors and the thread count's indifference are those of
-//! a small file. A malformed record is the one thing that cannot wait for the end:
-//! - found while the output is still held back (its first [`crate::io::output::HELD`] bytes),
-//!   nothing is written, as for a small file;
+//! Memory stays bounded whatever the input's size (about three pieces: the input window, its
+//! puzzles and its output), and the output starts before the input ends: a slow job writes its
+//! piece in batches (see [`super::batches`]), so that a reader that stops reading (`| head`) ends
+//! it promptly. The order of the results, the located errors and the thread count's indifference
+//! are those of a small file. A malformed record is the one thing that cannot wait for the end:
+//! - found in the first piece of records, nothing is written, as for a small file: the output is
+//!   held back until that piece has parsed without one;
 //! - found later, the work stops at the piece that holds it: the results of the records before
 //!   that piece stay written, a line on stderr says so, and every malformed record of the rest of
 //!   a file is still reported; a stream, which may never end, is not read past that piece;
@@ -16,15 +17,15 @@ use super::Finished;
 use super::solve::{BatchEnd, BatchOutput, BatchRules, PieceInfo, puzzle_boundary, run_batch};
 use crate::error::Error;
 use crate::io::input::{Boundary, Piece, Pieces, StreamGuard};
-use crate::io::output::Destination;
+use crate::io::output::{Destination, OutputStream};
 use crate::io::progress::InputProgress;
 use crate::text::corpus::{self, Header};
 use crate::text::format::Format;
 use crate::text::parse::{ParseErrors, Puzzles, detect_format, parse_piece};
 
 /// Reads the puzzles of `pieces` a piece at a time, runs `job` on each and writes its text.
-/// Malformed puzzles are reported instead; the output then stays unwritten unless it had grown
-/// past what is held back (see [`crate::io::output::HELD`]).
+/// Malformed puzzles are reported instead; the output then stays unwritten unless a piece before
+/// theirs was done (see the module comment).
 pub(super) fn run_on_puzzles(
     mut pieces: Pieces,
     destination: Destination,
@@ -34,25 +35,29 @@ pub(super) fn run_on_puzzles(
     let name = pieces.name().to_owned();
     let mut progress = InputProgress::new(pieces.file_len(), "puzzles");
     let mut output = destination.into_stream();
-    let end = run_batch(
-        &mut pieces,
-        rules,
-        job,
-        |bytes| {
-            output.write(bytes)?;
-            Ok(!output.is_closed())
-        },
-        |items, bytes| progress.advance(items, bytes),
-    )?;
+    let end = run_batch(&mut pieces, rules, job, &mut output, |items, bytes| {
+        progress.advance(items, bytes)
+    })?;
     progress.finish();
+    finish_stream(output, &name, end)
+}
+
+/// Ends a job over the input `name` whose output went to `output` as `end` says: the output
+/// finished and the problems told, or the malformed records reported, with a line that says so
+/// when the results before them were written.
+pub(super) fn finish_stream(
+    output: OutputStream,
+    name: &str,
+    end: BatchEnd,
+) -> Result<Finished, Error> {
     match end {
         BatchEnd::Done(problems) => {
             output.finish()?;
-            let lines = problems.lines(|problem| problem.line_in(&name));
+            let lines = problems.lines(|problem| problem.line_in(name));
             Ok(Finished::with(problems.count(), lines))
         }
         BatchEnd::Malformed(errors) => {
-            let mut lines = parse_error_lines(&name, &errors);
+            let mut lines = parse_error_lines(name, &errors);
             if output.has_written() {
                 lines.push(format!(
                     "sudoku-gen: the results of the puzzles before the first malformed piece of \

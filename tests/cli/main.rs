@@ -7,6 +7,7 @@ mod common;
 mod check;
 mod check_bounds;
 mod classes;
+mod closed_reader;
 mod corpus_classes;
 mod corpus_shapes;
 mod findings;

@@ -6,7 +6,8 @@
 //! over with its puzzle, its solution (an empty one stays empty) and, where the row carries its
 //! own layout, its layout moved alike, the other fields kept.
 
-use super::{CorpusRows, ShapedPieces, through_pieces};
+use super::through::through_pieces;
+use super::{CorpusRows, ShapedPieces};
 use crate::classes::shaped::{Canons, canonical_lines, shuffled, shuffled_rows};
 use crate::error::Error;
 use crate::io::input::Pieces;
@@ -40,12 +41,8 @@ pub(in crate::jobs) fn canon_pieces(
     };
     let pieces =
         ShapedPieces::new(pieces, request, column.map(str::to_owned)).diagonals_matter(true);
-    through_pieces(
-        pieces,
-        (RowResult::Column("canon"), b""),
-        destination,
-        canon,
-    )
+    let result = (RowResult::Column("canon"), &b""[..]);
+    through_pieces(pieces, result, true, destination, canon)
 }
 
 /// `--shuffle` for every shape, a piece of the input at a time (see [`through_pieces`]): every
@@ -85,7 +82,14 @@ pub(in crate::jobs) fn shuffle_pieces(
         }
     };
     let pieces = ShapedPieces::new(pieces, request, None).diagonals_matter(true);
-    through_pieces(pieces, (RowResult::Replaced, b""), destination, shuffle)
+    // Shuffling costs little a record: a piece is done at once.
+    through_pieces(
+        pieces,
+        (RowResult::Replaced, b""),
+        false,
+        destination,
+        shuffle,
+    )
 }
 
 /// Marks the puzzles of corpus rows that carry their own layouts as records that do: their
