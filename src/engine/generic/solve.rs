@@ -205,22 +205,26 @@ impl Solver {
         // a puzzle): the givens are placed cells, a blank cell may take what none of its houses
         // was given, and each house's value goes to the given that holds it or to the blank cells
         // that may take it.
+        if puzzle.iter().any(|&value| usize::from(value) > size) {
+            return Some(0);
+        }
+        // Without a branch on each cell's being given, which half the cells of a puzzle are.
+        let bit = |value: u8| (1u32 << value) >> 1;
         for (house, members) in self.houses.chunks_exact(size).enumerate() {
-            let mut given = 0u32;
+            let (mut given, mut twice) = (0u32, 0u32);
             for &cell in members {
-                let value = puzzle[usize::from(cell)];
-                if value != 0 {
-                    if usize::from(value) > size || given >> (value - 1) & 1 != 0 {
-                        return Some(0);
-                    }
-                    given |= 1 << (value - 1);
-                }
+                let bit = bit(puzzle[usize::from(cell)]);
+                twice |= given & bit;
+                given |= bit;
+            }
+            if twice != 0 {
+                return Some(0);
             }
             self.given[house] = given;
         }
         for (cell, &value) in puzzle.iter().enumerate() {
             self.words[cell] = if value != 0 {
-                1 << (value - 1) | PLACED
+                bit(value) | PLACED
             } else {
                 let members =
                     self.member_start[cell] as usize..self.member_start[cell + 1] as usize;
