@@ -74,7 +74,7 @@ pub enum Job {
 /// kernel, not the standard one, must read it. A CSV corpus (`column`: its puzzle column, when
 /// named) is told from the puzzle fields of its first rows, read as the lines of a line file; one
 /// whose header is malformed is left to the standard reader, which names the problem. With
-/// `standard` (the flags named the standard shape), only a corpus whose rows carry layouts is of
+/// `standard` (the flags named the standard shape), only a corpus with a layout column is of
 /// another shape: the standard reader would ignore its regions. `request` asks for no shape but
 /// may refuse the diagonals (`--diagonal=no`).
 pub(super) fn is_other_shape(
@@ -89,7 +89,9 @@ pub(super) fn is_other_shape(
             let body = memchr::memchr(b'\n', text).map_or(text.len(), |at| at + 1);
             let lines = puzzle_lines(&text[body..], &header, 2);
             let prefixed = detect_size(&lines, None).is_some_and(|(_, prefixed)| prefixed);
-            prefixed || !standard && is_other_line_text(&lines, request)
+            // A layout column makes a jigsaw corpus, even where its first row's field is empty
+            // (which the generic reader then reports) and the row reads as a plain 9×9 line.
+            header.layout.is_some() || prefixed || !standard && is_other_line_text(&lines, request)
         }
         Some(Err(_)) => false,
     }

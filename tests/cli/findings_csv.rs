@@ -124,3 +124,34 @@ fn column_on_an_input_that_is_no_csv_was_ignored() {
         );
     }
 }
+
+#[test]
+fn a_jigsaw_corpus_whose_first_layout_was_empty_was_read_as_plain_9x9() {
+    // The first row's puzzle field read as a plain 9×9 line, so the standard kernel took the
+    // corpus and solved, shuffled and rated every row against boxes, not its regions.
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = run_ok(&[
+        "-n", "3", "--jigsaw", "random", "--format", "csv", "--seed", "1",
+    ]);
+    let text = String::from_utf8(corpus).unwrap();
+    let (header, rest) = text.split_once('\n').unwrap();
+    let row = rest.split_once(',').unwrap().1;
+    let path = dir.path().join("empty_first_layout.csv");
+    std::fs::write(&path, format!("{header}\n,{row}")).unwrap();
+    let path = path.to_str().unwrap();
+    for mode in ["-s", "--rate", "--canon", "--shuffle", "--check"] {
+        let output = sudoku_gen().args([mode, path]).output().unwrap();
+        // --check reports on stdout, the other modes on stderr with nothing written.
+        let (report, written) = match mode {
+            "--check" => (&output.stdout, &Vec::new()),
+            _ => (&output.stderr, &output.stdout),
+        };
+        let report = String::from_utf8_lossy(report);
+        assert_eq!(output.status.code(), Some(1), "{mode}: {report}");
+        assert!(
+            report.contains(":2") && report.contains("the row has no layout"),
+            "{mode}: {report}"
+        );
+        assert!(written.is_empty(), "{mode}");
+    }
+}
