@@ -67,6 +67,26 @@ impl Level {
         self as u8
     }
 
+    /// The refusal of `--guesses` a puzzle of level `level` cannot meet, on any shape: the
+    /// solvers reason with singles and locked candidates alone, so a puzzle they solve without a
+    /// guess is of level 2 at most, and one of level 1 needs none.
+    pub(crate) fn refuse_guesses(
+        level: Option<Level>,
+        guesses: &std::ops::RangeInclusive<usize>,
+    ) -> Result<(), String> {
+        let asked = format!("--guesses {}~{}", guesses.start(), guesses.end());
+        match level {
+            Some(Level::Singles) if *guesses.start() > 0 => Err(format!(
+                "{asked}: level 1 puzzles are solved without a guess: --guesses must start at 0"
+            )),
+            Some(Level::Harder) if *guesses.end() == 0 => Err(format!(
+                "{asked}: level 3 puzzles need a guess (the search reasons with singles and \
+                 locked candidates, which level 2 has): --guesses must end at 1 or more"
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// The level below, if any.
     pub(crate) fn easier(self) -> Option<Level> {
         match self {

@@ -60,3 +60,19 @@ fn a_layout_whose_grid_the_search_did_not_find_exited_as_a_usage_error() {
         assert!(!stderr.contains("Usage:"), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn a_level_three_request_for_no_guesses_ran_for_ever() {
+    // The solvers reason within level 2, so no level 3 puzzle is solved without a guess: the
+    // digging drew puzzles for ever at 9×9, and gave up after seconds on other shapes.
+    let started = Instant::now();
+    for shape in [&[][..], &["--minimal"], &["--size", "16"], &["--diagonal"]] {
+        let args = [&["-n", "1", "-m", "3", "--guesses", "0~0"][..], shape].concat();
+        let message = refusal(&args);
+        assert!(
+            message.contains("level 3 puzzles need a guess") && message.contains("end at 1"),
+            "{args:?}: {message}"
+        );
+    }
+    assert!(started.elapsed() < Duration::from_secs(5));
+}

@@ -204,13 +204,9 @@ pub fn check_guesses_reachable(
 ) -> Result<(), String> {
     let n = shape.size();
     let asked = format!("--guesses {}~{}", guesses.start(), guesses.end());
+    Level::refuse_guesses(level, guesses)?;
     if *guesses.start() == 0 {
         return Ok(());
-    }
-    if level == Some(Level::Singles) {
-        return Err(format!(
-            "{asked}: level 1 puzzles are solved without a guess: --guesses must start at 0"
-        ));
     }
     if is_listed(shape) {
         return Err(format!(

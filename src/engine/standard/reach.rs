@@ -187,9 +187,7 @@ pub fn check_guesses_reachable(
     symmetric: bool,
     minimal: bool,
 ) -> Result<(), String> {
-    if level == Some(Level::Singles) && *guesses.start() > 0 {
-        return Err("level 1 puzzles are solved without a guess: --guesses must start at 0".into());
-    }
+    Level::refuse_guesses(level, guesses)?;
     let (most, why) = match blanks.map(|range| *range.end()) {
         None => (9, String::new()),
         Some(high) => {
