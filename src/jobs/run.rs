@@ -191,7 +191,8 @@ fn run_standard(
                 if paths.len() > 1 {
                     return Err(Error::Usage(format!(
                         "--check takes one file at a time for shapes other than 9×9, and {name} \
-                         reads as one"
+                         reads as one (files in the line format are checked together as one \
+                         stream: cat FILE... | sudoku-gen --check -)"
                     )));
                 }
                 let job = shaped::Job::Check {
