@@ -432,6 +432,29 @@ impl Case {
         if self.expect == Expect::Solutions && self.input.is_none() {
             return at("`solutions` needs an `input`".into());
         }
+        // Solutions of a text that holds no puzzles would fail every correct program.
+        if let Some(Input {
+            text: Some(text), ..
+        }) = self
+            .input
+            .as_ref()
+            .filter(|_| self.expect == Expect::Solutions)
+        {
+            match crate::text::parse::parse_puzzles(text.as_bytes()) {
+                Err(errors) => {
+                    let first = &errors.listed()[0];
+                    return at(format!(
+                        "the input's `text` is not a file of 9×9 puzzles ({}:{}: {}), so no \
+                         program could give its `solutions`",
+                        first.line, first.column, first.message
+                    ));
+                }
+                Ok(puzzles) if puzzles.grids.is_empty() => {
+                    return at("the input's `text` holds no puzzle to give `solutions` of".into());
+                }
+                Ok(_) => {}
+            }
+        }
         if self.args.iter().any(|arg| arg.contains('\0')) {
             return at("`args` cannot hold a NUL character".into());
         }
@@ -602,6 +625,10 @@ mod tests {
             (
                 "name = \"a\"\nexpect = \"solutions\"\npoints = 1",
                 "needs an `input`",
+            ),
+            (
+                "name = \"a\"\nexpect = \"solutions\"\ninput = { file = \"p.txt\", text = \"not a puzzle\" }\npoints = 1",
+                "not a file of 9×9 puzzles",
             ),
             (
                 "name = \"a\"\nexpect = \"puzzles\"\ncount = 5\nlevel = 4\npoints = 1",
