@@ -123,14 +123,22 @@ struct Columns {
     deferred: u32,
 }
 
-/// The earlier lines of each line's block (of `block` lines) that read the same, as `line_of`
-/// gives the cells of a line.
-fn twins(n: usize, block: usize, line_of: impl Fn(usize) -> Vec<u8>) -> Vec<u32> {
+/// The earlier lines of each line's block (of `block` lines) that read alike, as `line_of`
+/// gives the cells of a line: cell by cell the same, or two symbols the grid holds once each
+/// (`once`: bit per symbol). Exchanging two such lines and those symbols maps the grid onto
+/// itself, so the two give the same lines: a puzzle of one full row and blanks would otherwise
+/// try every order of its columns.
+fn twins(n: usize, block: usize, once: u32, line_of: impl Fn(usize) -> Vec<u8>) -> Vec<u32> {
     let lines: Vec<Vec<u8>> = (0..n).map(line_of).collect();
+    let alike = |a: &[u8], b: &[u8]| {
+        a.iter()
+            .zip(b)
+            .all(|(&x, &y)| x == y || (once >> x & once >> y & 1 == 1))
+    };
     (0..n)
         .map(|l| {
             (l - l % block..l)
-                .filter(|&e| lines[e] == lines[l])
+                .filter(|&e| alike(&lines[e], &lines[l]))
                 .fold(0, |m, e| m | 1 << e)
         })
         .collect()
@@ -142,8 +150,15 @@ impl PuzzleSearch {
         let views = frame.views_of(cells);
         let row_of = |v: &Vec<u8>, r: usize| v[r * n..(r + 1) * n].to_vec();
         let column_of = |v: &Vec<u8>, c: usize| (0..n).map(|r| v[r * n + c]).collect::<Vec<u8>>();
-        let row_twins = [0, 1].map(|t| twins(n, frame.band, |r| row_of(&views[t], r)));
-        let column_twins = [0, 1].map(|t| twins(n, frame.stack, |c| column_of(&views[t], c)));
+        let mut counts = [0u32; MAX + 1];
+        for &v in cells {
+            counts[usize::from(v)] += 1;
+        }
+        let once = (1..=n)
+            .filter(|&v| counts[v] == 1)
+            .fold(0u32, |m, v| m | 1 << v);
+        let row_twins = [0, 1].map(|t| twins(n, frame.band, once, |r| row_of(&views[t], r)));
+        let column_twins = [0, 1].map(|t| twins(n, frame.stack, once, |c| column_of(&views[t], c)));
         let given = [0, 1].map(|t| {
             (0..n)
                 .map(|r| {
