@@ -207,7 +207,10 @@ impl Cli {
         let option = if self.diagonal.is_some() && ["yes", "no", "true", "false"].contains(&&*word)
         {
             "--diagonal"
-        } else if self.hard.is_some() && word.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        } else if self.hard.is_some()
+            && !word.is_empty()
+            && word.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        {
             "--hard"
         } else {
             return None;

@@ -149,7 +149,8 @@ impl PuzzleSearch {
         let n = frame.n;
         let views = frame.views_of(cells);
         let row_of = |v: &Vec<u8>, r: usize| v[r * n..(r + 1) * n].to_vec();
-        let column_of = |v: &Vec<u8>, c: usize| (0..n).map(|r| v[r * n + c]).collect::<Vec<u8>>();
+        let cells_of_column =
+            |v: &Vec<u8>, c: usize| (0..n).map(|r| v[r * n + c]).collect::<Vec<u8>>();
         let mut counts = [0u32; MAX + 1];
         for &v in cells {
             counts[usize::from(v)] += 1;
@@ -158,7 +159,8 @@ impl PuzzleSearch {
             .filter(|&v| counts[v] == 1)
             .fold(0u32, |m, v| m | 1 << v);
         let row_twins = [0, 1].map(|t| twins(n, frame.band, once, |r| row_of(&views[t], r)));
-        let column_twins = [0, 1].map(|t| twins(n, frame.stack, once, |c| column_of(&views[t], c)));
+        let column_twins =
+            [0, 1].map(|t| twins(n, frame.stack, once, |c| cells_of_column(&views[t], c)));
         let given = [0, 1].map(|t| {
             (0..n)
                 .map(|r| {
@@ -281,7 +283,7 @@ impl PuzzleSearch {
     fn peek(&self, i: usize, j: usize, column: u8, columns: &Columns, labels: &Labels) -> u8 {
         let value = self.value(i, column);
         let known = labels.peek(value);
-        if value == 0 || known != labels.next {
+        if known != labels.next {
             return known;
         }
         match self.deferred_holder(value) {
@@ -290,6 +292,7 @@ impl PuzzleSearch {
             holder => {
                 let stack = self.output_stack(columns, holder);
                 let free = columns.deferred & self.stack_positions(stack) & !(1 << j);
+                debug_assert!(free != 0, "a deferred given keeps a free position");
                 self.best.line[free.trailing_zeros() as usize]
             }
         }
@@ -614,10 +617,10 @@ impl PuzzleSearch {
             let (j, stack) = (k % n, k % n / width);
             let placed = columns.at[j];
             let blanks = columns.open[stack] & !given_first;
-            let first_blank = self.blank_positions >> j & 1 == 1;
+            let first_row_blank = self.blank_positions >> j & 1 == 1;
             let value = if placed != NONE {
                 self.read(i, placed, &mut columns, &mut labels)
-            } else if first_blank
+            } else if first_row_blank
                 && (blanks & given_here == 0
                     || self.deferred_before(&columns, stack, j)
                         < (blanks & !given_here).count_ones() as usize)
@@ -630,7 +633,7 @@ impl PuzzleSearch {
                 // smallest cell is made, one of each set of twins. At a first-row blank's
                 // position they are the ones given here; at a given's, every deferred given.
                 let open = columns.open[stack];
-                let candidates = if first_blank {
+                let candidates = if first_row_blank {
                     blanks & given_here
                 } else {
                     open & self.deferred_givens()
@@ -690,7 +693,8 @@ impl PuzzleSearch {
         let stack = j / self.frame.stack;
         let open = columns.open[stack] & self.given_columns(0);
         let repeats = open & !self.deferred_givens();
-        // Deferred givens not yet given a position.
+        // A new label may be read here only while a deferred given is left to take the position:
+        // the stack's other positions must still hold its repeated symbols.
         let waiting = (open & !repeats).count_ones()
             > (columns.deferred & self.stack_positions(stack)).count_ones();
         let cell = |c: u8| labels.peek(self.value(0, c));
