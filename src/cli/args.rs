@@ -4,7 +4,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::builder::{EnumValueParser, PathBufValueParser, StringValueParser};
+use clap::builder::{
+    EnumValueParser, NonEmptyStringValueParser, PathBufValueParser, StringValueParser,
+};
 use clap::{ArgGroup, Parser};
 
 use sudoku_gen::model::shard::Shard;
@@ -263,7 +265,7 @@ pub struct Cli {
     /// case too. Every shape that the mode takes. On an input that is not a CSV corpus, a usage
     /// error.
     #[arg(long, value_name = "NAME", verbatim_doc_comment)]
-    #[arg(value_parser = values::value(StringValueParser::new()), allow_hyphen_values = true)]
+    #[arg(value_parser = values::value(NonEmptyStringValueParser::new()), allow_hyphen_values = true)]
     pub(super) column: Option<String>,
 
     /// No progress bar

@@ -82,6 +82,10 @@ fn a_file_name_that_starts_with_a_dash_was_read_as_options() {
         ),
         (&["-c", "5", "-o", "--"], "'--' ends the options"),
         (
+            &["-s", "corpus.csv", "--column", ""],
+            "a value is required for '--column <NAME>'",
+        ),
+        (
             &["-c", "5", "-o", "--", "-dash3.txt"],
             "unexpected argument '-dash3.txt' found ('-d' is no option): '--' cannot stand \
              between '-o' and its value; write -o ./-dash3.txt",
