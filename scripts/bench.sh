@@ -275,25 +275,21 @@ bench_solve() {
 }
 
 # tdoku (https://github.com/t-dillon/tdoku, the fastest published 9x9 solver, and its hard-puzzle
-# generator), built here with g++ from a checkout of its sources: $TDOKU_SRC when given, else
-# $SHARED/bench/tdoku when present, else a shallow clone of its repository into the references'
-# folder. Sets tdoku (our driver over its solver, scripts/bench/tdoku_driver.cc) and
+# generator), built here with g++ from a checkout of its sources: $TDOKU_SRC when given, else a
+# shallow clone of its repository into the references' folder. Sets tdoku (our driver over its solver, scripts/bench/tdoku_driver.cc) and
 # tdoku_generate, both empty when the sources cannot be had or there is no g++, and says so once.
 tdoku=
 tdoku_generate=
 tdoku_tools() {
-  local src=${TDOKU_SRC:-$shared/bench/tdoku} driver=$root/scripts/bench/tdoku_driver.cc
+  local src=${TDOKU_SRC:-$refs/tdoku-src} driver=$root/scripts/bench/tdoku_driver.cc
   [[ -n $tdoku ]] && return
   if [[ -z ${TDOKU_SRC:-} && ! -f $src/src/solver_dpll_triad_simd.cc ]]; then
-    src=$refs/tdoku-src
-    if [[ ! -f $src/src/solver_dpll_triad_simd.cc ]]; then
-      rm -rf "$src"
-      mkdir -p "$refs"
-      git clone --quiet --depth 1 https://github.com/t-dillon/tdoku "$src" > /dev/null 2>&1 || true
-    fi
+    rm -rf "$src"
+    mkdir -p "$refs"
+    git clone --quiet --depth 1 https://github.com/t-dillon/tdoku "$src" > /dev/null 2>&1 || true
   fi
   if [[ ! -f $src/src/solver_dpll_triad_simd.cc ]] || ! command -v g++ > /dev/null; then
-    echo "bench.sh: no tdoku sources (TDOKU_SRC, \$SHARED/bench/tdoku, or a clone of github.com/t-dillon/tdoku) or no g++: the tdoku lines are skipped" >&2
+    echo "bench.sh: no tdoku sources (TDOKU_SRC, or a clone of github.com/t-dillon/tdoku) or no g++: the tdoku lines are skipped" >&2
     return
   fi
   mkdir -p "$refs"
