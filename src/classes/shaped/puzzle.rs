@@ -12,21 +12,24 @@
 //! only rows and stack orders that give the fewest are tried. Rows of one band with the same cells
 //! (columns of one stack alike) give the same lines, so only the first free one is tried.
 //!
-//! The first row's given columns are deferred too, those whose symbol the row holds once: each
-//! reads a new label whatever its position, and it is the column's position that numbers its
-//! symbol. So they stay a set per stack, with their positions, and are placed as the second row
-//! reaches those positions. A cell that reads the symbol of such a column not yet placed reads
-//! smallest with that column at the first free one of its stack's positions, so it is placed
-//! there, without a branch (as in `complete`). Placing them in the first row would try every order
-//! of them, and a puzzle one cell short of a 25×25 grid has (5!)^4 orders per start that all read
-//! alike there. A symbol the row holds twice (no valid puzzle has one) is placed in the first row.
+//! Given columns are deferred too (see [`deferral`]): those of the first row whose symbol the
+//! row holds once, and, at any later row, those left for a stack's positions blank so far when
+//! each gives a symbol the row holds once and has not read. A cell that reads the symbol of such a
+//! column not yet placed reads smallest with that column at the first free position it can take,
+//! so it is placed there without a branch (as in `complete`). A position deferred by an earlier
+//! row stays deferred, reading a blank, while its row's earlier positions can still go to columns
+//! blank in this row. A symbol the first row holds twice (no valid puzzle has one) is placed in
+//! the first row.
 //!
 //! The search goes row by row: every arrangement reads row `i` before any reads row `i + 1`, and
 //! only those whose row `i` reads the smallest go on. A search that went deep first would finish
 //! lines that a later branch beats at an early row, many times over on a typical puzzle.
 
+mod deferral;
+
 use super::best::Best;
 use super::{Frame, Labels, MAX, Standing, free_lines};
+use deferral::Columns;
 
 const NONE: u8 = u8::MAX;
 
@@ -37,12 +40,7 @@ const WAITING: usize = 1 << 14;
 /// The smallest line of `cells` (see the module documentation).
 pub(super) fn search(frame: &Frame, cells: &[u8]) -> Vec<u8> {
     let mut search = PuzzleSearch::new(frame, cells);
-    let columns = Columns {
-        at: [NONE; MAX],
-        stack_at: [NONE; MAX],
-        open: [0; MAX],
-        deferred: 0,
-    };
+    let columns = Columns::NEW;
     let mut frontier: Vec<Partial> = (0..frame.views())
         .map(|transpose| Partial {
             transpose,
@@ -93,9 +91,6 @@ struct PuzzleSearch {
     first_row_givens: Vec<u8>,
     /// The positions (bit per position) where the first row reads a blank.
     blank_positions: u32,
-    /// Per view, row and symbol, the column of the row that holds the symbol (`NONE` if none): a
-    /// first row's symbols and their columns.
-    column_of: [Vec<[u8; MAX + 1]>; 2],
     /// Per view and row, the columns (bit per column) whose symbol the row holds more than once.
     repeated: [Vec<u32>; 2],
     /// Per view, the rows (bit per row) with those counts: the only ones that can come first.
@@ -109,18 +104,6 @@ struct PuzzleSearch {
     level: usize,
     /// The arrangements whose row `level` reads that smallest row.
     next: Vec<Partial>,
-}
-
-/// The column side of a partial arrangement: the input column of each output position (`NONE`
-/// while deferred or not reached), the input stack of each output stack, per output stack the
-/// input columns its deferred positions share, and the deferred positions (bit per position) of
-/// first-row givens.
-#[derive(Clone, Copy)]
-struct Columns {
-    at: [u8; MAX],
-    stack_at: [u8; MAX],
-    open: [u32; MAX],
-    deferred: u32,
 }
 
 /// The earlier lines of each line's block (of `block` lines) that read alike, as `line_of`
@@ -189,17 +172,6 @@ impl PuzzleSearch {
                 .filter(|&r| counts[t][r] == first_row_givens)
                 .fold(0, |m, r| m | 1 << r)
         });
-        let column_of = [0, 1].map(|t| {
-            (0..n)
-                .map(|r| {
-                    let mut of = [NONE; MAX + 1];
-                    for c in (0..n).rev() {
-                        of[usize::from(views[t][r * n + c])] = c as u8;
-                    }
-                    of
-                })
-                .collect::<Vec<_>>()
-        });
         let repeated = [0, 1].map(|t| {
             (0..n)
                 .map(|r| {
@@ -227,7 +199,6 @@ impl PuzzleSearch {
             given,
             first_row_givens,
             blank_positions,
-            column_of,
             repeated,
             first_rows,
             transpose: 0,
@@ -265,19 +236,6 @@ impl PuzzleSearch {
         ((1 << width) - 1) << (width * stack)
     }
 
-    /// The first-row columns (bit per column) that are deferred while given: those whose symbol
-    /// the row holds once.
-    fn deferred_givens(&self) -> u32 {
-        let row = usize::from(self.rows[0]);
-        self.given[self.transpose][row] & !self.repeated[self.transpose][row]
-    }
-
-    /// The first-row column that holds `value` (`NONE` if none). Asked only of a symbol not yet
-    /// numbered, whose column is then deferred: placing a deferred given numbers its symbol.
-    fn deferred_holder(&self, value: u8) -> u8 {
-        self.column_of[self.transpose][usize::from(self.rows[0])][usize::from(value)]
-    }
-
     /// The label cell `(i, j)` would read with input column `column` there (the labels and
     /// columns unchanged).
     fn peek(&self, i: usize, j: usize, column: u8, columns: &Columns, labels: &Labels) -> u8 {
@@ -286,14 +244,13 @@ impl PuzzleSearch {
         if known != labels.next {
             return known;
         }
-        match self.deferred_holder(value) {
+        match columns.holder[usize::from(value)] {
             NONE => known,
-            holder if holder == column => self.best.line[j],
+            holder if holder == column => columns.label_at[j],
             holder => {
-                let stack = self.output_stack(columns, holder);
-                let free = columns.deferred & self.stack_positions(stack) & !(1 << j);
-                debug_assert!(free != 0, "a deferred given keeps a free position");
-                self.best.line[free.trailing_zeros() as usize]
+                let free = self.free_for(i, j, columns, holder);
+                debug_assert!(free != 0, "a pending column keeps a free position");
+                columns.label_at[free.trailing_zeros() as usize]
             }
         }
     }
@@ -314,27 +271,27 @@ impl PuzzleSearch {
             return labels.take(self.value(0, column));
         }
         if columns.deferred >> j & 1 == 1 {
-            // A deferred given of the first row: its position numbers its symbol, the first row
-            // of the best line being this line's.
-            columns.deferred &= !(1 << j);
-            labels.of[usize::from(self.value(0, column))] = self.best.line[j];
+            self.settle(j, column, columns, labels);
         }
-        self.read(i, column, columns, labels)
+        self.read(i, j, column, columns, labels)
     }
 
-    /// The label of input column `column`, placed, in output row `i`: a first-row symbol whose
-    /// column has no position yet places that column first.
-    fn read(&self, i: usize, column: u8, columns: &mut Columns, labels: &mut Labels) -> u8 {
+    /// The label of input column `column`, placed, in output row `i`: a deferred symbol places
+    /// its pending column first, at the first free position it can take.
+    fn read(
+        &self,
+        i: usize,
+        j: usize,
+        column: u8,
+        columns: &mut Columns,
+        labels: &mut Labels,
+    ) -> u8 {
         let value = self.value(i, column);
         if value != 0 && labels.of[usize::from(value)] == 0 {
-            let holder = self.deferred_holder(value);
+            let holder = columns.holder[usize::from(value)];
             if holder != NONE {
-                let stack = self.output_stack(columns, holder);
-                let at = (columns.deferred & self.stack_positions(stack)).trailing_zeros() as usize;
-                columns.at[at] = holder;
-                columns.open[stack] &= !(1 << holder);
-                columns.deferred &= !(1 << at);
-                labels.of[usize::from(value)] = self.best.line[at];
+                let at = self.free_for(i, j, columns, holder).trailing_zeros() as usize;
+                self.settle(at, holder, columns, labels);
             }
         }
         labels.take(value)
@@ -494,7 +451,6 @@ impl PuzzleSearch {
             n, stack: width, ..
         } = self.frame;
         let given_here = self.given_columns(i);
-        let given_first = self.given_columns(0);
         let placed = (0..n)
             .filter(|&j| columns.at[j] != NONE && given_here >> columns.at[j] & 1 == 1)
             .fold(0u32, |m, j| m | 1 << j);
@@ -502,10 +458,10 @@ impl PuzzleSearch {
             .iter()
             .enumerate()
             .fold(placed, |mask, (stack, &open)| {
-                let blanks = open & !given_first;
+                let blanks = open & !columns.pending;
                 let (deferred, given) = (blanks.count_ones(), (blanks & given_here).count_ones());
                 let mut late = columns.deferred & self.stack_positions(stack);
-                while late.count_ones() > (open & given_first & given_here).count_ones() {
+                while late.count_ones() > (open & columns.pending & given_here).count_ones() {
                     late &= late - 1;
                 }
                 mask | ((1u32 << given) - 1) << (width as u32 * stack as u32 + deferred - given)
@@ -557,6 +513,7 @@ impl PuzzleSearch {
                 let mut columns = columns;
                 columns.stack_at[stack] = input_stack;
                 columns.open[stack] = ((1u32 << width) - 1) << (width * usize::from(input_stack));
+                self.defer(0, columns.open[stack] & self.deferrable(0), &mut columns);
                 let improvements = self.best.improvements;
                 self.first_row_cell(k, used, columns, labels, standing);
                 if self.best.improvements != improvements {
@@ -612,15 +569,25 @@ impl PuzzleSearch {
         } = self.frame;
         let i = k / n;
         let given_here = self.given_columns(i);
-        let given_first = self.given_columns(0);
         loop {
             let (j, stack) = (k % n, k % n / width);
             let placed = columns.at[j];
-            let blanks = columns.open[stack] & !given_first;
-            let first_row_blank = self.blank_positions >> j & 1 == 1;
+            let blanks = columns.open[stack] & !columns.pending;
+            let deferred = columns.deferred >> j & 1 == 1;
             let value = if placed != NONE {
-                self.read(i, placed, &mut columns, &mut labels)
-            } else if first_row_blank
+                self.read(i, j, placed, &mut columns, &mut labels)
+            } else if deferred && usize::from(columns.row_at[j]) == i {
+                // Deferred by this row: the label was read when its givens were deferred.
+                columns.label_at[j]
+            } else if deferred && {
+                let group = self.group(&columns, stack, columns.row_at[j]);
+                (group & ((1 << j) - 1)).count_ones()
+                    < (self.columns_of(&columns, j) & !given_here).count_ones()
+            } {
+                // Blank: the columns of the position blank in this row stay interchangeable
+                // and keep its row's first deferred positions in the stack, as above.
+                0
+            } else if !deferred
                 && (blanks & given_here == 0
                     || self.deferred_before(&columns, stack, j)
                         < (blanks & !given_here).count_ones() as usize)
@@ -630,13 +597,13 @@ impl PuzzleSearch {
                 0
             } else {
                 // The open columns that can go here are told apart now: each choice giving the
-                // smallest cell is made, one of each set of twins. At a first-row blank's
-                // position they are the ones given here; at a given's, every deferred given.
+                // smallest cell is made, one of each set of twins. At a position blank so far
+                // they are the ones given here; at a deferred given's, those its row deferred.
                 let open = columns.open[stack];
-                let candidates = if first_row_blank {
-                    blanks & given_here
+                let candidates = if deferred {
+                    self.columns_of(&columns, j) & given_here
                 } else {
-                    open & self.deferred_givens()
+                    blanks & given_here
                 };
                 let cell = |c: u8| self.peek(i, j, c, &columns, &labels);
                 let least = (0..n as u8)
@@ -644,19 +611,35 @@ impl PuzzleSearch {
                     .map(cell)
                     .min()
                     .unwrap_or(0);
-                let twins = &self.column_twins[self.transpose];
-                let chosen = (0..n as u8)
-                    .filter(|&c| {
-                        candidates >> c & 1 == 1
-                            && cell(c) == least
-                            && twins[usize::from(c)] & open == 0
-                    })
-                    .fold(0u32, |m, c| m | 1 << c);
-                if chosen.count_ones() == 1 {
-                    let column = chosen.trailing_zeros() as u8;
-                    self.put(i, j, column, &mut columns, &mut labels)
+                if !deferred
+                    && least == labels.next
+                    && candidates.count_ones() > 1
+                    && candidates & !self.deferrable(i) == 0
+                {
+                    // Every column left for the stack's positions blank so far gives a symbol
+                    // not yet read, once in the row: the row reads new labels there whatever
+                    // their order, so the order waits for a later row, as the first row's does.
+                    self.defer(i, candidates, &mut columns);
+                    for p in j..j + candidates.count_ones() as usize {
+                        self.defer_position(i, p, labels.next, &mut columns);
+                        labels.next += 1;
+                    }
+                    columns.label_at[j]
                 } else {
-                    return self.branch(k, chosen, used, columns, labels, standing);
+                    let twins = &self.column_twins[self.transpose];
+                    let chosen = (0..n as u8)
+                        .filter(|&c| {
+                            candidates >> c & 1 == 1
+                                && cell(c) == least
+                                && twins[usize::from(c)] & open == 0
+                        })
+                        .fold(0u32, |m, c| m | 1 << c);
+                    if chosen.count_ones() == 1 {
+                        let column = chosen.trailing_zeros() as u8;
+                        self.put(i, j, column, &mut columns, &mut labels)
+                    } else {
+                        return self.branch(k, chosen, used, columns, labels, standing);
+                    }
                 }
             };
             let Some(child) = standing.after(&self.best.line, k, value) else {
@@ -692,7 +675,7 @@ impl PuzzleSearch {
         }
         let stack = j / self.frame.stack;
         let open = columns.open[stack] & self.given_columns(0);
-        let repeats = open & !self.deferred_givens();
+        let repeats = open & !columns.pending;
         // A new label may be read here only while a deferred given is left to take the position:
         // the stack's other positions must still hold its repeated symbols.
         let waiting = (open & !repeats).count_ones()
@@ -716,7 +699,7 @@ impl PuzzleSearch {
             && let Some(child) = standing.after(&self.best.line, j, least)
         {
             let (mut columns, mut labels) = (columns, labels);
-            columns.deferred |= 1 << j;
+            self.defer_position(0, j, labels.next, &mut columns);
             labels.next += 1;
             self.line[j] = least;
             let improvements = self.best.improvements;

@@ -1,0 +1,134 @@
+//! Deferred columns: the givens whose column order does not matter yet to the rows read so far.
+//!
+//! A row that gives, in one stack's positions blank so far, only symbols it holds once and not yet
+//! read reads new labels there whatever the order of those columns. So the columns stay
+//! **pending**, a set per stack sharing the row's **deferred** positions, each position holding
+//! the label it read; a later row that reads one of their symbols, or gives one of them, places it
+//! at the first free position it can take, and the position's label numbers the symbol (settles
+//! it). Placing them at once would try every order of them, and a puzzle one cell short of a
+//! 25×25 grid has (5!)^4 orders per start that all read alike in the first row.
+//!
+//! ```text
+//!   output stack s:   positions  j0  j1  j2  j3      open[s]   = columns {c1, c4, c7, c9}
+//!   deferred by row r:            .   .   x   x      pending   = {c4, c9}, row_of = r
+//!   labels read there:                    5   6      label_at  = [_, _, 5, 6]
+//! ```
+
+use super::{NONE, PuzzleSearch};
+use crate::classes::shaped::{Labels, MAX};
+
+/// The column side of a partial arrangement.
+#[derive(Clone, Copy)]
+pub(super) struct Columns {
+    /// Per output position, its input column: `NONE` while deferred or not reached.
+    pub(super) at: [u8; MAX],
+    /// Per output stack, its input stack.
+    pub(super) stack_at: [u8; MAX],
+    /// Per output stack, the input columns (bit per column) its deferred positions share.
+    pub(super) open: [u32; MAX],
+    /// The deferred positions (bit per position) of givens: each reads a label already, its column
+    /// one of the open ones deferred by the same row.
+    pub(super) deferred: u32,
+    /// Per deferred position of a given, its label and the output row that deferred it.
+    pub(super) label_at: [u8; MAX],
+    pub(super) row_at: [u8; MAX],
+    /// The open columns (bit per column) whose given is deferred; the others are blank so far.
+    pub(super) pending: u32,
+    /// Per pending column, the output row that deferred it (`NONE` if none).
+    pub(super) row_of: [u8; MAX],
+    /// Per symbol, the pending column whose given it is (`NONE` if none): placing the column
+    /// numbers the symbol.
+    pub(super) holder: [u8; MAX + 1],
+}
+
+impl Columns {
+    /// Nothing placed, nothing deferred.
+    pub(super) const NEW: Columns = Columns {
+        at: [NONE; MAX],
+        stack_at: [NONE; MAX],
+        open: [0; MAX],
+        deferred: 0,
+        label_at: [0; MAX],
+        row_at: [NONE; MAX],
+        pending: 0,
+        row_of: [NONE; MAX],
+        holder: [NONE; MAX + 1],
+    };
+}
+
+impl PuzzleSearch {
+    /// The columns (bit per column) given in output row `i` whose symbol the row holds once: those
+    /// whose given may be deferred.
+    pub(super) fn deferrable(&self, i: usize) -> u32 {
+        let row = usize::from(self.rows[i]);
+        self.given[self.transpose][row] & !self.repeated[self.transpose][row]
+    }
+
+    /// Defers the givens of `pending` (input columns of one output stack), numbered by output row
+    /// `i`: their column order no longer matters to the row, whose cells read new labels in turn.
+    pub(super) fn defer(&self, i: usize, pending: u32, columns: &mut Columns) {
+        for column in (0..self.frame.n as u8).filter(|&c| pending >> c & 1 == 1) {
+            columns.row_of[usize::from(column)] = i as u8;
+            columns.holder[usize::from(self.value(i, column))] = column;
+        }
+        columns.pending |= pending;
+    }
+
+    /// Gives deferred position `j` of output row `i` the label `label`.
+    pub(super) fn defer_position(&self, i: usize, j: usize, label: u8, columns: &mut Columns) {
+        columns.deferred |= 1 << j;
+        columns.label_at[j] = label;
+        columns.row_at[j] = i as u8;
+    }
+
+    /// The deferred positions (bit per position) of output stack `stack` deferred by output row
+    /// `row`.
+    pub(super) fn group(&self, columns: &Columns, stack: usize, row: u8) -> u32 {
+        let mut mask = columns.deferred & self.stack_positions(stack);
+        let mut rest = mask;
+        while rest != 0 {
+            let p = rest.trailing_zeros() as usize;
+            if columns.row_at[p] != row {
+                mask &= !(1 << p);
+            }
+            rest &= rest - 1;
+        }
+        mask
+    }
+
+    /// The free positions (bit per position) pending column `holder` can take when cell `(i, j)`
+    /// reads its symbol: those its row deferred in its stack, but `j`. Those before `j` read a
+    /// blank in row `i`, so only a column blank there can take one.
+    pub(super) fn free_for(&self, i: usize, j: usize, columns: &Columns, holder: u8) -> u32 {
+        let stack = self.output_stack(columns, holder);
+        let free = self.group(columns, stack, columns.row_of[usize::from(holder)]) & !(1 << j);
+        if self.given_columns(i) >> holder & 1 == 1 {
+            free & !((1 << j) - 1)
+        } else {
+            free
+        }
+    }
+
+    /// The pending columns (bit per column) that can take deferred position `j`.
+    pub(super) fn columns_of(&self, columns: &Columns, j: usize) -> u32 {
+        let row = columns.row_at[j];
+        let open = columns.open[j / self.frame.stack] & columns.pending;
+        (0..self.frame.n as u8)
+            .filter(|&c| open >> c & 1 == 1 && columns.row_of[usize::from(c)] == row)
+            .fold(0, |m, c| m | 1 << c)
+    }
+
+    /// Settles pending column `column` at its deferred position `j`: the position's label numbers
+    /// the column's deferred symbol.
+    pub(super) fn settle(&self, j: usize, column: u8, columns: &mut Columns, labels: &mut Labels) {
+        let row = usize::from(columns.row_of[usize::from(column)]);
+        let value = self.value(row, column);
+        columns.at[j] = column;
+        columns.open[j / self.frame.stack] &= !(1 << column);
+        columns.deferred &= !(1 << j);
+        columns.pending &= !(1 << column);
+        columns.row_of[usize::from(column)] = NONE;
+        columns.holder[usize::from(value)] = NONE;
+        labels.of[usize::from(value)] = columns.label_at[j];
+    }
+}
