@@ -231,9 +231,28 @@ fn unreachable_levels_and_guesses_are_usage_errors() {
             &["--size", "16", "-m", "1", "--guesses", "1~2"][..],
             "level 1 puzzles",
         ),
+        (&["--size", "12", "--guesses", "900~999"][..], "~999"),
+        // No level 3 puzzle of these shapes needs fewer than two guesses.
         (
-            &["--size", "12", "--guesses", "900~999"][..],
-            "can start at",
+            &["--size", "8", "-m", "3", "--guesses", "0~1"][..],
+            "try --guesses 0~",
+        ),
+        (
+            &["--size", "6", "-m", "3", "--guesses", "1~1"][..],
+            "try --guesses 1~",
+        ),
+        (
+            &[
+                "--size",
+                "12",
+                "--box",
+                "2x6",
+                "-m",
+                "3",
+                "--guesses",
+                "0~1",
+            ][..],
+            "try --guesses 0~",
         ),
     ] {
         sudoku_gen()
@@ -243,5 +262,35 @@ fn unreachable_levels_and_guesses_are_usage_errors() {
             .code(2)
             .stdout("")
             .stderr(predicate::str::contains(message));
+    }
+}
+
+#[test]
+fn a_guess_range_too_narrow_for_the_shape_is_refused_with_one_that_works() {
+    // Level 3 puzzles of small shapes need two guesses or more: `-m 3 --guesses 0~1` drew
+    // puzzles until the draws gave up, then failed with exit 1.
+    let case = Case {
+        flags: &["--size", "8", "-m", "3"],
+        rate_flags: &[],
+        spec: Some(Spec::boxes(8, 2, 4)),
+    };
+    let refused = sudoku_gen()
+        .args(["-n", "3", "--guesses", "0~1"])
+        .args(case.flags)
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    let message = String::from_utf8(refused.stderr).unwrap();
+    let range = message
+        .split("try --guesses ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no range named: {message}"));
+    let rows = made(&case, 3, &["--guesses", range]);
+    let (low, high) = range.split_once('~').unwrap();
+    let (low, high): (usize, usize) = (low.parse().unwrap(), high.parse().unwrap());
+    for (level, guesses) in rated(&case, &rows) {
+        assert_eq!(level, 3);
+        assert!((low..=high).contains(&guesses), "{guesses} outside {range}");
     }
 }

@@ -205,10 +205,10 @@ pub fn check_guesses_reachable(
     let n = shape.size();
     let asked = format!("--guesses {}~{}", guesses.start(), guesses.end());
     Level::refuse_guesses(level, guesses)?;
-    if *guesses.start() == 0 {
-        return Ok(());
-    }
     if is_listed(shape) {
+        if *guesses.start() == 0 {
+            return Ok(());
+        }
         return Err(format!(
             "{asked}: every {n}×{n} puzzle is solved without a guess: --guesses must start at 0"
         ));
@@ -219,18 +219,41 @@ pub fn check_guesses_reachable(
         solver.count(puzzle, 2, &mut vec![0; puzzle.len()]);
         solver.guesses_made()
     });
-    counts.sort_unstable_by(|a, b| b.cmp(a));
-    let most = counts.first().copied().unwrap_or(0);
-    let reached = counts.get(enough() - 1).copied().unwrap_or(0);
-    if *guesses.start() > reached {
-        return Err(format!(
-            "{asked}: of {} such {n}×{n} puzzles made from a fixed seed, an eighth need {reached} \
-             guesses or more (the most: {most}), and rarer counts are too slow to find: \
-             --guesses can start at {reached} at most here",
-            counts.len()
-        ));
+    counts.sort_unstable();
+    let made = counts.len();
+    let within = counts.iter().filter(|c| guesses.contains(c)).count();
+    if within >= enough() {
+        return Ok(());
     }
-    Ok(())
+    // The narrowest widening that holds enough: up from the asked start, else down from the end.
+    let from_start = counts
+        .iter()
+        .filter(|&c| c >= guesses.start())
+        .nth(enough() - 1);
+    let to_end = counts
+        .iter()
+        .rev()
+        .filter(|&c| c <= guesses.end())
+        .nth(enough() - 1);
+    let counts_seen = match (counts.first(), counts.last()) {
+        (Some(least), Some(most)) => format!("the sample needs {least} to {most}"),
+        _ => "none could be made".to_owned(),
+    };
+    let hint = match (from_start, to_end) {
+        (Some(&end), _) => format!("try --guesses {}~{end}", guesses.start()),
+        (None, Some(&start)) => format!("try --guesses {start}~{}", guesses.end()),
+        (None, None) => match counts.get(made.saturating_sub(enough())) {
+            Some(&reached) => format!("--guesses can start at {reached} at most here"),
+            None => "drop --guesses".to_owned(),
+        },
+    };
+    Err(format!(
+        "{asked}: of {made} such {n}×{n} puzzles made from a fixed seed, {within} need {}~{} \
+         guesses ({counts_seen}); a range must hold an eighth of them to be made at a useful \
+         rate: {hint}",
+        guesses.start(),
+        guesses.end()
+    ))
 }
 
 #[cfg(test)]
@@ -270,5 +293,8 @@ mod tests {
         let kind = (Some(Level::Singles), None, false, false);
         assert!(check_guesses_reachable(&sixteen, &(1..=5), kind).is_err());
         assert_eq!(check_guesses_reachable(&sixteen, &(0..=5), kind), Ok(()));
+        let harder = (Some(Level::Harder), None, false, false);
+        let narrow = check_guesses_reachable(&boxed(8), &(0..=1), harder);
+        assert!(narrow.unwrap_err().contains("try --guesses 0~"));
     }
 }
