@@ -100,8 +100,9 @@ impl Spec {
         })
     }
 
-    /// Counts the completions of `puzzle` up to `limit` by backtracking, filling the empty cell
-    /// with the fewest symbols left first (each house keeps the set of its symbols as bits).
+    /// Counts the completions of `puzzle` up to `limit` by backtracking. Each step branches on
+    /// the choice with the fewest ways: an empty cell's symbols left, or the empty cells of a house
+    /// that can take one of its missing symbols (each house keeps its symbols as bits).
     pub fn count_solutions(&self, puzzle: &[u8], limit: usize) -> usize {
         let houses = self.houses();
         let mut of_cell = vec![Vec::new(); puzzle.len()];
@@ -110,23 +111,30 @@ impl Spec {
                 of_cell[c].push(h);
             }
         }
-        let mut used = vec![0u32; houses.len()];
-        let mut empty = Vec::new();
+        let mut grid = Grid {
+            houses: &houses,
+            of_cell: &of_cell,
+            used: vec![0u32; houses.len()],
+            empty: vec![false; puzzle.len()],
+            left: puzzle.len(),
+            full: (1u32 << self.symbols.len()) - 1,
+        };
         for (cell, ch) in puzzle.iter().enumerate() {
             match self.symbols.iter().position(|s| s == ch) {
                 Some(value) => {
-                    for &h in &of_cell[cell] {
-                        if used[h] >> value & 1 == 1 {
-                            return 0;
-                        }
-                        used[h] |= 1 << value;
+                    if of_cell[cell]
+                        .iter()
+                        .any(|&h| grid.used[h] >> value & 1 == 1)
+                    {
+                        return 0;
                     }
+                    grid.place(cell, 1 << value);
                 }
-                None => empty.push(cell),
+                None => grid.empty[cell] = true,
             }
         }
-        let full = (1u32 << self.symbols.len()) - 1;
-        count_from(&of_cell, &mut used, &mut empty, full, limit)
+        grid.left = grid.empty.iter().filter(|&&e| e).count();
+        grid.count(limit)
     }
 }
 
@@ -307,41 +315,102 @@ impl Witness {
 
 /// The completions of the board (`used`: the symbols of each house; `empty`: its empty cells) up
 /// to `limit`.
-fn count_from(
-    of_cell: &[Vec<usize>],
-    used: &mut [u32],
-    empty: &mut Vec<usize>,
+/// A partial fill being counted by [`Spec::count_solutions`].
+struct Grid<'a> {
+    houses: &'a [Vec<usize>],
+    of_cell: &'a [Vec<usize>],
+    used: Vec<u32>,
+    empty: Vec<bool>,
+    left: usize,
     full: u32,
-    limit: usize,
-) -> usize {
-    if empty.is_empty() {
-        return 1;
+}
+
+/// What a step branches on: one cell's symbols, or one symbol's cells in a house.
+enum Choice {
+    Cell(usize, u32),
+    Symbol(u32, Vec<usize>),
+}
+
+impl Grid<'_> {
+    fn options(&self, cell: usize) -> u32 {
+        !self.of_cell[cell]
+            .iter()
+            .fold(0, |acc, &h| acc | self.used[h])
+            & self.full
     }
-    let left =
-        |cell: usize, used: &[u32]| !of_cell[cell].iter().fold(0, |acc, &h| acc | used[h]) & full;
-    let (at, _) = empty
-        .iter()
-        .enumerate()
-        .min_by_key(|&(_, &cell)| left(cell, used).count_ones())
-        .expect("an empty cell");
-    let cell = empty.swap_remove(at);
-    let mut options = left(cell, used);
-    let mut count = 0;
-    while options != 0 && count < limit {
-        let bit = options & options.wrapping_neg();
-        options &= options - 1;
-        for &h in &of_cell[cell] {
-            used[h] |= bit;
-        }
-        count += count_from(of_cell, used, empty, full, limit - count);
-        for &h in &of_cell[cell] {
-            used[h] &= !bit;
+
+    fn place(&mut self, cell: usize, bit: u32) {
+        for &h in &self.of_cell[cell] {
+            self.used[h] |= bit;
         }
     }
-    empty.push(cell);
-    let last = empty.len() - 1;
-    empty.swap(at, last);
-    count
+
+    fn unplace(&mut self, cell: usize, bit: u32) {
+        for &h in &self.of_cell[cell] {
+            self.used[h] &= !bit;
+        }
+    }
+
+    /// The choice with the fewest ways (`None`: a cell or a house's symbol has none).
+    fn choice(&self) -> Option<Choice> {
+        let mut best = (u32::MAX, Choice::Cell(0, 0));
+        for cell in (0..self.empty.len()).filter(|&c| self.empty[c]) {
+            let options = self.options(cell);
+            if options.count_ones() < best.0 {
+                best = (options.count_ones(), Choice::Cell(cell, options));
+            }
+        }
+        if best.0 <= 1 {
+            return (best.0 == 1).then_some(best.1);
+        }
+        for (h, house) in self.houses.iter().enumerate() {
+            let mut missing = self.full & !self.used[h];
+            while missing != 0 {
+                let bit = missing & missing.wrapping_neg();
+                missing &= missing - 1;
+                let cells: Vec<usize> = house
+                    .iter()
+                    .copied()
+                    .filter(|&c| self.empty[c] && self.options(c) & bit != 0)
+                    .collect();
+                if cells.is_empty() {
+                    return None;
+                }
+                if (cells.len() as u32) < best.0 {
+                    best = (cells.len() as u32, Choice::Symbol(bit, cells));
+                }
+            }
+        }
+        Some(best.1)
+    }
+
+    fn count(&mut self, limit: usize) -> usize {
+        if self.left == 0 {
+            return 1;
+        }
+        let ways: Vec<(usize, u32)> = match self.choice() {
+            None => return 0,
+            Some(Choice::Cell(cell, options)) => (0..32)
+                .filter(|b| options >> b & 1 == 1)
+                .map(|b| (cell, 1 << b))
+                .collect(),
+            Some(Choice::Symbol(bit, cells)) => cells.into_iter().map(|c| (c, bit)).collect(),
+        };
+        let mut count = 0;
+        for (cell, bit) in ways {
+            if count >= limit {
+                break;
+            }
+            self.place(cell, bit);
+            self.empty[cell] = false;
+            self.left -= 1;
+            count += self.count(limit - count);
+            self.left += 1;
+            self.empty[cell] = true;
+            self.unplace(cell, bit);
+        }
+        count
+    }
 }
 
 /// Whether `solution` keeps every given of `puzzle` (a given is any symbol of the alphabet).

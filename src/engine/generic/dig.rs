@@ -18,6 +18,7 @@
 //! Puzzle `i` is made from its own generator seeded from the seed and `i`, so the output does not
 //! depend on the thread count; a puzzle equal to an earlier one is replaced by the next index's.
 
+use std::collections::HashSet;
 use std::ops::RangeInclusive;
 
 use rand::rngs::Xoshiro256PlusPlus;
@@ -195,13 +196,20 @@ fn draw_listed(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzle>, Error
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(request.seed);
     let mut puzzles = if request.classes {
         // Every listed puzzle in a random order, each kept when no earlier one kept is equivalent.
+        // A puzzle of a list and givens already met relabels one met, so needs no form: a
+        // listing of two million puzzles has under a hundred thousand lists and givens.
         let canon = Canon::new(&request.shape);
-        let mut seen = std::collections::HashSet::new();
+        let (mut met, mut seen) = (HashSet::new(), HashSet::new());
         let mut kept = Vec::with_capacity(request.count);
-        for puzzle in listing.draw(listing.len(), &mut rng) {
+        for index in listing.draw_indices(listing.len(), &mut rng) {
             if kept.len() == request.count {
                 break;
             }
+            let (_, list, givens) = listing.source(index);
+            if !met.insert((list, givens)) {
+                continue;
+            }
+            let puzzle = listing.puzzle(index);
             if seen.insert(canon.form(&puzzle.puzzle)) {
                 kept.push(puzzle);
             }

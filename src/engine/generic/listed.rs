@@ -68,6 +68,9 @@ pub struct Listing {
     lists: Vec<Vec<u64>>,
     /// How many puzzles each list holds.
     sizes: Vec<usize>,
+    /// Per list, the puzzles of its words before each word: finding a puzzle by its rank reads
+    /// one word, not the thousand before it.
+    ranks: Vec<Vec<u32>>,
     /// The puzzles of the grids before each grid.
     before: Vec<usize>,
 }
@@ -98,6 +101,19 @@ impl Listing {
         let sizes: Vec<usize> = lists
             .iter()
             .map(|words| words.iter().map(|w| w.count_ones() as usize).sum())
+            .collect();
+        let ranks = lists
+            .iter()
+            .map(|words| {
+                let mut before = 0;
+                words
+                    .iter()
+                    .map(|w| {
+                        before += w.count_ones();
+                        before - w.count_ones()
+                    })
+                    .collect()
+            })
             .collect();
         let mut list_of: Vec<usize> = grids
             .iter()
@@ -143,6 +159,7 @@ impl Listing {
             list_of,
             lists,
             sizes,
+            ranks,
             before,
         }
     }
@@ -177,24 +194,25 @@ impl Listing {
         (fewest <= most).then_some(fewest..=most)
     }
 
+    /// Where puzzle `index` of the listing comes from: its grid, the list that grid shares, and
+    /// its givens (as in the module documentation). Puzzles of one list and givens relabel one
+    /// another.
+    pub fn source(&self, index: usize) -> (usize, usize, usize) {
+        let grid = self.before.partition_point(|&b| b <= index) - 1;
+        let rank = (index - self.before[grid]) as u32;
+        let list = self.list_of[grid];
+        let at = self.ranks[list].partition_point(|&r| r <= rank) - 1;
+        let mut word = self.lists[list][at];
+        for _ in 0..rank - self.ranks[list][at] {
+            word &= word - 1;
+        }
+        let givens = at * 64 + word.trailing_zeros() as usize;
+        (grid, self.list_of[grid], givens)
+    }
+
     /// Puzzle `index` of the listing.
     pub fn puzzle(&self, index: usize) -> ShapedPuzzle {
-        let grid = self.before.partition_point(|&b| b <= index) - 1;
-        let mut rank = index - self.before[grid];
-        let words = &self.lists[self.list_of[grid]];
-        let mut givens = 0;
-        for (at, &word) in words.iter().enumerate() {
-            let ones = word.count_ones() as usize;
-            if rank < ones {
-                let mut word = word;
-                for _ in 0..rank {
-                    word &= word - 1;
-                }
-                givens = at * 64 + word.trailing_zeros() as usize;
-                break;
-            }
-            rank -= ones;
-        }
+        let (grid, _, givens) = self.source(index);
         let solution = self.grids[grid];
         ShapedPuzzle {
             puzzle: puzzle_of(&solution, givens).to_vec(),
@@ -206,10 +224,18 @@ impl Listing {
     /// `count` distinct puzzles drawn uniformly from `rng`, in the order drawn (at most
     /// [`Listing::len`]).
     pub fn draw<R: Rng + ?Sized>(&self, count: usize, rng: &mut R) -> Vec<ShapedPuzzle> {
-        index::sample(rng, self.len(), count)
-            .into_iter()
+        self.draw_indices(count, rng)
             .map(|index| self.puzzle(index))
             .collect()
+    }
+
+    /// The indices of [`Listing::draw`]'s puzzles, in the order drawn.
+    pub fn draw_indices<R: Rng + ?Sized>(
+        &self,
+        count: usize,
+        rng: &mut R,
+    ) -> impl Iterator<Item = usize> {
+        index::sample(rng, self.len(), count).into_iter()
     }
 }
 
