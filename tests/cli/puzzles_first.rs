@@ -1,6 +1,6 @@
 //! `-n N --first SYM` on every shape through the real binary: every puzzle's one solution starts
 //! with the symbol, the puzzles stay distinct and the same at any `-j`, every option of `-n` takes
-//! it (but `--shard` off the standard 9×9 shape, as for `-c`), the 4×4 listing counts exactly the
+//! it, shards with it share no grid and no puzzle on any shape, the 4×4 listing counts exactly the
 //! puzzles it allows, and a symbol the shape has not is a usage error. Puzzles and solutions are
 //! judged by `common::shapes`, which knows nothing of the engine.
 
@@ -209,18 +209,36 @@ fn nine_by_nine_shards_with_the_symbol_share_no_puzzle() {
 }
 
 #[test]
-fn the_symbol_with_a_shard_is_refused_off_the_standard_shape_as_for_c() {
-    for flags in [&["--size", "6"][..], &["--size", "4"], &["--diagonal"]] {
-        for mode in ["-c", "-n"] {
-            let args = [
-                &[mode, "5", "--first", "2", "--shard", "1/2", "--seed", "1"],
-                flags,
-            ]
-            .concat();
-            assert_usage_error(
-                &args,
-                "--first with --shard works on the standard 9×9 shape only",
-            );
+fn shards_with_the_symbol_share_no_grid_and_no_puzzle_on_any_shape() {
+    // --first with --shard was refused off the standard 9×9 shape: the relabelling that puts
+    // the symbol first could have moved the cells that key a grid's shard.
+    for case in cases().into_iter().skip(1) {
+        for first in ["1", "2", case.first] {
+            let what = format!("{:?} --first {first}", case.flags);
+            let mut grids = HashSet::new();
+            let mut solutions = HashSet::new();
+            for shard in ["1/3", "2/3", "3/3"] {
+                let base = ["--first", first, "--shard", shard, "--seed", "5"];
+                let c =
+                    run_ok(&[&["-c", "20", "--format", "line"], &base[..], case.flags].concat());
+                for (layout, grid) in line_records(&c) {
+                    let spec = case.spec.clone().unwrap_or_else(|| {
+                        Spec::jigsaw(layout.as_deref().expect("a jigsaw line's layout"))
+                    });
+                    assert!(spec.is_valid_complete(&grid), "{what}");
+                    assert_eq!(grid[0], first.as_bytes()[0], "{what}");
+                    assert!(grids.insert(grid), "{what}: a grid in two shards");
+                }
+                let n = run_ok(&[&["-n", "8", "--format", "csv"], &base[..], case.flags].concat());
+                let pairs = checked_csv(&n, case.spec.as_ref(), first, &what);
+                let mine: HashSet<String> = pairs.into_iter().map(|(_, s)| s).collect();
+                assert!(
+                    mine.is_disjoint(&solutions),
+                    "{what}: a solution in two shards"
+                );
+                solutions.extend(mine);
+            }
+            assert_eq!(grids.len(), 60, "{what}");
         }
     }
 }

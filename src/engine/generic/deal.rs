@@ -10,7 +10,9 @@
 //!   subtree's key once it has placed the 2s, and goes below only the placements its shard owns;
 //!   the values are the walk's, which the seed maps to the same symbols in every shard.
 //! - `-n` relabels each random grid so that two of its values whose cells the shard owns become
-//!   1 and 2: a grid has N·(N − 1) such pairs, so it seldom has none.
+//!   1 and 2: a grid has N·(N − 1) such pairs, so it seldom has none. With `--first 1` or
+//!   `--first 2` the keyed values are the two smallest others (see [`keyed_values`]), since the
+//!   first value must take the top-left cell; `-c` keeps its 1s and 2s off that cell instead.
 //!
 //! On a 4×4 shape, whose puzzles are listed, shard `i` takes the listed grids numbered `i - 1`
 //! modulo `k` instead (see [`super::listed`]).
@@ -87,38 +89,63 @@ impl Placements {
     }
 
     /// A value that, relabelled 2 while `one` is relabelled 1, puts the grid in `shard`: the
-    /// first such after `two`, or `None` when no value does.
-    pub fn partner(&self, one: u8, two: u8, shard: Shard) -> Option<u8> {
+    /// first such after `two` but `avoid`, or `None` when no value does.
+    pub fn partner(&self, one: u8, two: u8, shard: Shard, avoid: Option<u8>) -> Option<u8> {
         let n = self.cells.len() as u8 - 1;
         (0..n)
             .map(|step| (two - 1 + step) % n + 1)
-            .find(|&v| v != one && owns(shard, self.key(one, v)))
+            .find(|&v| v != one && Some(v) != avoid && owns(shard, self.key(one, v)))
+    }
+}
+
+/// The two values whose cells key a grid (see the module documentation): 1 and 2, or with a
+/// value `first` asked in the top-left cell, the two smallest others, so that the relabelling
+/// that puts `first` there keeps the key.
+pub fn keyed_values(first: Option<u8>) -> (u8, u8) {
+    match first {
+        Some(1) => (2, 3),
+        Some(2) => (1, 3),
+        _ => (1, 2),
     }
 }
 
 /// `grid` relabelled at random into one of `shard`'s grids, or `None` when no relabelling of it
-/// is: values drawn at random become 1 and 2 (the first pair the shard owns from a random start),
-/// the others a random order of the rest.
+/// is: values drawn at random become the keyed values (the first pair the shard owns from a
+/// random start), the value of the top-left cell `first` when it is asked, and the others a
+/// random order of the rest.
 pub fn relabel_into<R: Rng + ?Sized>(
     grid: &[u8],
     region_cells: &[Vec<u16>],
     shard: Shard,
+    first: Option<u8>,
     rng: &mut R,
 ) -> Option<Vec<u8>> {
     let n = region_cells.len() as u8;
     let placements = Placements::new(grid, region_cells);
+    let top_left = first.map(|_| grid[0]);
     let start = rng.random_range(0..n);
     let (one, two) = (0..n).find_map(|step| {
         let one = (start + step) % n + 1;
+        if Some(one) == top_left {
+            return None;
+        }
         let two = rng.random_range(1..=n);
-        placements.partner(one, two, shard).map(|two| (one, two))
+        placements
+            .partner(one, two, shard, top_left)
+            .map(|two| (one, two))
     })?;
-    let mut rest: Vec<u8> = (3..=n).collect();
+    let (k1, k2) = keyed_values(first);
+    let mut rest: Vec<u8> = (1..=n)
+        .filter(|&l| l != k1 && l != k2 && Some(l) != first)
+        .collect();
     rest.shuffle(rng);
     let mut label = vec![0; usize::from(n) + 1];
-    label[usize::from(one)] = 1;
-    label[usize::from(two)] = 2;
-    let others = (1..=n).filter(|&v| v != one && v != two);
+    label[usize::from(one)] = k1;
+    label[usize::from(two)] = k2;
+    if let (Some(value), Some(top_left)) = (first, top_left) {
+        label[usize::from(top_left)] = value;
+    }
+    let others = (1..=n).filter(|&v| v != one && v != two && Some(v) != top_left);
     for (value, new) in others.zip(rest) {
         label[usize::from(value)] = new;
     }
@@ -155,9 +182,16 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
         for index in 1..=5 {
             let shard = Shard::new(index, 5).unwrap();
-            let relabelled = relabel_into(&grid, cells, shard, &mut rng).unwrap();
+            let relabelled = relabel_into(&grid, cells, shard, None, &mut rng).unwrap();
             assert!(shape.first_repeat(&relabelled).is_none());
             assert!(owns(shard, Placements::new(&relabelled, cells).key(1, 2)));
+            for first in 1..=12 {
+                let relabelled = relabel_into(&grid, cells, shard, Some(first), &mut rng).unwrap();
+                assert!(shape.first_repeat(&relabelled).is_none());
+                assert_eq!(relabelled[0], first);
+                let (k1, k2) = keyed_values(Some(first));
+                assert!(owns(shard, Placements::new(&relabelled, cells).key(k1, k2)));
+            }
         }
     }
 }

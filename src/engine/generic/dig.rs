@@ -10,7 +10,8 @@
 //! [`super::deal`]), so the puzzles of two shards, each with one solution, differ. With a first
 //! value, each random grid has it swapped with the value of its top-left cell before it is dug: a
 //! relabelling, which keeps the grid a grid, and since it comes before the puzzle is compared with
-//! the others, the puzzles stay distinct.
+//! the others, the puzzles stay distinct. With both, one relabelling does both, keying the grid by
+//! two values other than the first.
 //!
 //! On a 4×4 shape every puzzle is listed instead, and the puzzles are drawn from the list (see
 //! [`super::listed`]).
@@ -119,7 +120,6 @@ pub struct ShapedPuzzle {
 
 /// Makes `request.count` distinct puzzles over the current rayon pool.
 pub fn generate_puzzles(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzle>, Error> {
-    super::check_first_without_shard(request.first, request.shard)?;
     if is_listed(&request.shape) {
         return draw_listed(request);
     }
@@ -311,12 +311,11 @@ pub(super) fn make_one(
         let mut solution = random_grid(shape, solver, &mut rng)?;
         if let Some(shard) = request.shard {
             let regions = &shape.houses()[2 * n..3 * n];
-            match relabel_into(&solution, regions, shard, &mut rng) {
+            match relabel_into(&solution, regions, shard, request.first, &mut rng) {
                 Some(grid) => solution = grid,
                 None => continue,
             }
-        }
-        if let Some(value) = request.first {
+        } else if let Some(value) = request.first {
             let top_left = solution[0];
             swap_values(&mut solution, top_left, value);
         }

@@ -11,20 +11,6 @@ pub mod walk;
 
 use crate::error::Error;
 use crate::model::shape::Shape;
-use crate::model::shard::Shard;
-
-/// Refuses `--first` with `--shard`, which `-c` and `-n` take together on the standard 9×9 shape
-/// only: here a grid's shard is a function of the cells its values 1 and 2 take (see [`deal`]),
-/// and the relabelling that puts the symbol asked in the top-left cell could undo the one that
-/// steered the grid into its shard.
-pub fn check_first_without_shard(first: Option<u8>, shard: Option<Shard>) -> Result<(), Error> {
-    match (first, shard) {
-        (Some(_), Some(_)) => Err(Error::Usage(
-            "--first with --shard works on the standard 9×9 shape only".to_owned(),
-        )),
-        _ => Ok(()),
-    }
-}
 
 /// The guesses, per cell, the search may spend looking for a first complete grid of a shape
 /// before `-c` or `-n` works on it.

@@ -118,7 +118,6 @@ fn layout_of(format: Format) -> Layout {
 /// documentation) run over the current rayon pool.
 pub fn render_grids(request: &ShapedGrids) -> Result<Vec<u8>, Error> {
     let shape = &request.shape;
-    super::check_first_without_shard(request.first, request.shard)?;
     let first_grid = super::check_has_grid(shape, request.count)?;
     let layout = layout_of(request.format);
     let with_layout = shape.layout_text().is_some();
@@ -474,16 +473,19 @@ impl Walk {
             let one = grid[usize::from(self.region_cells[0][k])];
             deal::swap_values(&mut grid, one, 1);
         }
-        if let Some(shard) = self.shard
-            && fixed >= KEYED_VALUES
-            && let Some(two) = Placements::new(&grid, &self.region_cells).partner(1, 2, shard)
-        {
-            deal::swap_values(&mut grid, two, 2);
-        }
         if self.top_left_relabelled && usize::from(grid[0]) <= fixed {
             // A part's 1 stays where it is: `start_with` keeps it off the top-left cell.
             let top_left = grid[0];
             deal::swap_values(&mut grid, top_left, n as u8);
+        }
+        // The 2 the shard owns keeps off the top-left cell too, where a relabelled value goes.
+        let top_left = self.top_left_relabelled.then_some(grid[0]);
+        if let Some(shard) = self.shard
+            && fixed >= KEYED_VALUES
+            && let Some(two) =
+                Placements::new(&grid, &self.region_cells).partner(1, 2, shard, top_left)
+        {
+            deal::swap_values(&mut grid, two, 2);
         }
         // The walk's canonical order of the relabelled values: region 0's cells take them in
         // reading order.
