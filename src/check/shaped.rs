@@ -10,7 +10,7 @@
 
 use super::GridRules;
 use super::repeats::{Places, SeenGrids, add_repeats, seen_key};
-use super::report::{Cell, Fault, Report, Subject};
+use super::report::{Cell, Fault, Problem, Report, Subject};
 use super::scan::noun_of;
 use super::shaped_form::FormCheck;
 use crate::model::request::ShapeRequest;
@@ -39,6 +39,8 @@ pub fn check_grids(text: &[u8], request: &ShapeRequest, rules: GridRules) -> Rep
 pub struct GridChecker {
     report: Report,
     seen: SeenGrids,
+    /// The number of the file checked, among several (see [`GridChecker::next_file`]).
+    file: u32,
     /// The symbol every top-left cell must hold.
     first: Option<u8>,
     /// The form the text is held to.
@@ -51,6 +53,7 @@ impl GridChecker {
         GridChecker {
             report: Report::default(),
             seen,
+            file: 0,
             first,
             form: FormCheck::default(),
         }
@@ -60,6 +63,17 @@ impl GridChecker {
     /// start with `first` when given.
     pub fn within_budget(first: Option<u8>) -> GridChecker {
         GridChecker::new(SeenGrids::within_budget(), first)
+    }
+
+    /// Ends the check of this file, one of several: its report so far (repeats and count not
+    /// checked yet), and the check of the next file, whose keys join this one's so that a grid
+    /// repeated in a later file is found (see [`GridChecker::finish_files`]).
+    pub fn next_file(self) -> (Report, GridChecker) {
+        let next = GridChecker {
+            file: self.file + 1,
+            ..GridChecker::new(self.seen, self.first)
+        };
+        (self.report, next)
     }
 
     /// Checks one piece of the text (`text`, starting on line `first_line`, `last` when nothing
@@ -95,7 +109,7 @@ impl GridChecker {
             .iter()
             .map(|&(index, ordinal)| (ordinal, grids.lines[index]))
             .collect();
-        self.seen.close(0, spaced(places));
+        self.seen.close(self.file, spaced(places));
         self.report.grids = in_form.records;
         self.report.problems.count() > before
     }
@@ -124,6 +138,35 @@ impl GridChecker {
         )?;
         check_count(&mut self.report, last_line, count);
         Ok(self.report)
+    }
+
+    /// Finishes the check of several files, `reports` (in file order) as
+    /// [`GridChecker::next_file`] left them, a CSV corpus's as checked, this checker the one after
+    /// the last: every grid that repeats one of its file or of an earlier file (`names` name the
+    /// files), and with `count`, the grids of all the files, reported on the last file's
+    /// `last_line`. An error when a run of keys written out cannot be read back.
+    pub fn finish_files(
+        mut self,
+        reports: &mut [Report],
+        names: &[String],
+        last_line: usize,
+        count: Option<usize>,
+    ) -> std::io::Result<()> {
+        if let Some(error) = self.seen.take_failure() {
+            return Err(error);
+        }
+        add_repeats(self.seen, reports, names)?;
+        let total: usize = reports.iter().map(|r| r.grids).sum();
+        if let Some(count) = count.filter(|&c| c != total)
+            && let Some(last) = reports.last_mut()
+        {
+            last.add(Problem {
+                line: last_line,
+                grid: None,
+                message: format!("expected {count} grids in all the files, found {total}"),
+            });
+        }
+        Ok(())
     }
 }
 

@@ -439,10 +439,6 @@ fn generic(
     shape: Option<Shape>,
     seed: u64,
 ) -> Result<Planned, Error> {
-    let other = match &shape {
-        Some(shape) => describe(shape),
-        None => "shapes other than 9×9".to_owned(),
-    };
     Ok(Planned::Generic(Box::new(match job {
         job @ (Job::Grids { .. } | Job::Puzzles { .. }) => {
             let shape = shape.expect("refuse_generic asks for the size of -c and -n");
@@ -489,13 +485,13 @@ fn generic(
             classes,
             ..
         } => {
-            if paths.len() > 1 {
-                return Err(usage(format!(
-                    "--check takes one file at a time for {other}"
-                )));
-            }
+            let paths = if paths.is_empty() {
+                vec![PathBuf::new()]
+            } else {
+                paths
+            };
             shaped::Job::Check {
-                path: paths.into_iter().next().unwrap_or_default(),
+                paths,
                 puzzles,
                 request,
                 rules,

@@ -48,7 +48,7 @@ pub(super) fn run(
             request,
         } => run_standard(job, seed, standard_shape, &request, destination),
         Planned::Make { shape, job, seed } => make::run(*shape, job, seed, destination),
-        Planned::Generic(job) => shaped::run(*job, None, destination),
+        Planned::Generic(job) => shaped::run(*job, Vec::new(), destination),
         Planned::Grade { job, sheet } => {
             let grading = grade::grade(&job)?;
             Destination::Stdout.write(grading.render_text().as_bytes())?;
@@ -92,7 +92,7 @@ fn run_standard(
                     unique,
                     column,
                 };
-                return shaped::run(job, Some(pieces), destination);
+                return shaped::run(job, vec![pieces], destination);
             }
             let rules = BatchRules {
                 separated: Box::new(move |input| format.unwrap_or(input) == Format::Grid),
@@ -118,7 +118,7 @@ fn run_standard(
                     request: request.clone(),
                     column,
                 };
-                return shaped::run(job, Some(pieces), destination);
+                return shaped::run(job, vec![pieces], destination);
             }
             let rules = BatchRules {
                 separated: Box::new(|_| false),
@@ -178,32 +178,22 @@ fn run_standard(
                 .iter()
                 .map(|path| open_pieces(path))
                 .collect::<Result<Vec<_>, Error>>()?;
-            // The shapes read from the input: other shapes are checked one file at a time.
-            let mut other = None;
-            for (path, input) in paths.iter().zip(&mut inputs) {
-                let column = corpus.column.as_deref();
-                if is_other_shape(&input.peek(PEEK)?, column) {
-                    other.get_or_insert(path);
-                }
+            // The shapes read from the inputs: when any is of another shape, the checker of
+            // every shape checks them all.
+            let mut other = false;
+            for input in &mut inputs {
+                other |= is_other_shape(&input.peek(PEEK)?, corpus.column.as_deref());
             }
-            if let Some(path) = other {
-                let name = source_name(path);
-                if paths.len() > 1 {
-                    return Err(Error::Usage(format!(
-                        "--check takes one file at a time for shapes other than 9×9, and {name} \
-                         reads as one (files in the line format are checked together as one \
-                         stream: cat FILE... | sudoku-gen --check -)"
-                    )));
-                }
+            if other {
                 let job = shaped::Job::Check {
-                    path: paths[0].clone(),
+                    paths,
                     puzzles: None,
                     request: request.clone(),
                     rules,
                     corpus,
                     classes,
                 };
-                return shaped::run(job, Some(inputs.remove(0)), destination);
+                return shaped::run(job, inputs, destination);
             }
             // Only now are the grids known to be 9×9 ones, whose symbols are the digits.
             standard_first(rules.first)?;
@@ -244,14 +234,14 @@ fn run_standard(
             };
             if other {
                 let job = shaped::Job::Check {
-                    path: path.clone(),
+                    paths: vec![path.clone()],
                     puzzles: Some(puzzles),
                     request: request.clone(),
                     rules,
                     corpus: Default::default(),
                     classes,
                 };
-                return shaped::run(job, Some(solutions), destination);
+                return shaped::run(job, vec![solutions], destination);
             }
             standard_first(rules.first)?;
             let checked = if classes {

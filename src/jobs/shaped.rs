@@ -12,7 +12,7 @@ use super::route::first_value;
 use super::stream::parse_error_lines;
 use crate::check::shaped::{self as check, GridChecker, SolutionChecker};
 use crate::check::shaped_corpus::CorpusChecker;
-use crate::check::{CorpusRules, GridRules, Problem, Report};
+use crate::check::{CorpusRules, GridRules, Problem, Report, files_text};
 use crate::classes::shaped::ClassIndex;
 use crate::error::Error;
 use crate::io::input::{Boundary, Piece, Pieces, open_pieces, source_name};
@@ -44,10 +44,10 @@ pub enum Job {
         request: ShapeRequest,
         column: Option<String>,
     },
-    /// `--check FILE`, with `--puzzles PFILE` when `puzzles` is given; with `classes`, no two
-    /// grids (puzzles) equivalent.
+    /// `--check FILE...` (one file with `puzzles` or `classes`), with `--puzzles PFILE` when
+    /// `puzzles` is given; with `classes`, no two grids (puzzles) equivalent.
     Check {
-        path: PathBuf,
+        paths: Vec<PathBuf>,
         puzzles: Option<PathBuf>,
         request: ShapeRequest,
         rules: GridRules,
@@ -106,13 +106,14 @@ fn is_other_line_text(text: &[u8], request: &ShapeRequest) -> bool {
     })
 }
 
-/// Runs `job` (`input`: its input, when it has already been opened).
+/// Runs `job` (`inputs`: its inputs, in order, those already opened).
 pub(super) fn run(
     job: Job,
-    input: Option<Pieces>,
+    inputs: Vec<Pieces>,
     destination: Destination,
 ) -> Result<Finished, Error> {
-    let open = |path: &PathBuf| match input {
+    let mut given = inputs.into_iter();
+    let mut open = |path: &PathBuf| match given.next() {
         Some(input) => Ok(input),
         None => open_pieces(path),
     };
@@ -147,26 +148,38 @@ pub(super) fn run(
             seed,
         } => shuffle_pieces(open_pieces(&path)?, request, format, seed, destination),
         Job::Check {
-            path,
+            paths,
             puzzles,
             request,
             rules,
             corpus,
             classes,
         } => {
-            let input = open(&path)?;
-            let report = match puzzles {
+            let mut inputs = Vec::with_capacity(paths.len());
+            for path in &paths {
+                inputs.push(open(path)?);
+            }
+            let reports = match puzzles {
                 None => {
-                    let input =
-                        ShapedPieces::new(input, request, corpus.column).diagonals_matter(classes);
-                    check_pieces(input, rules, corpus.unique, classes)?
+                    let inputs = paths
+                        .iter()
+                        .zip(inputs)
+                        .map(|(path, input)| {
+                            let pieces =
+                                ShapedPieces::new(input, request.clone(), corpus.column.clone())
+                                    .diagonals_matter(classes);
+                            (source_name(path), pieces)
+                        })
+                        .collect();
+                    check_inputs(inputs, rules, corpus.unique, classes)?
                 }
                 Some(puzzles) => {
+                    let input = inputs.remove(0);
                     let puzzle_pieces = open_pieces(&puzzles)?;
                     let name = source_name(&puzzles);
                     let classes = classes.then_some(name.as_str());
                     match check_solution_pieces(input, puzzle_pieces, request, rules, classes)? {
-                        Ok(report) => report,
+                        Ok(report) => vec![(source_name(&paths[0]), report)],
                         Err(errors) => {
                             let name = source_name(&puzzles);
                             return Ok(Finished::with(1, parse_error_lines(&name, &errors)));
@@ -174,7 +187,9 @@ pub(super) fn run(
                     }
                 }
             };
-            super::run::finish_check(&report, &path)
+            Destination::Stdout.write(files_text(&reports).as_bytes())?;
+            let problems = reports.iter().map(|(_, r)| r.problems.count()).sum();
+            Ok(Finished::with(problems, Vec::new()))
         }
     }
 }
@@ -437,18 +452,69 @@ impl ShapedPieces {
     }
 }
 
+/// What [`check_file`] found in one input.
+struct Checked {
+    /// A CSV corpus's report, checked row by row; `None` for grids, whose problems the checker
+    /// holds.
+    corpus: Option<Report>,
+    /// The input's last line.
+    last_line: usize,
+    /// With `--classes`, the equivalent pairs found.
+    pairs: Option<Vec<Problem>>,
+}
+
 /// `--check` of grids of every shape, a piece of the input at a time as `-s` reads it (see
 /// [`ShapedPieces`]): every grid leaves 16 bytes for the search for repeats (spilled to disk past
 /// the memory budget, as the 9×9 checker's are). A CSV corpus is checked row by row instead, and
-/// with `unique` every puzzle's solutions counted. A stream is not read past its first piece with
-/// a problem; a file is read to its end, so that its report names every problem.
-fn check_pieces(
-    mut pieces: ShapedPieces,
+/// with `unique` every puzzle's solutions counted. Several files are checked in turn, against
+/// each other for repeats. A stream is not read past its first piece with a problem; a file is
+/// read to its end, so that its report names every problem.
+fn check_inputs(
+    inputs: Vec<(String, ShapedPieces)>,
     rules: GridRules,
     unique: bool,
     classes: bool,
-) -> Result<Report, Error> {
+) -> Result<Vec<(String, Report)>, Error> {
     let mut checker = GridChecker::within_budget(rules.first);
+    if let [_] = &inputs[..] {
+        let (name, pieces) = inputs.into_iter().next().expect("one input");
+        let checked = check_file(pieces, &mut checker, rules.first, unique, classes)?;
+        let report = match checked.corpus {
+            Some(report) => report,
+            None => {
+                let mut report = checker
+                    .finish(checked.last_line, rules.count)
+                    .map_err(spill_failed)?;
+                with_classes(&mut report, checked.pairs);
+                report
+            }
+        };
+        return Ok(vec![(name, report)]);
+    }
+    let (mut names, mut reports) = (Vec::new(), Vec::new());
+    let mut last_line = 1;
+    for (name, pieces) in inputs {
+        let checked = check_file(pieces, &mut checker, rules.first, unique, false)?;
+        let (report, next) = checker.next_file();
+        checker = next;
+        names.push(name);
+        reports.push(checked.corpus.unwrap_or(report));
+        last_line = checked.last_line.max(1);
+    }
+    checker
+        .finish_files(&mut reports, &names, last_line, rules.count)
+        .map_err(spill_failed)?;
+    Ok(names.into_iter().zip(reports).collect())
+}
+
+/// Checks one input's pieces with `checker` (see [`check_inputs`]).
+fn check_file(
+    mut pieces: ShapedPieces,
+    checker: &mut GridChecker,
+    first: Option<u8>,
+    unique: bool,
+    classes: bool,
+) -> Result<Checked, Error> {
     let mut corpus: Option<CorpusChecker> = None;
     let mut index = classes.then(ClassIndex::default);
     let mut pairs = Vec::new();
@@ -456,11 +522,11 @@ fn check_pieces(
     while let Some(piece) = pieces.next()? {
         last_line = piece.last_line;
         if piece.first && !piece.unreadable {
-            check_first(rules.first, &piece.puzzles, pieces.name())?;
+            check_first(first, &piece.puzzles, pieces.name())?;
         }
         let problem = match &piece.rows {
             Some(rows) => corpus
-                .get_or_insert_with(|| CorpusChecker::new(rules.first, unique))
+                .get_or_insert_with(|| CorpusChecker::new(first, unique))
                 .rows(&piece.puzzles, &rows.solutions, &rows.solved, &piece.errors),
             None if piece.unreadable => {
                 checker.unreadable(&piece.errors);
@@ -497,16 +563,11 @@ fn check_pieces(
             break;
         }
     }
-    match corpus {
-        Some(corpus) => Ok(corpus.finish()),
-        None => {
-            let mut report = checker
-                .finish(last_line, rules.count)
-                .map_err(spill_failed)?;
-            with_classes(&mut report, index.is_some(), pairs);
-            Ok(report)
-        }
-    }
+    Ok(Checked {
+        corpus: corpus.map(CorpusChecker::finish),
+        last_line,
+        pairs: index.map(|_| pairs),
+    })
 }
 
 /// Refuses a `--first` symbol that is none of the alphabet `grids` are read in (the first grids
@@ -521,10 +582,10 @@ fn check_first(first: Option<u8>, grids: &ShapedPuzzles, name: &str) -> Result<(
     }
 }
 
-/// Adds to `report` the equivalent pairs a check with `--classes` found.
-fn with_classes(report: &mut Report, classes: bool, pairs: Vec<Problem>) {
-    report.classes = classes;
-    for problem in pairs {
+/// Adds to `report` the equivalent pairs a check with `--classes` found (`None`: not asked).
+fn with_classes(report: &mut Report, pairs: Option<Vec<Problem>>) {
+    report.classes = pairs.is_some();
+    for problem in pairs.into_iter().flatten() {
         report.add(problem);
     }
 }
@@ -637,7 +698,7 @@ fn check_solution_pieces(
         }
     }
     let mut report = checker.finish(puzzles_in_all, last_line, rules.count);
-    with_classes(&mut report, classes.is_some(), pairs);
+    with_classes(&mut report, classes.map(|_| pairs));
     Ok(Ok(report))
 }
 

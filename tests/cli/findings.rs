@@ -500,8 +500,15 @@ fn check_of_other_shapes_took_first_and_several_files_as_if_9x9() {
         message.contains("'--first 9' is no symbol of the grids of"),
         "{message}"
     );
-    let message = refusal(&["--check", file, file]);
-    assert!(message.contains("one file at a time"), "{message}");
+    // Several files are checked together, each against the others.
+    let out = sudoku_gen().args(["--check", file, file]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert!(report.contains("grid 1: repeats grid 1 of "), "{report}");
+    assert!(
+        report.ends_with("FAIL: 3 problems in 6 grids (2 files)\n"),
+        "{report}"
+    );
 }
 
 #[test]

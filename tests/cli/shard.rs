@@ -267,3 +267,60 @@ fn small_shapes_refuse_more_than_a_shard_holds() {
         );
     }
 }
+
+#[test]
+fn shards_of_other_shapes_are_checked_together_as_for_9x9() {
+    // `--check` of several files was refused off 9×9: the manual's way to check every shard of
+    // a run stopped at the standard shape.
+    let dir = tempfile::tempdir().unwrap();
+    for (shape, spec) in other_shapes() {
+        // A jigsaw's grid format would not carry its layout.
+        let formats = if spec.is_some() {
+            &["line", "grid"][..]
+        } else {
+            &["line"]
+        };
+        for &format in formats {
+            let mut files = Vec::new();
+            for index in 1..=3 {
+                let shard = format!("{index}/3");
+                let args = [
+                    "-c", "40", "--seed", "5", "--shard", &shard, "--format", format,
+                ];
+                let file = dir.path().join(format!("part-{index}.txt"));
+                std::fs::write(&file, run(&[&args[..], &shape].concat())).unwrap();
+                files.push(file.to_str().unwrap().to_owned());
+            }
+            let files: Vec<&str> = files.iter().map(String::as_str).collect();
+            let what = format!("{shape:?} {format}");
+            let check = |extra: &[&str]| {
+                let out = sudoku_gen().arg("--check").args(extra).output().unwrap();
+                (out.status.code(), String::from_utf8(out.stdout).unwrap())
+            };
+            let all = [&files[..], &["--count", "120"]].concat();
+            assert_eq!(
+                check(&all),
+                (
+                    Some(0),
+                    "ok: 120 grids in 3 files, all valid and distinct\n".into()
+                ),
+                "{what}"
+            );
+            let (code, report) = check(&[&files[..], &["--count", "121"]].concat());
+            assert_eq!(code, Some(1), "{what}");
+            assert!(
+                report.contains("expected 121 grids in all the files, found 120"),
+                "{what}: {report}"
+            );
+            // A part given twice: each of its grids repeats the first copy's, named by file.
+            let (code, report) = check(&[files[0], files[1], files[0]]);
+            assert_eq!(code, Some(1), "{what}");
+            let repeats = format!(":1: grid 1: repeats grid 1 of {} (line 1)", files[0]);
+            assert!(report.contains(&repeats), "{what}: {report}");
+            assert!(
+                report.ends_with("FAIL: 40 problems in 120 grids (3 files)\n"),
+                "{what}: {report}"
+            );
+        }
+    }
+}
