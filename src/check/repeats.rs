@@ -133,8 +133,23 @@ impl SeenGrids {
         if needed > self.keys.capacity() {
             // Grown by doubling as a Vec grows, but never past the budget unless one piece needs it.
             let room = needed.max(self.keys.capacity().saturating_mul(2).min(self.budget));
-            self.keys.reserve_exact(room - self.keys.len());
+            if self.keys.try_reserve_exact(room - self.keys.len()).is_err() {
+                // Less memory than the budget (a `ulimit`, a full machine): the keys held go out
+                // as a run, and from now on runs are half as large as the room that failed.
+                self.budget = (room / 2).max(count);
+                if self.failed.is_none()
+                    && !self.keys.is_empty()
+                    && let Err(error) = self.spill()
+                {
+                    self.failed = Some(error);
+                }
+                self.spilled += self.keys.len();
+                self.keys = Vec::new();
+                self.keys.reserve_exact(count);
+            }
         }
+        let start = self.kept() - self.spilled;
+        let needed = start + count;
         self.keys.resize(needed, 0);
         &mut self.keys[start..]
     }

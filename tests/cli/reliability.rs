@@ -313,3 +313,29 @@ fn symbols_of_an_unknown_size_are_named_not_a_size_flag() {
     assert!(message.contains("--symbols 123: 3 symbols"), "{message}");
     assert!(!message.contains("--size"), "{message}");
 }
+
+#[test]
+fn check_under_a_memory_limit_below_its_budget_aborted_with_a_backtrace() {
+    // The keys of the repeats search grew by doubling up to the 1 GiB budget: under a `ulimit`
+    // below it, an allocation failed and the run died by SIGABRT. It now writes its keys out as
+    // runs from there on.
+    let bin = assert_cmd::cargo::cargo_bin("sudoku-gen");
+    let grid = String::from_utf8(run_ok(&["-c", "1", "--format", "line", "--seed", "3"])).unwrap();
+    let script = format!(
+        "ulimit -v 110000 && yes {} | head -n 6000000 | {} --check - -j 1",
+        grid.trim(),
+        bin.display()
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .env("SUDOKU_GEN_CHECK_MEMORY", "64G")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        report.ends_with("FAIL: 5999999 problems in 6000000 grids\n"),
+        "{report}"
+    );
+}
