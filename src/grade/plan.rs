@@ -255,18 +255,42 @@ pub struct PlanError {
     pub message: String,
 }
 
+/// The most bytes a plan file may hold: far past any plan's text, its inputs included, and a
+/// bound on what `/dev/zero` or an endless pipe given as a plan costs.
+const PLAN_BYTES: u64 = 64 << 20;
+
+/// The text of the plan file `path`, or what keeps it from being one.
+fn read_plan(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let with_kind = |e: &std::io::Error| {
+        format!(
+            "{} (a plan is `basic`, `pair` or a TOML file)",
+            system_message(e)
+        )
+    };
+    let file = std::fs::File::open(path).map_err(|e| with_kind(&e))?;
+    let mut bytes = Vec::new();
+    file.take(PLAN_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| with_kind(&e))?;
+    if bytes.len() as u64 > PLAN_BYTES {
+        return Err(format!(
+            "longer than {} MiB, past any plan (a plan is `basic`, `pair` or a TOML file)",
+            PLAN_BYTES >> 20
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| "not UTF-8 text, as a TOML plan is".to_owned())
+}
+
 impl Plan {
     /// The plan that `spec` names: a shipped plan's name, or a TOML file. Returns it with its text.
     pub fn load(spec: &str) -> Result<(Plan, String), PlanError> {
         let text = match SHIPPED.iter().find(|(name, _)| *name == spec) {
             Some((_, text)) => (*text).to_owned(),
-            None => std::fs::read_to_string(Path::new(spec)).map_err(|e| PlanError {
+            None => read_plan(Path::new(spec)).map_err(|message| PlanError {
                 plan: spec.to_owned(),
                 line: None,
-                message: format!(
-                    "{} (a plan is `basic`, `pair` or a TOML file)",
-                    system_message(&e)
-                ),
+                message,
             })?,
         };
         let plan = Plan::parse(spec, &text)?;

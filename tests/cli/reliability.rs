@@ -339,3 +339,19 @@ fn check_under_a_memory_limit_below_its_budget_aborted_with_a_backtrace() {
         "{report}"
     );
 }
+
+#[test]
+fn a_plan_from_an_endless_stream_was_read_until_memory_ran_out() {
+    // `--plan /dev/zero` and an endless pipe were read whole: 2 GiB and "out of memory" after
+    // seconds under a limit, all the machine's memory without one.
+    for args in [
+        &["--print", "--plan", "/dev/zero"][..],
+        &["--grade", "--plan", "/dev/zero", "--", "true"],
+    ] {
+        let message = run_failing(args, b"", 2);
+        assert!(
+            message.contains("/dev/zero: longer than 64 MiB"),
+            "{message}"
+        );
+    }
+}
