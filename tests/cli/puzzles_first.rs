@@ -213,7 +213,8 @@ fn shards_with_the_symbol_share_no_grid_and_no_puzzle_on_any_shape() {
     // --first with --shard was refused off the standard 9×9 shape: the relabelling that puts
     // the symbol first could have moved the cells that key a grid's shard.
     for case in cases().into_iter().skip(1) {
-        for first in ["1", "2", case.first] {
+        // The keyed values move aside for these two.
+        for first in ["1", "2"] {
             let what = format!("{:?} --first {first}", case.flags);
             let mut grids = HashSet::new();
             let mut solutions = HashSet::new();
