@@ -388,7 +388,17 @@ impl Replacement {
                     }
                     opened
                 })
-                .map_err(failed)?
+                .map_err(|e| match existing {
+                    // The file is there: what failed is the file beside it (`/proc/version`).
+                    Some(_) => failed(io::Error::new(
+                        e.kind(),
+                        format!(
+                            "cannot create a file beside it to replace it with ({})",
+                            crate::error::system_message(&e)
+                        ),
+                    )),
+                    None => failed(e),
+                })?
         };
         let replacement = Replacement {
             name,

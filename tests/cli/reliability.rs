@@ -355,3 +355,19 @@ fn a_plan_from_an_endless_stream_was_read_until_memory_ran_out() {
         );
     }
 }
+
+#[test]
+fn an_output_in_a_folder_that_takes_no_new_file_was_called_missing() {
+    // `-o /proc/version` said "No such file or directory" of a file that is there: what cannot
+    // be made is the replacement written beside it.
+    assert!(
+        std::path::Path::new("/proc/version").exists(),
+        "a Linux /proc"
+    );
+    let message = run_failing(&["-c", "10", "-o", "/proc/version"], b"", 1);
+    assert_eq!(
+        message,
+        "sudoku-gen: error: /proc/version: cannot create a file beside it to replace it with \
+         (No such file or directory)\n"
+    );
+}
