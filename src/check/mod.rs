@@ -53,9 +53,10 @@
 //!
 //! CSV corpora of other shapes (see [`shaped_corpus`]) are checked row by row as 9×9 ones are.
 //! Grids of other shapes (see [`shaped`]) are read a piece at a time too, several files against
-//! each other as for 9×9, their keys kept within the same budget. Read whole rather than a piece at a time, a stream not past
-//! its first malformed piece: `--check --classes` (which compares every grid with every other) and
-//! `--check --puzzles` of other shapes (which pairs the two files whole).
+//! each other as for 9×9, their keys kept within the same budget. Read whole rather than a piece
+//! at a time, a stream not past its first malformed piece: `--check --classes` (which compares
+//! every grid with every other) and `--check --puzzles` of other shapes (which pairs the two files
+//! whole).
 //! A stream read whole is still judged a piece at a time as it comes, and not read past its first
 //! piece with a malformed record or an invalid grid: the check then reports what was read.
 

@@ -228,7 +228,7 @@ pub struct Cli {
     /// One of the shape's symbols: a digit 1 to 9 at 9×9, G with --size 16, A with --symbols
     /// ABCDEFGHIJKLMNOP; another is a usage error. With -n, every puzzle's solution starts with
     /// it. --check takes the symbols the file is read in; with --grade, a digit (the homework is
-    /// 9×9). With --shard, 9×9 only.
+    /// 9×9).
     #[arg(long, value_name = "SYM", verbatim_doc_comment)]
     #[arg(value_parser = values::value(values::parse_symbol), allow_hyphen_values = true)]
     pub(super) first: Option<u8>,

@@ -26,8 +26,8 @@
 //! the search a second or more. A symmetric puzzle of an even size has an even blank count.
 //! Levels and guesses have a reach of their own on other shapes
 //! ([`crate::engine::generic::levels`]): a range must reach a share of the cells for levels 2
-//! and 3, which past 16×16 are refused (level 2 is made on 25×25); `--guesses` may start where
-//! an eighth of a sample of the kind of puzzle asked reaches.
+//! and 3, which past 16×16 are refused (level 2 is made on 25×25); the `--guesses` range must
+//! hold the counts of an eighth of a sample of the kind of puzzle asked.
 
 use super::{Finished, Job};
 use crate::classes::{distinct, shaped};

@@ -211,9 +211,7 @@ fn run_standard(
                 progress.advance(items, bytes)
             })?;
             progress.finish();
-            Destination::Stdout.write(check::files_text(&reports).as_bytes())?;
-            let problems = reports.iter().map(|(_, r)| r.problems.count()).sum();
-            Ok(Finished::with(problems, Vec::new()))
+            finish_checks(&reports)
         }
         Job::Check {
             paths,
@@ -282,7 +280,15 @@ fn read_guarded(path: &Path) -> Result<Vec<u8>, Error> {
     open_pieces(path)?.read_whole_guarded(&mut PuzzleGuard::default())
 }
 
-/// Writes the report of a check of `path` on standard output.
+/// Writes the report of a check of the files `reports` name on standard output, and ends with
+/// its verdict.
+pub(super) fn finish_checks(reports: &[(String, Report)]) -> Result<Finished, Error> {
+    Destination::Stdout.write(check::files_text(reports).as_bytes())?;
+    let problems = reports.iter().map(|(_, r)| r.problems.count()).sum();
+    Ok(Finished::with(problems, Vec::new()))
+}
+
+/// Writes the report of a check of one file, `path`, and ends with its verdict.
 pub(super) fn finish_check(report: &Report, path: &Path) -> Result<Finished, Error> {
     Destination::Stdout.write(report.text(&source_name(path)).as_bytes())?;
     Ok(Finished::with(report.problems.count(), Vec::new()))

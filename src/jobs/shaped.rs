@@ -12,7 +12,7 @@ use super::route::first_value;
 use super::stream::parse_error_lines;
 use crate::check::shaped::{self as check, GridChecker, SolutionChecker};
 use crate::check::shaped_corpus::CorpusChecker;
-use crate::check::{CorpusRules, GridRules, Problem, Report, files_text};
+use crate::check::{CorpusRules, GridRules, Problem, Report};
 use crate::classes::shaped::ClassIndex;
 use crate::error::Error;
 use crate::io::input::{Boundary, Piece, Pieces, open_pieces, source_name};
@@ -187,9 +187,7 @@ pub(super) fn run(
                     }
                 }
             };
-            Destination::Stdout.write(files_text(&reports).as_bytes())?;
-            let problems = reports.iter().map(|(_, r)| r.problems.count()).sum();
-            Ok(Finished::with(problems, Vec::new()))
+            super::run::finish_checks(&reports)
         }
     }
 }
@@ -491,6 +489,7 @@ fn check_inputs(
         };
         return Ok(vec![(name, report)]);
     }
+    debug_assert!(!classes, "--classes checks one file at a time");
     let (mut names, mut reports) = (Vec::new(), Vec::new());
     let mut last_line = 1;
     for (name, pieces) in inputs {

@@ -315,6 +315,7 @@ fn symbols_of_an_unknown_size_are_named_not_a_size_flag() {
 }
 
 #[test]
+#[cfg(target_os = "linux")] // `ulimit -v` bounds the address space there
 fn check_under_a_memory_limit_below_its_budget_aborted_with_a_backtrace() {
     // The keys of the repeats search grew by doubling up to the 1 GiB budget: under a `ulimit`
     // below it, an allocation failed and the run died by SIGABRT. It now writes its keys out as

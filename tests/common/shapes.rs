@@ -116,7 +116,7 @@ impl Spec {
             of_cell: &of_cell,
             used: vec![0u32; houses.len()],
             empty: vec![false; puzzle.len()],
-            left: puzzle.len(),
+            left: 0,
             full: (1u32 << self.symbols.len()) - 1,
         };
         for (cell, ch) in puzzle.iter().enumerate() {
@@ -313,8 +313,6 @@ impl Witness {
     }
 }
 
-/// The completions of the board (`used`: the symbols of each house; `empty`: its empty cells) up
-/// to `limit`.
 /// A partial fill being counted by [`Spec::count_solutions`].
 struct Grid<'a> {
     houses: &'a [Vec<usize>],

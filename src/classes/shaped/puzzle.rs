@@ -7,7 +7,7 @@
 //! are chosen lazily: columns of one stack that read blank in every row so far are
 //! interchangeable so far, so they stay an unordered set until a row tells them apart, and a row
 //! that gives some of them places only those (after the blank ones, which stay a set): a stack's
-//! **deferred** positions are always its first ones. The first row is known in advance up to its
+//! positions blank so far are always its first ones. The first row is known in advance up to its
 //! labels: its blanks come first in each stack and its stacks in increasing number of givens, so
 //! only rows and stack orders that give the fewest are tried. Rows of one band with the same cells
 //! (columns of one stack alike) give the same lines, so only the first free one is tried.
@@ -442,10 +442,10 @@ impl PuzzleSearch {
     }
 
     /// The positions (bit per position) of output row `i`, after the first, that read a label
-    /// under `columns`: those of placed columns given in the row, and in each stack the last
-    /// deferred positions of the first row's blanks and of its givens, as many as their open
-    /// columns given in the row (blanks come first). Where a first-row symbol places its column
-    /// early, the givens' positions can read otherwise, but never with more blanks first.
+    /// under `columns`: those of placed columns given in the row, and in each stack the last of
+    /// its positions not placed (blank so far, or deferred by a row), as many as their open
+    /// columns given in the row (blanks come first). Where a deferred symbol settles its column
+    /// early, those positions can read otherwise, but never with more blanks first.
     fn given_positions(&self, i: usize, columns: &Columns) -> u32 {
         let Frame {
             n, stack: width, ..
@@ -554,8 +554,10 @@ impl PuzzleSearch {
     }
 
     /// Fills the cells of a row after the first from cell `k` on, in one loop while each cell has
-    /// a single choice: a placed column, a deferred position whose open columns all read blank, or
-    /// one that only one column can take. A cell with more choices branches.
+    /// a single choice: a placed column, a position blank so far whose open columns all read
+    /// blank, a position an earlier row deferred that stays deferred (blank) or one it deferred
+    /// itself, givens this row defers, or a position only one column can take. A cell with more
+    /// choices branches.
     fn fill_row(
         &mut self,
         mut k: usize,
@@ -585,7 +587,7 @@ impl PuzzleSearch {
                     < (self.columns_of(&columns, j) & !given_here).count_ones()
             } {
                 // Blank: the columns of the position blank in this row stay interchangeable
-                // and keep its row's first deferred positions in the stack, as above.
+                // and keep its row's first deferred positions in the stack, as below.
                 0
             } else if !deferred
                 && (blanks & given_here == 0

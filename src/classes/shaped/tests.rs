@@ -227,3 +227,36 @@ fn every_class_is_listed_on_the_small_shapes_and_refused_on_larger_ones() {
         assert_eq!(&canon.form(form), form);
     }
 }
+
+#[test]
+fn rows_and_columns_given_whole_take_the_smallest_line() {
+    // The patterns that defer a later row's givens: a row blank in a complete grid (the first
+    // row read is blank), columns given whole, a row and a column, and a diagonal alone.
+    for split in [(2, 3), (3, 2)] {
+        let shape = boxed(6, split, false);
+        let group = brute::group(&shape);
+        let canon = Canon::new(&shape);
+        for seed in 0..6 {
+            let g = grid(&shape, seed);
+            let keep = |given: &dyn Fn(usize, usize) -> bool| -> Vec<u8> {
+                (0..36)
+                    .map(|k| if given(k / 6, k % 6) { g[k] } else { 0 })
+                    .collect()
+            };
+            let row = seed as usize % 6;
+            for cells in [
+                keep(&|r, _| r != row),
+                keep(&|_, c| c == row || c == (row + 3) % 6),
+                keep(&|r, c| r == row || c == (row + 1) % 6),
+                keep(&|r, c| r == c),
+                keep(&|r, c| r != row && c != (row + 2) % 6),
+            ] {
+                assert_eq!(
+                    canon.form(&cells),
+                    brute::smallest(&group, &cells),
+                    "{cells:?}"
+                );
+            }
+        }
+    }
+}

@@ -29,8 +29,9 @@ pub(super) struct Columns {
     /// The deferred positions (bit per position) of givens: each reads a label already, its column
     /// one of the open ones deferred by the same row.
     pub(super) deferred: u32,
-    /// Per deferred position of a given, its label and the output row that deferred it.
+    /// Per deferred position of a given, its label.
     pub(super) label_at: [u8; MAX],
+    /// Per deferred position of a given, the output row that deferred it.
     pub(super) row_at: [u8; MAX],
     /// The open columns (bit per column) whose given is deferred; the others are blank so far.
     pub(super) pending: u32,
