@@ -100,7 +100,7 @@ impl FileCheck {
                         line: 1,
                         grid: None,
                         message: format!(
-                            "the file is {encoding} (it starts with its byte-order mark); expected \
+                            "the file is {encoding}; expected \
                              ASCII"
                         ),
                     });

@@ -62,9 +62,7 @@ pub fn detect_header(text: &[u8], column: Option<&str>) -> Option<Result<Header,
         return Some(Err(ParseError {
             line: 1,
             column: 1,
-            message: format!(
-                "the text is {encoding} (it starts with its byte-order mark); expected ASCII or UTF-8"
-            ),
+            message: format!("the text is {encoding}; expected ASCII or UTF-8"),
         }));
     }
     // Rows are split at LF (CRLF too): a CR alone would leave every row inside the header line.

@@ -105,9 +105,7 @@ pub(crate) fn parse_piece(text: &[u8], format: Option<Format>, first_line: usize
             errors.push(ParseError {
                 line: 1,
                 column: 1,
-                message: format!(
-                    "the text is {encoding} (it starts with its byte-order mark); expected ASCII or UTF-8"
-                ),
+                message: format!("the text is {encoding}; expected ASCII or UTF-8"),
             });
             return ParsedText {
                 puzzles: Puzzles::empty(Format::Line),
@@ -142,11 +140,21 @@ pub(crate) fn detect_format(text: &[u8]) -> Format {
     }
 }
 
-/// The UTF-16 encoding whose byte-order mark starts `text`, if any.
+/// The UTF-16 encoding whose byte-order mark starts `text`, if any; without one, the encoding
+/// its first characters show: ASCII with a zero byte after (little-endian) or before
+/// (big-endian) each, which no text of this tool holds. Said with how it shows.
 pub(crate) fn utf16_encoding(text: &[u8]) -> Option<&'static str> {
+    let wide = |ascii: usize| {
+        text.len() >= 16
+            && text[..16]
+                .chunks(2)
+                .all(|pair| pair[1 - ascii] == 0 && pair[ascii] != 0 && pair[ascii].is_ascii())
+    };
     match text.get(..2) {
-        Some(b"\xff\xfe") => Some("UTF-16 little-endian"),
-        Some(b"\xfe\xff") => Some("UTF-16 big-endian"),
+        Some(b"\xff\xfe") => Some("UTF-16 little-endian (it starts with its byte-order mark)"),
+        Some(b"\xfe\xff") => Some("UTF-16 big-endian (it starts with its byte-order mark)"),
+        _ if wide(0) => Some("UTF-16 little-endian (a zero byte after each character)"),
+        _ if wide(1) => Some("UTF-16 big-endian (a zero byte before each character)"),
         _ => None,
     }
 }

@@ -261,9 +261,7 @@ pub fn read_shaped(
     if let Some(encoding) = utf16_encoding(text) {
         return fail(
             1,
-            format!(
-                "the text is {encoding} (it starts with its byte-order mark); expected ASCII or UTF-8"
-            ),
+            format!("the text is {encoding}; expected ASCII or UTF-8"),
         );
     }
     let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);

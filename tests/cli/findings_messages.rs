@@ -402,3 +402,28 @@ fn messages_named_flags_that_were_not_given() {
     let (report, _) = run_data_problem(&["--check", "-"], b"12#4#412214##12#\n");
     assert!(!report.contains("--symbols"), "{report}");
 }
+
+#[test]
+fn utf16_without_a_byte_order_mark_was_reported_as_a_csv_without_a_puzzle_column() {
+    // Only a byte-order mark told UTF-16: without one, a CSV corpus was "a CSV header without a
+    // column named puzzle" and a line file a run of unexpected characters.
+    let dir = tempfile::tempdir().unwrap();
+    let csv = run_ok(&["-n", "2", "--format", "csv", "--seed", "1"]);
+    let lines = run_ok(&["-n", "2", "--size", "6", "--format", "line", "--seed", "1"]);
+    for (name, text) in [("corpus.csv", csv), ("six.txt", lines)] {
+        for (endian, order) in [("little", 0), ("big", 1)] {
+            let wide: Vec<u8> = text
+                .iter()
+                .flat_map(|&b| if order == 0 { [b, 0] } else { [0, b] })
+                .collect();
+            let file = dir.path().join(format!("{endian}-{name}"));
+            std::fs::write(&file, wide).unwrap();
+            let file = file.to_str().unwrap();
+            let (_, message) = run_data_problem(&["-s", file], b"");
+            let side = if order == 0 { "after" } else { "before" };
+            let expected =
+                format!("UTF-16 {endian}-endian (a zero byte {side} each character); expected");
+            assert!(message.contains(&expected), "{message}");
+        }
+    }
+}
