@@ -17,7 +17,7 @@ use super::GridRules;
 use super::corpus::{CorpusCheck, CorpusRules};
 use super::layout::{Layout, Place, Spot, Template, regular_count};
 use super::repeats::{Places, SeenGrids, add_repeats, seen_key};
-use super::report::{Cell, Fault, Problem, Report};
+use super::report::{Cell, Fault, Problem, Report, check_total};
 use super::scan::{Form, byte_order_mark, scan};
 use crate::error::Error;
 use crate::io::input::{Boundary, Pieces};
@@ -286,16 +286,8 @@ pub fn check_grid_files(
         reports.push(check.finish(file_rules));
     }
     add_repeats(seen, &mut reports, &names).map_err(spill_failed)?;
-    if several && let Some(count) = rules.count {
-        let total: usize = reports.iter().map(|r| r.grids).sum();
-        if total != count {
-            let last = reports.last_mut().expect("several files");
-            last.add(Problem {
-                line: last_lines,
-                grid: None,
-                message: format!("expected {count} grids in all the files, found {total}"),
-            });
-        }
+    if several {
+        check_total(&mut reports, last_lines, rules.count);
     }
     Ok(names.into_iter().zip(reports).collect())
 }

@@ -156,6 +156,21 @@ pub fn files_text(reports: &[(String, Report)]) -> String {
     text
 }
 
+/// Reports on `last_line` of the last of several files' `reports` when their grids do not total
+/// `count`.
+pub(super) fn check_total(reports: &mut [Report], last_line: usize, count: Option<usize>) {
+    let total: usize = reports.iter().map(|r| r.grids).sum();
+    if let Some(count) = count.filter(|&c| c != total)
+        && let Some(last) = reports.last_mut()
+    {
+        last.add(Problem {
+            line: last_line,
+            grid: None,
+            message: format!("expected {count} grids in all the files, found {total}"),
+        });
+    }
+}
+
 fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }

@@ -10,7 +10,7 @@
 
 use super::GridRules;
 use super::repeats::{Places, SeenGrids, add_repeats, seen_key};
-use super::report::{Cell, Fault, Problem, Report, Subject};
+use super::report::{Cell, Fault, Report, Subject, check_total};
 use super::scan::noun_of;
 use super::shaped_form::FormCheck;
 use crate::model::request::ShapeRequest;
@@ -156,16 +156,7 @@ impl GridChecker {
             return Err(error);
         }
         add_repeats(self.seen, reports, names)?;
-        let total: usize = reports.iter().map(|r| r.grids).sum();
-        if let Some(count) = count.filter(|&c| c != total)
-            && let Some(last) = reports.last_mut()
-        {
-            last.add(Problem {
-                line: last_line,
-                grid: None,
-                message: format!("expected {count} grids in all the files, found {total}"),
-            });
-        }
+        check_total(reports, last_line, count);
         Ok(())
     }
 }
