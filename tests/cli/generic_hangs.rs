@@ -246,7 +246,7 @@ fn canon_of_a_grid_a_cell_short_or_with_a_wrong_symbol_hung() {
             .iter()
             .flat_map(|cells| [&cells[..], b"\n"].concat())
             .collect();
-        let forms = canon_as_of_a_shuffle(&text, size, "1");
+        let forms = canon_as_of_a_shuffle(&text, size, "1", &[]);
         assert_eq!(forms.iter().filter(|&&b| b == b'\n').count(), 4, "{size}");
     }
 }
@@ -267,7 +267,7 @@ fn canon_of_one_full_row_and_blanks_tried_every_order_of_its_columns() {
             text.extend_from_slice(&cells);
             text.push(b'\n');
         }
-        let forms = canon_as_of_a_shuffle(&text, size, "2");
+        let forms = canon_as_of_a_shuffle(&text, size, "2", &[]);
         let lines: Vec<&[u8]> = forms
             .split(|&b| b == b'\n')
             .filter(|l| !l.is_empty())
@@ -295,28 +295,57 @@ fn canon_of_a_grid_with_a_row_blank_or_of_two_full_columns_hung() {
             }
         }
         let text = [&blank_row[..], b"\n", &two_columns, b"\n"].concat();
-        let forms = canon_as_of_a_shuffle(&text, size, "3");
+        let forms = canon_as_of_a_shuffle(&text, size, "3", &[]);
         assert_eq!(forms.iter().filter(|&&b| b == b'\n').count(), 2, "{size}");
     }
 }
 
-/// The canonical forms of the lines of `text` at `size`, checked to be those of a shuffle of them
-/// (by seed `seed`).
-fn canon_as_of_a_shuffle(text: &[u8], size: &str, seed: &str) -> Vec<u8> {
+#[test]
+fn canon_of_a_puzzle_of_one_full_row_and_one_full_column_hung() {
+    // The other rows each read a new label in the full column whatever their order, so every
+    // order of them was tried until the full row told them apart: 6 s at 16×16, minutes at 20×20
+    // and 25×25. Two rows and a column, and a band and a column, did the same.
+    for (size, seed) in [("16", "4"), ("20", "5"), ("25", "6")] {
+        let grid = output(&[
+            "-c", "1", "--size", size, "--format", "line", "--seed", seed,
+        ]);
+        let n: usize = size.parse().unwrap();
+        let keep = |given: &dyn Fn(usize, usize) -> bool| -> Vec<u8> {
+            (0..n * n)
+                .map(|k| if given(k / n, k % n) { grid[k] } else { b'.' })
+                .collect()
+        };
+        let lines = [
+            keep(&|r, c| r == 2 || c == 3),
+            keep(&|r, c| r == 0 || r == n - 1 || c == n / 2),
+            keep(&|r, c| r < 4 || c == 1),
+        ];
+        let text: Vec<u8> = lines
+            .iter()
+            .flat_map(|l| [&l[..], b"\n"].concat())
+            .collect();
+        let forms = canon_as_of_a_shuffle(&text, size, "7", &["--diagonal=no"]);
+        assert_eq!(forms.iter().filter(|&&b| b == b'\n').count(), 3, "{size}");
+    }
+}
+
+/// The canonical forms of the lines of `text` at `size` (and `more` arguments), checked to be
+/// those of a shuffle of them (by seed `seed`).
+fn canon_as_of_a_shuffle(text: &[u8], size: &str, seed: &str, more: &[&str]) -> Vec<u8> {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("lines.txt");
     std::fs::write(&file, text).unwrap();
     let file = file.to_str().unwrap();
-    let forms = output(&["--canon", file, "--size", size]);
+    let forms = output(&[&["--canon", file, "--size", size], more].concat());
     let shuffled = dir.path().join("shuffled.txt");
     std::fs::write(
         &shuffled,
-        output(&["--shuffle", file, "--size", size, "--seed", seed]),
+        output(&[&["--shuffle", file, "--size", size, "--seed", seed], more].concat()),
     )
     .unwrap();
     let shuffled = shuffled.to_str().unwrap();
     assert!(
-        forms == output(&["--canon", shuffled, "--size", size]),
+        forms == output(&[&["--canon", shuffled, "--size", size], more].concat()),
         "{size}: equivalents had different forms"
     );
     forms

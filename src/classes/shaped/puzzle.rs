@@ -21,11 +21,17 @@
 //! blank in this row. A symbol the first row holds twice (no valid puzzle has one) is placed in
 //! the first row.
 //!
+//! Rows are deferred too (see [`slots`]): rows of a band whose givens all read new labels in
+//! placed columns, at the same positions, read alike in any order, so an output row that one of
+//! them takes is a slot of their group, and a later row that reads one of their symbols settles
+//! that row in the first free slot.
+//!
 //! The search goes row by row: every arrangement reads row `i` before any reads row `i + 1`, and
 //! only those whose row `i` reads the smallest go on. A search that went deep first would finish
 //! lines that a later branch beats at an early row, many times over on a typical puzzle.
 
 mod deferral;
+mod slots;
 
 use super::best::Best;
 use super::{Frame, Labels, MAX, Standing, free_lines};
@@ -245,6 +251,7 @@ impl PuzzleSearch {
             return known;
         }
         match columns.holder[usize::from(value)] {
+            NONE if columns.slots.holds(value) => self.slot_label(value, columns).unwrap_or(known),
             NONE => known,
             holder if holder == column => columns.label_at[j],
             holder => {
@@ -266,6 +273,7 @@ impl PuzzleSearch {
         labels: &mut Labels,
     ) -> u8 {
         columns.at[j] = column;
+        columns.placed |= 1 << column;
         columns.open[j / self.frame.stack] &= !(1 << column);
         if i == 0 {
             return labels.take(self.value(0, column));
@@ -292,6 +300,8 @@ impl PuzzleSearch {
             if holder != NONE {
                 let at = self.free_for(i, j, columns, holder).trailing_zeros() as usize;
                 self.settle(at, holder, columns, labels);
+            } else if columns.slots.holds(value) {
+                self.read_member(value, columns, labels);
             }
         }
         labels.take(value)
@@ -346,11 +356,24 @@ impl PuzzleSearch {
         }
         let mut standing = standing;
         let previous = if i == 0 { 0 } else { self.rows[i - 1] };
+        let covered = if i > 0 {
+            self.place_slots(i, used, &columns, labels, &mut standing)
+        } else {
+            0
+        };
+        let taken = used | columns.slots.rows | covered;
         if i > 0 && columns.at[..n].iter().all(|&c| c != NONE) {
-            return self.place_read_row(i, used, &columns, labels, standing);
+            return self.place_read_row(i, used, taken, &columns, labels, standing);
         }
-        for row in free_lines(n, band, used, i.is_multiple_of(band), previous) {
-            if self.row_twins[self.transpose][usize::from(row)] & !used != 0 {
+        let free = free_lines(
+            n,
+            band,
+            used | columns.slots.rows,
+            i.is_multiple_of(band),
+            previous,
+        );
+        for row in free.filter(|&r| covered >> r & 1 == 0) {
+            if self.row_twins[self.transpose][usize::from(row)] & !taken != 0 {
                 continue;
             }
             if i == 0 && self.first_rows[self.transpose] >> row & 1 == 0 {
@@ -373,10 +396,13 @@ impl PuzzleSearch {
     /// under the labels so far, and only the rows that read the smallest can keep the whole line
     /// smallest, whatever follows. A row is read only until it reads above the smallest so far,
     /// or above the best line's row while level with it: most rows differ within a few cells.
+    /// The rows of `taken` are used, held by groups of rows, or held by the groups a slot of this
+    /// row tried.
     fn place_read_row(
         &mut self,
         i: usize,
         used: u32,
+        taken: u32,
         columns: &Columns,
         labels: Labels,
         standing: Standing,
@@ -394,15 +420,32 @@ impl PuzzleSearch {
         let mut found = false;
         let mut ties = [(0u8, Labels::NEW); MAX];
         let mut tied = 0;
-        'rows: for row in free_lines(n, band, used, i.is_multiple_of(band), self.rows[i - 1]) {
-            if self.row_twins[self.transpose][usize::from(row)] & !used != 0 {
+        // Rows that read a member's symbol settle it: each reads with its own copy of the groups.
+        let held = columns.slots.rows != 0 && columns.slots.holding();
+        let free = free_lines(
+            n,
+            band,
+            used | columns.slots.rows,
+            i.is_multiple_of(band),
+            self.rows[i - 1],
+        );
+        'rows: for row in free.filter(|&r| taken >> r & 1 == 0) {
+            if self.row_twins[self.transpose][usize::from(row)] & !taken != 0 {
                 continue;
             }
             let cells = &view[usize::from(row) * n..(usize::from(row) + 1) * n];
             let mut after = labels;
+            let mut groups = if held { Some(*columns) } else { None };
             let mut below = !bounded;
             for j in 0..n {
-                let value = after.take(cells[usize::from(columns.at[j])]);
+                let value = cells[usize::from(columns.at[j])];
+                if let Some(groups) = groups.as_mut()
+                    && after.of[usize::from(value)] == 0
+                    && groups.slots.holds(value)
+                {
+                    self.read_member(value, groups, &mut after);
+                }
+                let value = after.take(value);
                 if !below {
                     match value.cmp(&least[j]) {
                         std::cmp::Ordering::Greater => continue 'rows,
@@ -433,8 +476,12 @@ impl PuzzleSearch {
         self.line[i * n..(i + 1) * n].copy_from_slice(&least[..n]);
         for &(row, after) in &ties[..tied] {
             self.rows[i] = row;
+            let mut columns = *columns;
+            if held {
+                self.read_placed(row, &mut columns, labels);
+            }
             let improvements = self.best.improvements;
-            self.place_row(i + 1, used | 1 << row, *columns, after, standing);
+            self.place_row(i + 1, used | 1 << row, columns, after, standing);
             if self.best.improvements != improvements {
                 standing = Standing::Level;
             }
@@ -617,6 +664,8 @@ impl PuzzleSearch {
                     && least == labels.next
                     && candidates.count_ones() > 1
                     && candidates & !self.deferrable(i) == 0
+                    && (0..n as u8)
+                        .all(|c| candidates >> c & 1 == 0 || !columns.slots.holds(self.value(i, c)))
                 {
                     // Every column left for the stack's positions blank so far gives a symbol
                     // not yet read, once in the row: the row reads new labels there whatever

@@ -231,7 +231,9 @@ fn every_class_is_listed_on_the_small_shapes_and_refused_on_larger_ones() {
 #[test]
 fn rows_and_columns_given_whole_take_the_smallest_line() {
     // The patterns that defer a later row's givens: a row blank in a complete grid (the first
-    // row read is blank), columns given whole, a row and a column, and a diagonal alone.
+    // row read is blank), columns given whole, a row and a column, and a diagonal alone; and
+    // those that defer rows to groups: a row and a column, with a cell more, two rows and a
+    // column, a box and a column.
     for split in [(2, 3), (3, 2)] {
         let shape = boxed(6, split, false);
         let group = brute::group(&shape);
@@ -250,6 +252,9 @@ fn rows_and_columns_given_whole_take_the_smallest_line() {
                 keep(&|r, c| r == row || c == (row + 1) % 6),
                 keep(&|r, c| r == c),
                 keep(&|r, c| r != row && c != (row + 2) % 6),
+                keep(&|r, c| r == row || c == (row + 1) % 6 || (r, c) == ((row + 3) % 6, 4)),
+                keep(&|r, c| r == row || r == (row + 4) % 6 || c == (row + 1) % 6),
+                keep(&|r, c| (r / split.0, c / split.1) == (1, 0) || c == (row + 3) % 6),
             ] {
                 assert_eq!(
                     canon.form(&cells),
@@ -259,4 +264,49 @@ fn rows_and_columns_given_whole_take_the_smallest_line() {
             }
         }
     }
+}
+
+#[test]
+fn rows_deferred_to_groups_give_equivalents_one_form() {
+    // Puzzles past the brute force's reach whose rows form groups: a row and a column, with a few
+    // cells more, two rows and a column, a band and a column.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+    for (n, split) in [(8, (2, 4)), (8, (4, 2)), (12, (3, 4)), (16, (4, 4))] {
+        let shape = boxed(n, split, false);
+        let canon = Canon::new(&shape);
+        for seed in 0..3 {
+            let g = grid(&shape, seed);
+            let (row, column) = (seed as usize % n, (seed as usize * 5 + 1) % n);
+            let keep = |given: &dyn Fn(usize, usize) -> bool| -> Vec<u8> {
+                (0..n * n)
+                    .map(|k| if given(k / n, k % n) { g[k] } else { 0 })
+                    .collect()
+            };
+            for cells in [
+                keep(&|r, c| r == row || c == column),
+                keep(&|r, c| r == row || c == column || (r * 7 + c * 3) % 29 == 0),
+                keep(&|r, c| r == row || r == (row + 3) % n || c == column),
+                keep(&|r, c| r / split.0 == row / split.0 || c == column),
+            ] {
+                let form = canon.form(&cells);
+                for _ in 0..3 {
+                    assert_eq!(canon.form(&canon.shuffle(&cells, &mut rng)), form, "{n}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_band_whose_given_rows_could_form_a_group_reads_its_blank_row_first() {
+    // A group's rows seemed to start their band, so the band's blank row was never tried first.
+    let shape = boxed(6, (3, 2), false);
+    let canon = Canon::new(&shape);
+    let s = ".....5...........2.....1............";
+    let cells: Vec<u8> = s
+        .bytes()
+        .map(|b| if b == b'.' { 0 } else { b - b'0' })
+        .collect();
+    let group = brute::group(&shape);
+    assert_eq!(canon.form(&cells), brute::smallest(&group, &cells));
 }

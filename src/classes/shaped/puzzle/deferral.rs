@@ -14,14 +14,17 @@
 //!   labels read there:                    5   6      label_at  = [_, _, 5, 6]
 //! ```
 
+use super::slots::Slots;
 use super::{NONE, PuzzleSearch};
 use crate::classes::shaped::{Labels, MAX};
 
-/// The column side of a partial arrangement.
+/// What a partial arrangement has placed and deferred: its columns, and its rows' groups.
 #[derive(Clone, Copy)]
 pub(super) struct Columns {
     /// Per output position, its input column: `NONE` while deferred or not reached.
     pub(super) at: [u8; MAX],
+    /// The input columns (bit per column) `at` holds.
+    pub(super) placed: u32,
     /// Per output stack, its input stack.
     pub(super) stack_at: [u8; MAX],
     /// Per output stack, the input columns (bit per column) its deferred positions share.
@@ -40,12 +43,15 @@ pub(super) struct Columns {
     /// Per symbol, the pending column whose given it is (`NONE` if none): placing the column
     /// numbers the symbol.
     pub(super) holder: [u8; MAX + 1],
+    /// The groups of rows deferred (see [`super::slots`]).
+    pub(super) slots: Slots,
 }
 
 impl Columns {
     /// Nothing placed, nothing deferred.
     pub(super) const NEW: Columns = Columns {
         at: [NONE; MAX],
+        placed: 0,
         stack_at: [NONE; MAX],
         open: [0; MAX],
         deferred: 0,
@@ -54,6 +60,7 @@ impl Columns {
         pending: 0,
         row_of: [NONE; MAX],
         holder: [NONE; MAX + 1],
+        slots: Slots::NEW,
     };
 }
 
@@ -125,6 +132,7 @@ impl PuzzleSearch {
         let row = usize::from(columns.row_of[usize::from(column)]);
         let value = self.value(row, column);
         columns.at[j] = column;
+        columns.placed |= 1 << column;
         columns.open[j / self.frame.stack] &= !(1 << column);
         columns.deferred &= !(1 << j);
         columns.pending &= !(1 << column);
