@@ -329,6 +329,26 @@ fn canon_of_a_puzzle_of_one_full_row_and_one_full_column_hung() {
     }
 }
 
+#[test]
+fn n_of_24x24_puzzles_of_2x12_boxes_crawled_up_to_the_reach_of_48_percent() {
+    // 276 blanks, the reach of other shapes this size, made a puzzle every second or more.
+    let message = refusal(&["-n", "20", "--size", "24", "--box", "2x12", "-r", "276~276"]);
+    assert!(message.contains("1 to 247 blanks"), "{message}");
+    for boxes in ["2x12", "12x2"] {
+        let args = ["-n", "20", "--size", "24", "--box", boxes, "-r", "247~247"];
+        let made = output(&[&args[..], &["--format", "line", "--seed", "3"]].concat());
+        let puzzles = line_records(&made);
+        assert_eq!(puzzles.len(), 20, "{boxes}");
+        let blanks = |p: &Vec<u8>| p.iter().filter(|&&c| c == b'.').count();
+        assert!(puzzles.iter().all(|(_, p)| blanks(p) == 247), "{boxes}");
+        let (rows, columns) = if boxes == "2x12" { (2, 12) } else { (12, 2) };
+        let spec = Spec::boxes(24, rows, columns);
+        for (_, puzzle) in puzzles.iter().take(3) {
+            assert_eq!(spec.count_solutions(puzzle, 2), 1, "{boxes}");
+        }
+    }
+}
+
 /// The canonical forms of the lines of `text` at `size` (and `more` arguments), checked to be
 /// those of a shuffle of them (by seed `seed`).
 fn canon_as_of_a_shuffle(text: &[u8], size: &str, seed: &str, more: &[&str]) -> Vec<u8> {

@@ -88,11 +88,15 @@ const DIG_GUESSES_PER_CELL: usize = 400;
 /// range asked: well short of the reach, so that most puzzles land in the range.
 const AIM_FROM_PERCENT: usize = 45;
 
+/// How far below the reach, in percent of the cells, the digging aims from at least: where the
+/// reach is lower than most (boxes two cells thin), the default range still spans some counts.
+const AIM_BELOW_REACH_PERCENT: usize = 3;
+
 /// The blank counts the digging aims at: the asked range, up to [`reach`] on shapes past
 /// `MINIMAL_UP_TO` (on smaller ones the digging ends where the shape lets it, and
 /// [`super::reach`] has checked that it ends in range often enough); without one, as far as the
 /// digging goes (`None`) on shapes up to `MINIMAL_UP_TO`, else from `AIM_FROM_PERCENT` of the
-/// cells to [`reach`].
+/// cells (or `AIM_BELOW_REACH_PERCENT` below the reach, if lower) to [`reach`].
 pub fn aimed_blanks(
     shape: &Shape,
     blanks: Option<&RangeInclusive<usize>>,
@@ -103,7 +107,12 @@ pub fn aimed_blanks(
         Some(range) if shape.size() <= MINIMAL_UP_TO => Some(range.clone()),
         Some(range) => Some(*range.start()..=(*range.end()).min(reach(shape))),
         None if shape.size() <= MINIMAL_UP_TO => None,
-        None => Some(shape.cells() * AIM_FROM_PERCENT / 100..=reach(shape)),
+        None => {
+            let (cells, reach) = (shape.cells(), reach(shape));
+            let from =
+                (cells * AIM_FROM_PERCENT / 100).min(reach - cells * AIM_BELOW_REACH_PERCENT / 100);
+            Some(from..=reach)
+        }
     }
 }
 
