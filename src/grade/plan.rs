@@ -476,7 +476,17 @@ impl Case {
                 Ok(puzzles) if puzzles.grids.is_empty() => {
                     return at("the input's `text` holds no puzzle to give `solutions` of".into());
                 }
-                Ok(_) => {}
+                Ok(puzzles) => {
+                    let mut solver = crate::engine::standard::solve::Solver::new();
+                    if let Some(k) = puzzles.grids.iter().position(|p| solver.solve(p).is_none()) {
+                        return at(format!(
+                            "puzzle {} of the input's `text` (its line {}) has no solution, so no \
+                             program could give its `solutions`",
+                            k + 1,
+                            puzzles.lines[k]
+                        ));
+                    }
+                }
             }
         }
         if self.args.iter().any(|arg| arg.contains('\0')) {

@@ -666,6 +666,23 @@ fn grader_plans_took_a_nul_argument_and_programs_named_like_a_file_of_their_case
             plan.display()
         )
     );
+    // An input no program could solve was taken, and every correct program failed the case.
+    // The first row leaves 9 for its last cell, whose column holds a 9 below.
+    let unsolvable = format!("12345678.........9{}", ".".repeat(63));
+    let other = "1".to_string() + &".".repeat(80);
+    std::fs::write(
+        &plan,
+        format!(
+            "name = \"x\"\n\n[[case]]\nname = \"c\"\nexpect = \"solutions\"\npoints = 1\nargs = [\"-s\", \"in.txt\"]\ninput = {{ file = \"in.txt\", text = \"{other}\\n{unsolvable}\\n\" }}\n"
+        ),
+    )
+    .unwrap();
+    let message = grade(&program, &plan);
+    assert!(
+        message
+            .contains(":3: case `c`: puzzle 2 of the input's `text` (its line 2) has no solution"),
+        "{message}"
+    );
     // A copy of the program named like the case's input or output was overwritten by it, or
     // taken for it.
     for name in ["puzzles.txt", "sudoku.txt"] {
