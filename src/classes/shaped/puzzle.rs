@@ -253,11 +253,11 @@ impl PuzzleSearch {
         match columns.holder[usize::from(value)] {
             NONE if columns.slots.holds(value) => self.slot_label(value, columns).unwrap_or(known),
             NONE => known,
-            holder if holder == column => columns.label_at[j],
+            holder if holder == column => self.held_label(value, holder, j, columns),
             holder => {
                 let free = self.free_for(i, j, columns, holder);
                 debug_assert!(free != 0, "a pending column keeps a free position");
-                columns.label_at[free.trailing_zeros() as usize]
+                self.held_label(value, holder, free.trailing_zeros() as usize, columns)
             }
         }
     }
@@ -628,6 +628,12 @@ impl PuzzleSearch {
             } else if deferred && usize::from(columns.row_at[j]) == i {
                 // Deferred by this row: the label was read when its givens were deferred.
                 columns.label_at[j]
+            } else if deferred
+                && (columns.layers[j] >> i & 1 == 1 || self.layer(i, j, &mut columns, &labels))
+            {
+                // This row gives each of the group's columns a new symbol: new labels, read in turn.
+                labels.next += 1;
+                labels.next - 1
             } else if deferred && {
                 let group = self.group(&columns, stack, columns.row_at[j]);
                 (group & ((1 << j) - 1)).count_ones()

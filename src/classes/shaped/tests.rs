@@ -233,7 +233,8 @@ fn rows_and_columns_given_whole_take_the_smallest_line() {
     // The patterns that defer a later row's givens: a row blank in a complete grid (the first
     // row read is blank), columns given whole, a row and a column, and a diagonal alone; and
     // those that defer rows to groups: a row and a column, with a cell more, two rows and a
-    // column, a box and a column.
+    // column, a box and a column; and those whose later rows read new labels at deferred
+    // positions: boxes on the diagonal, with a cell more, a band.
     for split in [(2, 3), (3, 2)] {
         let shape = boxed(6, split, false);
         let group = brute::group(&shape);
@@ -255,6 +256,9 @@ fn rows_and_columns_given_whole_take_the_smallest_line() {
                 keep(&|r, c| r == row || c == (row + 1) % 6 || (r, c) == ((row + 3) % 6, 4)),
                 keep(&|r, c| r == row || r == (row + 4) % 6 || c == (row + 1) % 6),
                 keep(&|r, c| (r / split.0, c / split.1) == (1, 0) || c == (row + 3) % 6),
+                keep(&|r, c| r / split.0 == c / split.1),
+                keep(&|r, c| r / split.0 == c / split.1 || (r, c) == (row, (row + 2) % 6)),
+                keep(&|r, _| r / split.0 == row / split.0),
             ] {
                 assert_eq!(
                     canon.form(&cells),
@@ -269,7 +273,7 @@ fn rows_and_columns_given_whole_take_the_smallest_line() {
 #[test]
 fn rows_deferred_to_groups_give_equivalents_one_form() {
     // Puzzles past the brute force's reach whose rows form groups: a row and a column, with a few
-    // cells more, two rows and a column, a band and a column.
+    // cells more, two rows and a column, a band and a column; boxes on the diagonal.
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
     for (n, split) in [(8, (2, 4)), (8, (4, 2)), (12, (3, 4)), (16, (4, 4))] {
         let shape = boxed(n, split, false);
@@ -287,6 +291,7 @@ fn rows_deferred_to_groups_give_equivalents_one_form() {
                 keep(&|r, c| r == row || c == column || (r * 7 + c * 3) % 29 == 0),
                 keep(&|r, c| r == row || r == (row + 3) % n || c == column),
                 keep(&|r, c| r / split.0 == row / split.0 || c == column),
+                keep(&|r, c| r / split.0 == c / split.1),
             ] {
                 let form = canon.form(&cells);
                 for _ in 0..3 {

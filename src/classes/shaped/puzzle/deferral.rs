@@ -36,6 +36,10 @@ pub(super) struct Columns {
     pub(super) label_at: [u8; MAX],
     /// Per deferred position of a given, the output row that deferred it.
     pub(super) row_at: [u8; MAX],
+    /// Per deferred position of a given, the later output rows (bit per row) that read new labels
+    /// at every position of its group, giving a symbol in each of its columns: each such symbol
+    /// takes the label its row read where its column is placed.
+    pub(super) layers: [u32; MAX],
     /// The open columns (bit per column) whose given is deferred; the others are blank so far.
     pub(super) pending: u32,
     /// Per pending column, the output row that deferred it (`NONE` if none).
@@ -57,6 +61,7 @@ impl Columns {
         deferred: 0,
         label_at: [0; MAX],
         row_at: [NONE; MAX],
+        layers: [0; MAX],
         pending: 0,
         row_of: [NONE; MAX],
         holder: [NONE; MAX + 1],
@@ -110,7 +115,9 @@ impl PuzzleSearch {
     pub(super) fn free_for(&self, i: usize, j: usize, columns: &Columns, holder: u8) -> u32 {
         let stack = self.output_stack(columns, holder);
         let free = self.group(columns, stack, columns.row_of[usize::from(holder)]) & !(1 << j);
-        if self.given_columns(i) >> holder & 1 == 1 {
+        // A row that read new labels at the group's positions reads a given at each.
+        let layered = free != 0 && columns.layers[free.trailing_zeros() as usize] >> i & 1 == 1;
+        if self.given_columns(i) >> holder & 1 == 1 && !layered {
             free & !((1 << j) - 1)
         } else {
             free
@@ -129,6 +136,16 @@ impl PuzzleSearch {
     /// Settles pending column `column` at its deferred position `j`: the position's label numbers
     /// the column's deferred symbol.
     pub(super) fn settle(&self, j: usize, column: u8, columns: &mut Columns, labels: &mut Labels) {
+        let n = self.frame.n;
+        let mut layers = columns.layers[j];
+        while layers != 0 {
+            let row = layers.trailing_zeros() as usize;
+            let value = usize::from(self.value(row, column));
+            columns.holder[value] = NONE;
+            labels.of[value] = self.line[row * n + j];
+            layers &= layers - 1;
+        }
+        columns.layers[j] = 0;
         let row = usize::from(columns.row_of[usize::from(column)]);
         let value = self.value(row, column);
         columns.at[j] = column;
@@ -139,5 +156,55 @@ impl PuzzleSearch {
         columns.row_of[usize::from(column)] = NONE;
         columns.holder[usize::from(value)] = NONE;
         labels.of[usize::from(value)] = columns.label_at[j];
+    }
+}
+
+impl PuzzleSearch {
+    /// The label symbol `value`, held by pending column `column`, reads with the column at
+    /// deferred position `j`: the deferring row's label there, or a later row's that read one.
+    pub(super) fn held_label(&self, value: u8, column: u8, j: usize, columns: &Columns) -> u8 {
+        let row = usize::from(columns.row_of[usize::from(column)]);
+        if self.value(row, column) == value {
+            return columns.label_at[j];
+        }
+        let mut layers = columns.layers[j];
+        while layers != 0 {
+            let row = layers.trailing_zeros() as usize;
+            if self.value(row, column) == value {
+                return self.line[row * self.frame.n + j];
+            }
+            layers &= layers - 1;
+        }
+        unreachable!("a held symbol is its column's in a row that deferred it or read new labels")
+    }
+
+    /// Whether output row `i`, at deferred position `j` that an earlier row deferred, gives every
+    /// pending column of its group a symbol not read, once in the row and held by nothing: the
+    /// row then reads new labels at the group's positions whatever their columns, and leaves the
+    /// order to a later row. Marks the row on the group's positions if so.
+    pub(super) fn layer(&self, i: usize, j: usize, columns: &mut Columns, labels: &Labels) -> bool {
+        let pending = self.columns_of(columns, j);
+        if pending.count_ones() < 2
+            || pending & !self.deferrable(i) != 0
+            || (0..self.frame.n as u8).any(|c| {
+                let value = self.value(i, c);
+                pending >> c & 1 == 1
+                    && (labels.of[usize::from(value)] != 0
+                        || columns.holder[usize::from(value)] != NONE
+                        || columns.slots.holds(value))
+            })
+        {
+            return false;
+        }
+        for c in (0..self.frame.n as u8).filter(|&c| pending >> c & 1 == 1) {
+            columns.holder[usize::from(self.value(i, c))] = c;
+        }
+        let stack = j / self.frame.stack;
+        let mut group = self.group(columns, stack, columns.row_at[j]);
+        while group != 0 {
+            columns.layers[group.trailing_zeros() as usize] |= 1 << i;
+            group &= group - 1;
+        }
+        true
     }
 }
