@@ -50,7 +50,7 @@ impl Best {
 }
 
 /// The positions (bit per position) of a row's `cells` that read a label, not a blank.
-fn labelled_positions(cells: &[u8]) -> u32 {
+pub(super) fn labelled_positions(cells: &[u8]) -> u32 {
     (0..cells.len())
         .filter(|&j| cells[j] != 0)
         .fold(0, |mask, j| mask | 1 << j)

@@ -420,13 +420,10 @@ impl PuzzleSearch {
             let mut below = !bounded;
             for j in 0..n {
                 let value = cells[usize::from(columns.at[j])];
-                if let Some(groups) = groups.as_mut()
-                    && after.of[usize::from(value)] == 0
-                    && groups.slots.holds(value)
-                {
-                    self.read_member(value, groups, &mut after);
-                }
-                let value = after.take(value);
+                let value = match groups.as_mut() {
+                    Some(groups) => self.take_held(value, groups, &mut after),
+                    None => after.take(value),
+                };
                 if !below {
                     match value.cmp(&least[j]) {
                         std::cmp::Ordering::Greater => continue 'rows,

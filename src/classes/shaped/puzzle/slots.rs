@@ -20,6 +20,7 @@
 //! ```
 
 use super::{NONE, PuzzleSearch};
+use crate::classes::shaped::best::labelled_positions;
 use crate::classes::shaped::{Labels, MAX, Standing, free_lines};
 
 /// The row side of a partial arrangement: its groups and slots. A group is named by the output
@@ -115,7 +116,7 @@ impl PuzzleSearch {
                     columns.slots.group_at[i] = group as u8;
                     self.rows[i] = self.rows[i - 1];
                     let n = self.frame.n;
-                    let pattern = labelled(&self.line[group * n..(group + 1) * n]);
+                    let pattern = labelled_positions(&self.line[group * n..(group + 1) * n]);
                     self.try_slot(i, pattern, used, columns, labels, standing);
                 }
             }
@@ -318,6 +319,20 @@ impl PuzzleSearch {
         }
     }
 
+    /// The label of `value`, numbering it if new, where a member may give it: the member is
+    /// settled or leaves its group first (see [`Self::read_member`]).
+    pub(super) fn take_held(
+        &self,
+        value: u8,
+        columns: &mut super::Columns,
+        labels: &mut Labels,
+    ) -> u8 {
+        if labels.of[usize::from(value)] == 0 && columns.slots.holds(value) {
+            self.read_member(value, columns, labels);
+        }
+        labels.take(value)
+    }
+
     /// Settles the members whose symbols input row `row` reads, every column placed, from
     /// `labels`.
     pub(super) fn read_placed(&self, row: u8, columns: &mut super::Columns, mut labels: Labels) {
@@ -325,17 +340,7 @@ impl PuzzleSearch {
         for j in 0..n {
             let value =
                 self.views[self.transpose][usize::from(row) * n + usize::from(columns.at[j])];
-            if labels.of[usize::from(value)] == 0 && columns.slots.holds(value) {
-                self.read_member(value, columns, &mut labels);
-            }
-            labels.take(value);
+            self.take_held(value, columns, &mut labels);
         }
     }
-}
-
-/// The positions (bit per position) of a row's `cells` that read a label.
-fn labelled(cells: &[u8]) -> u32 {
-    (0..cells.len())
-        .filter(|&j| cells[j] != 0)
-        .fold(0, |mask, j| mask | 1 << j)
 }
