@@ -164,26 +164,31 @@ impl Board<'_> {
         };
         if values.count_ones() > 1 {
             let all = ((1u32 << self.shape.size()) - 1) << 1;
-            let mut house_best: Option<(u8, Vec<usize>)> = None;
-            for (house, cells) in self.shape.houses().iter().enumerate() {
+            let houses = self.shape.houses();
+            let can_take = |c: u16, value: u8| {
+                let c = usize::from(c);
+                self.cells[c] == 0 && candidates[c] >> value & 1 == 1
+            };
+            // The house and value with the fewest places, if fewer than the cell's values.
+            let mut house_best: Option<(usize, u8, usize)> = None;
+            for (house, cells) in houses.iter().enumerate() {
                 let mut missing = all & !self.held[house];
                 while missing != 0 {
                     let value = missing.trailing_zeros() as u8;
                     missing &= missing - 1;
-                    let places: Vec<usize> = cells
-                        .iter()
-                        .map(|&c| usize::from(c))
-                        .filter(|&c| self.cells[c] == 0 && candidates[c] >> value & 1 == 1)
-                        .collect();
-                    let fewer = house_best
-                        .as_ref()
-                        .is_none_or(|(_, p)| places.len() < p.len());
-                    if places.len() < values.count_ones() as usize && fewer {
-                        house_best = Some((value, places));
+                    let places = cells.iter().filter(|&&c| can_take(c, value)).count();
+                    let fewest = house_best.map_or(values.count_ones() as usize, |(_, _, p)| p);
+                    if places < fewest {
+                        house_best = Some((house, value, places));
                     }
                 }
             }
-            if let Some((value, places)) = house_best {
+            if let Some((house, value, _)) = house_best {
+                let places: Vec<usize> = houses[house]
+                    .iter()
+                    .filter(|&&c| can_take(c, value))
+                    .map(|&c| usize::from(c))
+                    .collect();
                 for place in places {
                     if *found >= limit {
                         break;
