@@ -330,6 +330,37 @@ fn canon_of_a_puzzle_of_one_full_row_and_one_full_column_hung() {
 }
 
 #[test]
+fn canon_of_a_full_band_with_boxes_two_rows_high_hung() {
+    // The blank bands read alike, yet every order of them was tried before the full band, each
+    // with every order of its columns: 16×16 with 2×8 boxes ran past a minute. Boxes eight rows
+    // high did the same with their blank stacks, for a full stack or the boxes of the diagonal.
+    for (size, boxes, band, stack) in [("16", "2x8", 2, 8), ("16", "8x2", 8, 2)] {
+        let grid = output(&[
+            "-c", "1", "--size", size, "--box", boxes, "--format", "line", "--seed", "7",
+        ]);
+        let n: usize = size.parse().unwrap();
+        let keep = |given: &dyn Fn(usize, usize) -> bool| -> Vec<u8> {
+            (0..n * n)
+                .map(|k| if given(k / n, k % n) { grid[k] } else { b'.' })
+                .collect()
+        };
+        let lines = [
+            keep(&|r, _| r < band),
+            keep(&|r, _| r < 2),
+            keep(&|_, c| c < stack),
+            keep(&|r, c| r / band == c / stack),
+        ];
+        let text: Vec<u8> = lines
+            .iter()
+            .flat_map(|l| [&l[..], b"\n"].concat())
+            .collect();
+        let more = ["--box", boxes, "--diagonal=no"];
+        let forms = canon_as_of_a_shuffle(&text, size, "7", &more);
+        assert_eq!(forms.iter().filter(|&&b| b == b'\n').count(), 4, "{boxes}");
+    }
+}
+
+#[test]
 fn n_of_24x24_puzzles_of_2x12_boxes_crawled_up_to_the_reach_of_48_percent() {
     // 276 blanks, the reach of other shapes this size, made a puzzle every second or more.
     let message = refusal(&["-n", "20", "--size", "24", "--box", "2x12", "-r", "276~276"]);

@@ -93,6 +93,10 @@ struct PuzzleSearch {
     row_twins: [Vec<u32>; 2],
     /// Per view and column, the earlier columns of its stack with the same cells.
     column_twins: [Vec<u32>; 2],
+    /// Per view and band, the earlier bands with the same cells.
+    band_twins: [Vec<u32>; 2],
+    /// Per view and stack, the earlier stacks with the same cells.
+    stack_twins: [Vec<u32>; 2],
     /// Per view and row, the columns (bit per column) whose cells are given.
     given: [Vec<u32>; 2],
     /// The givens of the smallest first row in each output stack, fewest first.
@@ -131,6 +135,19 @@ impl PuzzleSearch {
         let row_twins = [0, 1].map(|t| twins(n, frame.band, once, |r| row_of(&views[t], r)));
         let column_twins =
             [0, 1].map(|t| twins(n, frame.stack, once, |c| cells_of_column(&views[t], c)));
+        let (bands, stacks) = (n / frame.band, n / frame.stack);
+        let band_twins = [0, 1].map(|t| {
+            twins(bands, bands, once, |b| {
+                views[t][b * frame.band * n..(b + 1) * frame.band * n].to_vec()
+            })
+        });
+        let stack_twins = [0, 1].map(|t| {
+            twins(stacks, stacks, once, |s| {
+                (s * frame.stack..(s + 1) * frame.stack)
+                    .flat_map(|c| cells_of_column(&views[t], c))
+                    .collect()
+            })
+        });
         let given = [0, 1].map(|t| {
             (0..n)
                 .map(|r| {
@@ -183,6 +200,8 @@ impl PuzzleSearch {
             views,
             row_twins,
             column_twins,
+            band_twins,
+            stack_twins,
             given,
             first_row_givens,
             blank_positions,
@@ -288,6 +307,17 @@ impl PuzzleSearch {
         labels.take(value)
     }
 
+    /// Whether input row `row`, starting output row `i`'s band, lies in a band that an earlier
+    /// band none of whose rows are `taken` reads alike: that band gives the same lines.
+    fn in_twin_band(&self, i: usize, row: u8, taken: u32) -> bool {
+        let band = self.frame.band;
+        let whole = (1u32 << band) - 1;
+        let twins = self.band_twins[self.transpose][usize::from(row) / band];
+        i.is_multiple_of(band)
+            && (0..self.frame.n / band)
+                .any(|b| twins >> b & 1 == 1 && taken >> (b * band) & whole == 0)
+    }
+
     /// The standing to start row `i` with: level with the best line's row if it bounds the
     /// search.
     fn start(&self, i: usize, standing: Standing) -> Standing {
@@ -354,7 +384,9 @@ impl PuzzleSearch {
             previous,
         );
         for row in free.filter(|&r| covered >> r & 1 == 0) {
-            if self.row_twins[self.transpose][usize::from(row)] & !taken != 0 {
+            if self.row_twins[self.transpose][usize::from(row)] & !taken != 0
+                || self.in_twin_band(i, row, taken)
+            {
                 continue;
             }
             if i == 0 && self.first_rows[self.transpose] >> row & 1 == 0 {
@@ -411,7 +443,9 @@ impl PuzzleSearch {
             self.rows[i - 1],
         );
         'rows: for row in free.filter(|&r| taken >> r & 1 == 0) {
-            if self.row_twins[self.transpose][usize::from(row)] & !taken != 0 {
+            if self.row_twins[self.transpose][usize::from(row)] & !taken != 0
+                || self.in_twin_band(i, row, taken)
+            {
                 continue;
             }
             let cells = &view[usize::from(row) * n..(usize::from(row) + 1) * n];
@@ -531,6 +565,7 @@ impl PuzzleSearch {
             let given = self.given_columns(0);
             for input_stack in 0..(n / width) as u8 {
                 if taken >> input_stack & 1 == 1
+                    || self.stack_twins[self.transpose][usize::from(input_stack)] & !taken != 0
                     || givens(&self.frame, given, usize::from(input_stack)) != count
                 {
                     continue;

@@ -234,7 +234,8 @@ fn rows_and_columns_given_whole_take_the_smallest_line() {
     // row read is blank), columns given whole, a row and a column, and a diagonal alone; and
     // those that defer rows to groups: a row and a column, with a cell more, two rows and a
     // column, a box and a column; and those whose later rows read new labels at deferred
-    // positions: boxes on the diagonal, with a cell more, a band.
+    // positions: boxes on the diagonal, with a cell more, a band; and blank bands or stacks that
+    // read alike: a band, a stack, a box.
     for split in [(2, 3), (3, 2)] {
         let shape = boxed(6, split, false);
         let group = brute::group(&shape);
@@ -259,6 +260,8 @@ fn rows_and_columns_given_whole_take_the_smallest_line() {
                 keep(&|r, c| r / split.0 == c / split.1),
                 keep(&|r, c| r / split.0 == c / split.1 || (r, c) == (row, (row + 2) % 6)),
                 keep(&|r, _| r / split.0 == row / split.0),
+                keep(&|_, c| c / split.1 == row % 2),
+                keep(&|r, c| (r / split.0, c / split.1) == (row / split.0, 1)),
             ] {
                 assert_eq!(
                     canon.form(&cells),
@@ -297,6 +300,34 @@ fn rows_deferred_to_groups_give_equivalents_one_form() {
                 for _ in 0..3 {
                     assert_eq!(canon.form(&canon.shuffle(&cells, &mut rng)), form, "{n}");
                 }
+            }
+        }
+    }
+}
+
+#[test]
+fn blank_bands_and_stacks_give_equivalents_one_form() {
+    // A band, two rows, a stack, boxes on the diagonal, a band and a stack: the other bands or
+    // stacks read alike, and every order of them was tried.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    for (n, split) in [(12, (2, 6)), (12, (6, 2)), (16, (2, 8)), (14, (7, 2))] {
+        let shape = boxed(n, split, false);
+        let canon = Canon::new(&shape);
+        let g = grid(&shape, 3);
+        let keep = |given: &dyn Fn(usize, usize) -> bool| -> Vec<u8> {
+            (0..n * n)
+                .map(|k| if given(k / n, k % n) { g[k] } else { 0 })
+                .collect()
+        };
+        for cells in [
+            keep(&|r, _| r < split.0),
+            keep(&|r, _| r < 2),
+            keep(&|_, c| c < split.1),
+            keep(&|r, c| r / split.0 == c / split.1),
+        ] {
+            let form = canon.form(&cells);
+            for _ in 0..3 {
+                assert_eq!(canon.form(&canon.shuffle(&cells, &mut rng)), form, "{n}");
             }
         }
     }

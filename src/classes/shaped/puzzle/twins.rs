@@ -1,10 +1,12 @@
 //! Lines that read alike: exchanging two of them, with a relabelling, maps the grid onto itself.
+//! A line here is a row, a column, or a band read row after row.
 
 /// The earlier lines of each line's block (of `block` lines) that read alike, as `line_of`
-/// gives the cells of a line: cell by cell the same, or two symbols the grid holds once each
-/// (`once`: bit per symbol). Exchanging two such lines and those symbols maps the grid onto
-/// itself, so the two give the same lines: a puzzle of one full row and blanks would otherwise
-/// try every order of its columns.
+/// gives the cells of each of the `n` lines: cell by cell the same, or two symbols the grid holds
+/// once each (`once`: bit per symbol). Exchanging two such lines and those symbols maps the grid
+/// onto itself, so the two give the same lines: a puzzle of one full row and blanks would
+/// otherwise try every order of its columns, and one of a full band every order of its blank
+/// bands.
 pub(super) fn twins(
     n: usize,
     block: usize,
