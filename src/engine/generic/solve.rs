@@ -258,15 +258,24 @@ impl Solver {
             }
             transpose(&mut matrix, size);
             values.copy_from_slice(&matrix[..size]);
-            for (value, &places) in values.iter().enumerate() {
-                if places & places.wrapping_sub(1) == 0 {
-                    if places == 0 {
-                        return Some(0);
-                    }
-                    if self.given[house] >> value & 1 == 0 {
-                        self.hidden.push((cells + house * size + value) as u16);
-                    }
-                }
+            // Half the values of a house are given, each with one place: a branch per value
+            // mispredicts at random, so the values of one place or none are collected as bits.
+            let (single, none) =
+                values
+                    .iter()
+                    .enumerate()
+                    .fold((0u32, 0u32), |(single, none), (value, &places)| {
+                        let one = u32::from(places & places.wrapping_sub(1) == 0) << value;
+                        (single | one, none | u32::from(places == 0) << value)
+                    });
+            if none != 0 {
+                return Some(0);
+            }
+            let mut hidden = single & !self.given[house];
+            while hidden != 0 {
+                let value = hidden.trailing_zeros() as usize;
+                hidden &= hidden - 1;
+                self.hidden.push((cells + house * size + value) as u16);
             }
         }
         self.trail.clear();
@@ -288,15 +297,19 @@ impl Solver {
             self.reached = 0;
             self.search(limit, solution);
             self.guesses_made += budget - self.guesses_left;
-            self.undo(0);
             let found = self.reached.max(self.known.len());
-            // A run that ends with guesses left has searched its whole tree.
+            // A run that ends with guesses left has searched its whole tree. The next count
+            // builds every word afresh, so only a run that follows needs the state undone: after
+            // a solution reached, the trail holds every change of the search.
             if found >= limit || self.guesses_left > 0 {
+                self.trail.clear();
                 return Some(found);
             }
             if self.guesses_made >= guesses {
+                self.trail.clear();
                 return None;
             }
+            self.undo(0);
         }
         unreachable!("the runs go on until one ends")
     }
