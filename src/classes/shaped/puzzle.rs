@@ -37,7 +37,7 @@ mod twins;
 use super::best::Best;
 use super::{Frame, Labels, MAX, Standing, free_lines};
 use deferral::Columns;
-use twins::twins;
+use twins::Twins;
 
 const NONE: u8 = u8::MAX;
 
@@ -89,14 +89,8 @@ struct Partial {
 struct PuzzleSearch {
     frame: Frame,
     views: [Vec<u8>; 2],
-    /// Per view and row, the earlier rows of its band with the same cells.
-    row_twins: [Vec<u32>; 2],
-    /// Per view and column, the earlier columns of its stack with the same cells.
-    column_twins: [Vec<u32>; 2],
-    /// Per view and band, the earlier bands with the same cells.
-    band_twins: [Vec<u32>; 2],
-    /// Per view and stack, the earlier stacks with the same cells.
-    stack_twins: [Vec<u32>; 2],
+    /// Per view, its lines that read alike.
+    twins: [Twins; 2],
     /// Per view and row, the columns (bit per column) whose cells are given.
     given: [Vec<u32>; 2],
     /// The givens of the smallest first row in each output stack, fewest first.
@@ -122,9 +116,6 @@ impl PuzzleSearch {
     fn new(frame: &Frame, cells: &[u8]) -> PuzzleSearch {
         let n = frame.n;
         let views = frame.views_of(cells);
-        let row_of = |v: &Vec<u8>, r: usize| v[r * n..(r + 1) * n].to_vec();
-        let cells_of_column =
-            |v: &Vec<u8>, c: usize| (0..n).map(|r| v[r * n + c]).collect::<Vec<u8>>();
         let mut counts = [0u32; MAX + 1];
         for &v in cells {
             counts[usize::from(v)] += 1;
@@ -132,22 +123,7 @@ impl PuzzleSearch {
         let once = (1..=n)
             .filter(|&v| counts[v] == 1)
             .fold(0u32, |m, v| m | 1 << v);
-        let row_twins = [0, 1].map(|t| twins(n, frame.band, once, |r| row_of(&views[t], r)));
-        let column_twins =
-            [0, 1].map(|t| twins(n, frame.stack, once, |c| cells_of_column(&views[t], c)));
-        let (bands, stacks) = (n / frame.band, n / frame.stack);
-        let band_twins = [0, 1].map(|t| {
-            twins(bands, bands, once, |b| {
-                views[t][b * frame.band * n..(b + 1) * frame.band * n].to_vec()
-            })
-        });
-        let stack_twins = [0, 1].map(|t| {
-            twins(stacks, stacks, once, |s| {
-                (s * frame.stack..(s + 1) * frame.stack)
-                    .flat_map(|c| cells_of_column(&views[t], c))
-                    .collect()
-            })
-        });
+        let twins = [0, 1].map(|t| Twins::new(frame, &views[t], once));
         let given = [0, 1].map(|t| {
             (0..n)
                 .map(|r| {
@@ -198,10 +174,7 @@ impl PuzzleSearch {
         PuzzleSearch {
             frame: *frame,
             views,
-            row_twins,
-            column_twins,
-            band_twins,
-            stack_twins,
+            twins,
             given,
             first_row_givens,
             blank_positions,
@@ -307,17 +280,6 @@ impl PuzzleSearch {
         labels.take(value)
     }
 
-    /// Whether input row `row`, starting output row `i`'s band, lies in a band that an earlier
-    /// band none of whose rows are `taken` reads alike: that band gives the same lines.
-    fn in_twin_band(&self, i: usize, row: u8, taken: u32) -> bool {
-        let band = self.frame.band;
-        let whole = (1u32 << band) - 1;
-        let twins = self.band_twins[self.transpose][usize::from(row) / band];
-        i.is_multiple_of(band)
-            && (0..self.frame.n / band)
-                .any(|b| twins >> b & 1 == 1 && taken >> (b * band) & whole == 0)
-    }
-
     /// The standing to start row `i` with: level with the best line's row if it bounds the
     /// search.
     fn start(&self, i: usize, standing: Standing) -> Standing {
@@ -384,9 +346,7 @@ impl PuzzleSearch {
             previous,
         );
         for row in free.filter(|&r| covered >> r & 1 == 0) {
-            if self.row_twins[self.transpose][usize::from(row)] & !taken != 0
-                || self.in_twin_band(i, row, taken)
-            {
+            if self.twins[self.transpose].taken_row(&self.frame, i, row, taken) {
                 continue;
             }
             if i == 0 && self.first_rows[self.transpose] >> row & 1 == 0 {
@@ -443,9 +403,7 @@ impl PuzzleSearch {
             self.rows[i - 1],
         );
         'rows: for row in free.filter(|&r| taken >> r & 1 == 0) {
-            if self.row_twins[self.transpose][usize::from(row)] & !taken != 0
-                || self.in_twin_band(i, row, taken)
-            {
+            if self.twins[self.transpose].taken_row(&self.frame, i, row, taken) {
                 continue;
             }
             let cells = &view[usize::from(row) * n..(usize::from(row) + 1) * n];
@@ -565,7 +523,7 @@ impl PuzzleSearch {
             let given = self.given_columns(0);
             for input_stack in 0..(n / width) as u8 {
                 if taken >> input_stack & 1 == 1
-                    || self.stack_twins[self.transpose][usize::from(input_stack)] & !taken != 0
+                    || self.twins[self.transpose].stacks[usize::from(input_stack)] & !taken != 0
                     || givens(&self.frame, given, usize::from(input_stack)) != count
                 {
                     continue;
@@ -696,7 +654,7 @@ impl PuzzleSearch {
                     }
                     columns.label_at[j]
                 } else {
-                    let twins = &self.column_twins[self.transpose];
+                    let twins = &self.twins[self.transpose].columns;
                     let chosen = (0..n as u8)
                         .filter(|&c| {
                             candidates >> c & 1 == 1
@@ -757,7 +715,7 @@ impl PuzzleSearch {
             .chain(waiting.then_some(labels.next))
             .min()
             .expect("a column for every position");
-        let twins = &self.column_twins[self.transpose];
+        let twins = &self.twins[self.transpose].columns;
         let chosen = (0..n as u8)
             .filter(|&c| {
                 repeats >> c & 1 == 1 && cell(c) == least && twins[usize::from(c)] & open == 0
