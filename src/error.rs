@@ -24,6 +24,16 @@ pub enum Error {
         /// The operating system's error.
         source: io::Error,
     },
+    /// The output's buffer of `bytes` bytes could not be had: the request asks for more than the
+    /// memory the system gives.
+    #[error(
+        "not enough memory for the {bytes} bytes of output: ask for fewer at a time, with a \
+         smaller count or --shard"
+    )]
+    OutOfMemory {
+        /// The bytes asked for.
+        bytes: usize,
+    },
     /// A shape (or a shard of its grids) with fewer complete grids than asked for.
     #[error("{}", too_few_grids(*asked, *exist, *shard, *first))]
     TooFewGrids {

@@ -27,6 +27,28 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::ptr;
 
+use crate::error::Error;
+
+/// A buffer of `len` zero bytes, or [`Error::OutOfMemory`] where the global allocator has none:
+/// `vec![0; len]` would abort the program, printing a backtrace. Fresh memory reads zero without
+/// a pass to write it, as `vec!` would have it.
+pub fn zeroed(len: usize) -> Result<Vec<u8>, Error> {
+    let Ok(layout) = Layout::array::<u8>(len) else {
+        return Err(Error::OutOfMemory { bytes: len });
+    };
+    if len == 0 {
+        return Ok(Vec::new());
+    }
+    // SAFETY: the layout has a size other than zero.
+    let start = unsafe { std::alloc::alloc_zeroed(layout) };
+    if start.is_null() {
+        return Err(Error::OutOfMemory { bytes: len });
+    }
+    // SAFETY: `start` holds `len` initialised bytes, allocated by the global allocator with the
+    // layout of `len` bytes, which is what a vector of that capacity frees with.
+    Ok(unsafe { Vec::from_raw_parts(start, len, len) })
+}
+
 /// The allocator (see the module comment).
 pub struct HugePageAllocator;
 

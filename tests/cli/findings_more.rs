@@ -144,3 +144,31 @@ fn a_detached_process_failed_some_cases_of_a_grading_and_not_others() {
         assert_eq!(failed, cases, "{report}");
     }
 }
+
+#[test]
+fn c_past_the_memory_limit_aborted_with_a_backtrace() {
+    // The output's buffer was a `vec!`, whose failure aborts the program with a backtrace: 1.25 GB
+    // of 25×25 grids under a 1 GB address-space limit exited 134 with "stack backtrace:".
+    let bin = assert_cmd::cargo::cargo_bin("sudoku-gen");
+    for args in ["-c 1000000 --size 25", "-c 1000000 --format grid"] {
+        let limit = if args.contains("25") {
+            1_000_000
+        } else {
+            60_000
+        };
+        let script = format!("ulimit -v {limit}; exec \"$0\" {args}");
+        let output = std::process::Command::new("sh")
+            .args(["-c", &script])
+            .arg(&bin)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{args}: {stderr}");
+        assert!(output.stdout.is_empty(), "{args}");
+        assert!(
+            stderr.starts_with("sudoku-gen: error: not enough memory"),
+            "{args}: {stderr}"
+        );
+        assert!(!stderr.contains("backtrace"), "{args}: {stderr}");
+    }
+}

@@ -122,7 +122,7 @@ pub fn render_grids(request: &ShapedGrids) -> Result<Vec<u8>, Error> {
     let layout = layout_of(request.format);
     let with_layout = shape.layout_text().is_some();
     let record = record_len(shape.size(), layout, with_layout);
-    let mut out = vec![0; record * request.count];
+    let mut out = crate::io::memory::zeroed(record * request.count)?;
     let mut walk = Walk::new(shape, request.seed, layout, with_layout, first_grid);
     walk.shard = request.shard;
     if let Some(value) = request.first {

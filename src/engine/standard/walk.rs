@@ -135,7 +135,7 @@ pub fn render_grids(request: &GridRequest, format: Format) -> Result<Vec<u8>, Er
         "first must be a digit"
     );
     let record_len = format.record_len();
-    let mut out = vec![0; record_len * request.count];
+    let mut out = crate::io::memory::zeroed(record_len * request.count)?;
     let plan = Plan::new(request, format);
     let parts = part_ranges(&mut out, record_len);
     let full = parts.into_par_iter().enumerate().all(|(part, records)| {
