@@ -77,14 +77,19 @@ pub(crate) fn puzzle_lines(body: &[u8], header: &Header, first_line: usize) -> V
     sample_lines(body, header, first_line).0
 }
 
-fn sample_lines(body: &[u8], header: &Header, first_line: usize) -> (Vec<u8>, Vec<Place>) {
+/// The lines of [`puzzle_lines`], where each comes from, and the problems of the rows left out.
+fn sample_lines(
+    body: &[u8],
+    header: &Header,
+    first_line: usize,
+) -> (Vec<u8>, Vec<Place>, ParseErrors) {
     let sample = if body.len() <= SAMPLE {
         body
     } else {
         &body[..record_cut(&body[..SAMPLE]).unwrap_or(SAMPLE)]
     };
-    let (mut text, mut places) = (Vec::new(), Vec::new());
-    each_row(sample, header, first_line, &mut ParseErrors::new(), |row| {
+    let (mut text, mut places, mut errors) = (Vec::new(), Vec::new(), ParseErrors::new());
+    each_row(sample, header, first_line, &mut errors, |row| {
         let (puzzle, column) = row.field(header.puzzle, "puzzle")?;
         let layout = header
             .layout
@@ -108,7 +113,7 @@ fn sample_lines(body: &[u8], header: &Header, first_line: usize) -> (Vec<u8>, Ve
         });
         Ok(())
     });
-    (text, places)
+    (text, places, errors)
 }
 
 fn one(error: ParseError) -> ParseErrors {
@@ -120,15 +125,18 @@ fn one(error: ParseError) -> ParseErrors {
 impl CorpusShape {
     /// The shape of the corpus under `header` with the flags of `request`, told from its first
     /// rows (`body`, from line `first_line`); `None` while `body` holds no row; the located
-    /// problem when no shape reads them.
+    /// problem when no shape reads them, or the rows' own when none of them can be read.
     pub fn tell(
         body: &[u8],
         header: &Header,
         first_line: usize,
         request: &ShapeRequest,
     ) -> Option<Result<CorpusShape, ParseErrors>> {
-        let (text, places) = sample_lines(body, header, first_line);
-        let first = places.first()?;
+        let (text, places, errors) = sample_lines(body, header, first_line);
+        let Some(first) = places.first() else {
+            // Rows every one of which is malformed hold no shape to tell, and are no empty body.
+            return (!errors.is_empty()).then_some(Err(errors));
+        };
         let given_layout = request.layout.is_some();
         let at = |column: usize, message: String| {
             Some(Err(one(ParseError {

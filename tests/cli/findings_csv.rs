@@ -155,3 +155,34 @@ fn a_jigsaw_corpus_whose_first_layout_was_empty_was_read_as_plain_9x9() {
         assert!(written.is_empty(), "{mode}");
     }
 }
+
+#[test]
+fn jigsaw_csv_rows_of_the_wrong_field_count_were_dropped_when_none_was_right() {
+    // The rows that tell a corpus's shape were read with their problems thrown away: when every
+    // row was malformed none was left, the corpus was taken for an empty one, `--check` said "ok"
+    // and `-s -o` wrote the header alone.
+    let corpus = run_ok(&[
+        "-n", "3", "--size", "12", "--jigsaw", "random", "--seed", "5", "--format", "csv",
+    ]);
+    let text = String::from_utf8(corpus).unwrap();
+    let (header, rows) = text.split_once('\n').unwrap();
+    let more: String = rows.lines().map(|row| format!("{row},extra\n")).collect();
+    let fewer: String = rows
+        .lines()
+        .map(|row| format!("{}\n", &row[..row.rfind(',').unwrap()]))
+        .collect();
+    for (body, fields) in [(more, 6), (fewer, 4)] {
+        let input = format!("{header}\n{body}");
+        for mode in ["--check", "-s", "--rate", "--canon", "--shuffle"] {
+            let (stdout, stderr) = run_data_problem(&[mode, "-"], input.as_bytes());
+            // The grader reports on standard output, the other modes on standard error.
+            let stderr = if mode == "--check" { stdout } else { stderr };
+            for line in 2..=4 {
+                let message = format!("<stdin>:{line}");
+                assert!(stderr.contains(&message), "{mode}: {stderr}");
+            }
+            let named = format!("the row has {fields} fields, the header 5");
+            assert!(stderr.contains(&named), "{mode}: {stderr}");
+        }
+    }
+}
