@@ -514,6 +514,12 @@ impl Reader<'_> {
             }
             let shape = match layout {
                 Some(layout) => match self.shape_of(layout) {
+                    Ok(index) if self.request.layout.is_some() && !self.same_regions(index) => {
+                        let message = "the layout is not the one --jigsaw gives (drop the layouts \
+                                       before the puzzles, or give the same regions)";
+                        self.error(number, 1, message.to_owned());
+                        continue;
+                    }
                     Ok(index) => index,
                     Err(error) => {
                         // A layout prefix is one line: its column is the place in the line.
@@ -529,6 +535,12 @@ impl Reader<'_> {
                 self.push(&values, number, shape);
             }
         }
+    }
+
+    /// Whether shape `index` has the regions of the first shape, the one the flags give.
+    fn same_regions(&self, index: u32) -> bool {
+        let shapes = &self.puzzles.shapes;
+        shapes[index as usize].regions() == shapes[0].regions()
     }
 
     /// The shape of a `LAYOUT PUZZLE` line's layout, made once per layout.

@@ -172,3 +172,41 @@ fn c_past_the_memory_limit_aborted_with_a_backtrace() {
         assert!(!stderr.contains("backtrace"), "{args}: {stderr}");
     }
 }
+
+#[test]
+fn a_jigsaw_file_was_ignored_for_lines_that_carry_their_layout() {
+    // `--check LINES --jigsaw FILE` checked each `LAYOUT PUZZLE` line under its own layout and
+    // said "ok" of grids that break the file's regions; `-s` solved them the same way.
+    let lines = run_ok(&[
+        "-c", "2", "--jigsaw", "random", "--seed", "1", "--format", "line",
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let (file, boxes, own) = (
+        dir.path().join("lines.txt"),
+        dir.path().join("boxes.txt"),
+        dir.path().join("own.txt"),
+    );
+    std::fs::write(&file, &lines).unwrap();
+    let rows = ["aaabbbccc", "dddeeefff", "ggghhhiii"];
+    let layout: String = rows.iter().flat_map(|r| [*r; 3]).collect();
+    std::fs::write(&boxes, layout).unwrap();
+    let prefix = lines.split(|&b| b == b' ').next().unwrap();
+    std::fs::write(&own, prefix).unwrap();
+    let [file, boxes, own] = [&file, &boxes, &own].map(|p| p.to_str().unwrap().to_owned());
+    for mode in ["--check", "-s"] {
+        let output = sudoku_gen()
+            .args([mode, &file, "--jigsaw", &boxes])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{mode}");
+        let said = [output.stdout, output.stderr].concat();
+        let said = String::from_utf8_lossy(&said);
+        assert!(said.contains(":1"), "{mode}: {said}");
+        assert!(
+            said.contains("not the one --jigsaw gives"),
+            "{mode}: {said}"
+        );
+    }
+    let same = run_ok(&["--check", &file, "--jigsaw", &own]);
+    assert!(same.starts_with(b"ok: 2 grids"));
+}
