@@ -76,3 +76,32 @@ fn a_level_three_request_for_no_guesses_ran_for_ever() {
     }
     assert!(started.elapsed() < Duration::from_secs(5));
 }
+
+#[test]
+fn a_shard_with_no_4x4_puzzle_was_told_to_ask_for_at_most_none() {
+    // "has no minimal puzzles; ask for at most that many": at most none is no request.
+    let message = refusal(&[
+        "-n",
+        "5",
+        "--shard",
+        "999999/1000000",
+        "--size",
+        "4",
+        "--seed",
+        "1",
+    ]);
+    assert!(
+        message.contains("has no minimal puzzles; use fewer shards"),
+        "{message}"
+    );
+    // Where some exist, asking for at most that many still says what to do.
+    let message = refusal(&["-n", "99999", "--size", "4", "-r", "12~12", "--symmetric"]);
+    assert!(
+        message.contains("exactly 2208 symmetric puzzles"),
+        "{message}"
+    );
+    assert!(
+        message.contains("blanks; ask for at most that many"),
+        "{message}"
+    );
+}

@@ -180,6 +180,8 @@ fn draw_listed(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzle>, Error
     if listing.len() < request.count {
         let instead = match request.level {
             Some(_) if listing.is_empty() => "try another -m",
+            _ if listing.is_empty() && request.shard.is_some() => "use fewer shards",
+            _ if listing.is_empty() => "relax -r, --symmetric or --first",
             _ => "ask for at most that many",
         };
         // Without a range -n digs to the end; but with no puzzle of the level listed, that no
