@@ -310,20 +310,15 @@ fn canon_of_a_puzzle_of_one_full_row_and_one_full_column_hung() {
             "-c", "1", "--size", size, "--format", "line", "--seed", seed,
         ]);
         let n: usize = size.parse().unwrap();
-        let keep = |given: &dyn Fn(usize, usize) -> bool| -> Vec<u8> {
-            (0..n * n)
-                .map(|k| if given(k / n, k % n) { grid[k] } else { b'.' })
-                .collect()
-        };
-        let lines = [
-            keep(&|r, c| r == 2 || c == 3),
-            keep(&|r, c| r == 0 || r == n - 1 || c == n / 2),
-            keep(&|r, c| r < 4 || c == 1),
-        ];
-        let text: Vec<u8> = lines
-            .iter()
-            .flat_map(|l| [&l[..], b"\n"].concat())
-            .collect();
+        let text = kept_lines(
+            &grid,
+            n,
+            &[
+                &|r, c| r == 2 || c == 3,
+                &|r, c| r == 0 || r == n - 1 || c == n / 2,
+                &|r, c| r < 4 || c == 1,
+            ],
+        );
         let forms = canon_as_of_a_shuffle(&text, size, "7", &["--diagonal=no"]);
         assert_eq!(forms.iter().filter(|&&b| b == b'\n').count(), 3, "{size}");
     }
@@ -339,21 +334,16 @@ fn canon_of_a_full_band_with_boxes_two_rows_high_hung() {
             "-c", "1", "--size", size, "--box", boxes, "--format", "line", "--seed", "7",
         ]);
         let n: usize = size.parse().unwrap();
-        let keep = |given: &dyn Fn(usize, usize) -> bool| -> Vec<u8> {
-            (0..n * n)
-                .map(|k| if given(k / n, k % n) { grid[k] } else { b'.' })
-                .collect()
-        };
-        let lines = [
-            keep(&|r, _| r < band),
-            keep(&|r, _| r < 2),
-            keep(&|_, c| c < stack),
-            keep(&|r, c| r / band == c / stack),
-        ];
-        let text: Vec<u8> = lines
-            .iter()
-            .flat_map(|l| [&l[..], b"\n"].concat())
-            .collect();
+        let text = kept_lines(
+            &grid,
+            n,
+            &[
+                &|r, _| r < band,
+                &|r, _| r < 2,
+                &|_, c| c < stack,
+                &|r, c| r / band == c / stack,
+            ],
+        );
         let more = ["--box", boxes, "--diagonal=no"];
         let forms = canon_as_of_a_shuffle(&text, size, "7", &more);
         assert_eq!(forms.iter().filter(|&&b| b == b'\n').count(), 4, "{boxes}");
@@ -397,6 +387,19 @@ fn check_unique_of_a_22x22_corpus_ran_for_minutes_on_its_first_puzzle() {
 
 /// The canonical forms of the lines of `text` at `size` (and `more` arguments), checked to be
 /// those of a shuffle of them (by seed `seed`).
+/// The lines of puzzles of the N×N line `grid`, one per pattern: the cells the pattern keeps
+/// (by row and column), blanks elsewhere.
+fn kept_lines(grid: &[u8], n: usize, patterns: &[&dyn Fn(usize, usize) -> bool]) -> Vec<u8> {
+    patterns
+        .iter()
+        .flat_map(|given| {
+            (0..n * n)
+                .map(|k| if given(k / n, k % n) { grid[k] } else { b'.' })
+                .chain([b'\n'])
+        })
+        .collect()
+}
+
 fn canon_as_of_a_shuffle(text: &[u8], size: &str, seed: &str, more: &[&str]) -> Vec<u8> {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("lines.txt");
