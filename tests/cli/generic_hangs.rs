@@ -351,6 +351,24 @@ fn canon_of_a_full_band_with_boxes_two_rows_high_hung() {
 }
 
 #[test]
+fn canon_and_classes_of_complete_grids_with_boxes_two_rows_high_hung() {
+    // The second row's first stack read alike in every order of its columns, so each order was
+    // tried: 33 s or more a grid at 22×22, whose boxes are 2×11 unless told.
+    let grids = output(&["-c", "3", "--size", "22", "--format", "line", "--seed", "4"]);
+    let forms = canon_as_of_a_shuffle(&grids, "22", "9", &[]);
+    assert_eq!(forms.iter().filter(|&&b| b == b'\n').count(), 3);
+    let classes = output(&["-c", "2", "--size", "22", "--classes", "--seed", "4"]);
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text, count) in [("grids.txt", &grids, 3), ("classes.txt", &classes, 2)] {
+        let file = dir.path().join(name);
+        std::fs::write(&file, text).unwrap();
+        let report = output(&["--check", file.to_str().unwrap(), "--classes"]);
+        let expected = format!("ok: {count} grids, all valid and pairwise inequivalent");
+        assert!(String::from_utf8(report).unwrap().starts_with(&expected));
+    }
+}
+
+#[test]
 fn n_of_24x24_puzzles_of_2x12_boxes_crawled_up_to_the_reach_of_48_percent() {
     // 276 blanks, the reach of other shapes this size, made a puzzle every second or more.
     let message = refusal(&["-n", "20", "--size", "24", "--box", "2x12", "-r", "276~276"]);
@@ -385,8 +403,6 @@ fn check_unique_of_a_22x22_corpus_ran_for_minutes_on_its_first_puzzle() {
     );
 }
 
-/// The canonical forms of the lines of `text` at `size` (and `more` arguments), checked to be
-/// those of a shuffle of them (by seed `seed`).
 /// The lines of puzzles of the N×N line `grid`, one per pattern: the cells the pattern keeps
 /// (by row and column), blanks elsewhere.
 fn kept_lines(grid: &[u8], n: usize, patterns: &[&dyn Fn(usize, usize) -> bool]) -> Vec<u8> {
@@ -400,6 +416,8 @@ fn kept_lines(grid: &[u8], n: usize, patterns: &[&dyn Fn(usize, usize) -> bool])
         .collect()
 }
 
+/// The canonical forms of the lines of `text` at `size` (and `more` arguments), checked to be
+/// those of a shuffle of them (by seed `seed`).
 fn canon_as_of_a_shuffle(text: &[u8], size: &str, seed: &str, more: &[&str]) -> Vec<u8> {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("lines.txt");

@@ -10,7 +10,8 @@
 //! reads smallest with `m` at the first free position it can take (the next free one of its
 //! stack, or the first of the next output stack when its input stack has none), so it is placed
 //! there, without a branch. Of the choices at a position, only those giving the smallest cell are
-//! tried.
+//! tried. Boxes two rows high tie at every position of the first stack, so there the second row
+//! is laid out whole from the cycles it implies ([`CompleteSearch::lay_cycles`]).
 
 use super::best::Best;
 use super::{Frame, MAX, Standing};
@@ -121,13 +122,7 @@ pub(super) fn search(frame: &Frame, cells: &[u8]) -> Vec<u8> {
     for (j, cell) in search.line[..n].iter_mut().enumerate() {
         *cell = j as u8 + 1;
     }
-    let order = Order {
-        at: [NONE; MAX],
-        position: [NONE; MAX],
-        stack_at: [NONE; MAX],
-        stack_of: [NONE; MAX],
-        next_stack: 0,
-    };
+    let order = Order::OPEN;
     for (transpose, first, second, columns) in starts(frame, &search.views) {
         search.transpose = transpose;
         search.rows[0] = first;
@@ -137,8 +132,12 @@ pub(super) fn search(frame: &Frame, cells: &[u8]) -> Vec<u8> {
             let value = search.views[transpose][usize::from(first) * n + c];
             search.column_of[usize::from(value)] = c as u8;
         }
-        let standing = search.start(Standing::Level);
-        search.fill_row(n, 1 << first | 1 << second, order, standing);
+        let used = 1 << first | 1 << second;
+        if frame.band == 2 {
+            search.lay_cycles(used);
+        } else {
+            search.fill_row(n, used, order, search.start(Standing::Level));
+        }
     }
     search.best.line
 }
@@ -169,6 +168,14 @@ struct Order {
 }
 
 impl Order {
+    const OPEN: Order = Order {
+        at: [NONE; MAX],
+        position: [NONE; MAX],
+        stack_at: [NONE; MAX],
+        stack_of: [NONE; MAX],
+        next_stack: 0,
+    };
+
     /// Puts input column `column` at output position `j`, its stack at `j`'s if it has none.
     fn put(&mut self, frame: &Frame, column: u8, j: usize) {
         let (output, input) = (j / frame.stack, frame.stack(column));
@@ -287,6 +294,88 @@ impl CompleteSearch {
         if below {
             self.line[2 * n..].copy_from_slice(&rest);
             self.best.take(&self.line);
+        }
+    }
+
+    /// The second row where boxes are two rows high, so that a band has two stacks and each
+    /// column's partner lies in the other stack. Its first stack then reads `C+1, ..., 2C`
+    /// whatever the order of its columns, their partners taking the second stack's positions in
+    /// turn, and the second stack reads one plus the position of each column's partner's partner.
+    /// That is `π²`, a permutation of the first stack, read through the order: it reads least when
+    /// its cycles lie in turn, fixed points first and then by increasing length, each cycle in its
+    /// own order from any of its columns. Every such layout is tried, from either input stack, in
+    /// place of the search over orders, which tied through the whole first stack.
+    fn lay_cycles(&mut self, used: u32) {
+        let Frame { n, stack, .. } = self.frame;
+        for input in 0..2 {
+            let first: Vec<u8> = (input * stack..(input + 1) * stack)
+                .map(|c| c as u8)
+                .collect();
+            let mut cycles: Vec<Vec<u8>> = Vec::new();
+            let mut seen = 0u32;
+            for &start in &first {
+                let mut cycle = Vec::new();
+                let mut c = start;
+                while seen >> c & 1 == 0 {
+                    seen |= 1 << c;
+                    cycle.push(c);
+                    c = self.partner(1, self.partner(1, c));
+                }
+                if !cycle.is_empty() {
+                    cycles.push(cycle);
+                }
+            }
+            cycles.sort_by_key(Vec::len);
+            let mut j = 0;
+            for cycle in &cycles {
+                for i in 0..cycle.len() {
+                    self.line[n + j + i] = (stack + j + i + 1) as u8;
+                    self.line[n + stack + j + i] = (j + (i + 1) % cycle.len() + 1) as u8;
+                }
+                j += cycle.len();
+            }
+            let standing = (n..2 * n).try_fold(self.start(Standing::Level), |standing, k| {
+                standing.after(&self.best.line, k, self.line[k])
+            });
+            if let Some(standing) = standing {
+                self.each_layout(used, &mut cycles, 0, Order::OPEN, standing);
+            }
+        }
+    }
+
+    /// Lays `cycles[from..]` out after the positions `order` holds, each cycle taking in turn
+    /// every place among those of its length and every rotation, and orders the rows of each
+    /// layout.
+    fn each_layout(
+        &mut self,
+        used: u32,
+        cycles: &mut [Vec<u8>],
+        from: usize,
+        order: Order,
+        mut standing: Standing,
+    ) {
+        let Some(len) = cycles.get(from).map(Vec::len) else {
+            return self.order_rows(used, &order, standing);
+        };
+        let stack = self.frame.stack;
+        let j: usize = cycles[..from].iter().map(Vec::len).sum();
+        let same = from + cycles[from..].iter().take_while(|c| c.len() == len).count();
+        for chosen in from..same {
+            cycles.swap(from, chosen);
+            for turn in 0..len {
+                let mut order = order;
+                for i in 0..len {
+                    let column = cycles[from][(turn + i) % len];
+                    order.put(&self.frame, column, j + i);
+                    order.put(&self.frame, self.partner(1, column), stack + j + i);
+                }
+                let improvements = self.best.improvements;
+                self.each_layout(used, cycles, from + 1, order, standing);
+                if self.best.improvements != improvements {
+                    standing = Standing::Level;
+                }
+            }
+            cycles.swap(from, chosen);
         }
     }
 

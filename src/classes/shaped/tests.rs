@@ -180,6 +180,35 @@ fn jigsaw_searches_take_the_smallest_line() {
 }
 
 #[test]
+fn grids_of_boxes_two_rows_high_take_the_smallest_line() {
+    // The second row is laid out by the cycles of its partners' partners: the pattern grid, whose
+    // every column is a fixed point, ties every layout; a random grid has cycles of all lengths.
+    let shape = boxed(6, (2, 3), false);
+    let canon = Canon::new(&shape);
+    let group = brute::group(&shape);
+    let pattern: Vec<u8> = (0..36)
+        .map(|k| ((3 * (k / 6 % 2) + k / 12 + k % 6) % 6 + 1) as u8)
+        .collect();
+    assert_eq!(canon.form(&pattern), brute::smallest(&group, &pattern));
+    for seed in 0..40 {
+        let cells = grid(&shape, seed);
+        assert_eq!(
+            canon.form(&cells),
+            brute::smallest(&group, &cells),
+            "{cells:?}"
+        );
+    }
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+    let shape = boxed(22, (2, 11), false);
+    let canon = Canon::new(&shape);
+    for seed in 0..3 {
+        let cells = grid(&shape, seed);
+        let form = canon.form(&cells);
+        assert_eq!(canon.form(&canon.shuffle(&cells, &mut rng)), form);
+    }
+}
+
+#[test]
 fn larger_boxed_forms_are_shared_by_equivalents() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
     for (n, split) in [(8, (2, 4)), (12, (3, 4)), (16, (4, 4))] {
