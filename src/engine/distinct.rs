@@ -11,10 +11,17 @@ use std::hash::Hash;
 
 use rayon::prelude::*;
 
+/// How many attempts that gave nothing an index may make for each that gave a repeat. A repeat is
+/// the sign that the shape may hold no more items; nothing, that the item asked for is rare (a
+/// level of one puzzle in a few hundred grids), which the requests screen for being possible
+/// before they start.
+const EMPTY_PER_REPEAT: u64 = 16;
+
 /// Makes `count` items with distinct keys: item `k` is the first of `make(state, k, 0)`,
 /// `make(state, k, 1)`, ... that is `Some` with a key no earlier item has (see the module
 /// documentation); `state` is made once per thread by `init`. An index still without an item after
-/// `most_series` series ends the loop: `Err` holds the items made by then.
+/// `most_series` series that gave repeats, or [`EMPTY_PER_REPEAT`] times as many that gave
+/// nothing, ends the loop: `Err` holds the items made by then.
 pub fn distinct<T, K, S>(
     count: usize,
     most_series: u64,
@@ -28,12 +35,14 @@ where
 {
     let mut items: Vec<Option<T>> = (0..count).map(|_| None).collect();
     let mut seen = HashSet::with_capacity(count);
-    // The indices still missing an item, with the series of their next attempt.
-    let mut missing: Vec<(usize, u64)> = (0..count).map(|k| (k, 0)).collect();
+    let budget = most_series.saturating_mul(EMPTY_PER_REPEAT);
+    // The indices still missing an item, with the series of their next attempt and what their
+    // attempts so far have spent of the budget.
+    let mut missing: Vec<(usize, u64, u64)> = (0..count).map(|k| (k, 0, 0)).collect();
     while !missing.is_empty() {
         let made: Vec<Option<(T, K)>> = missing
             .par_iter()
-            .map_init(&init, |state, &(k, series)| {
+            .map_init(&init, |state, &(k, series, _)| {
                 make(state, k as u64, series).map(|item| {
                     let key = key(&item);
                     (item, key)
@@ -41,15 +50,21 @@ where
             })
             .collect();
         let mut again = Vec::new();
-        for ((k, series), attempt) in missing.into_iter().zip(made) {
-            match attempt {
+        for ((k, series, spent), attempt) in missing.into_iter().zip(made) {
+            let cost = match attempt {
                 Some((item, key)) if !seen.contains(&key) => {
                     seen.insert(key);
                     items[k] = Some(item);
+                    continue;
                 }
-                _ if series + 1 < most_series => again.push((k, series + 1)),
-                _ => return Err(Shortfall(items)),
+                Some(_) => EMPTY_PER_REPEAT,
+                None => 1,
+            };
+            let spent = spent.saturating_add(cost);
+            if spent >= budget {
+                return Err(Shortfall(items));
             }
+            again.push((k, series + 1, spent));
         }
         missing = again;
     }
@@ -96,6 +111,28 @@ mod tests {
             Shortfall(vec![Some(0), Some(1), Some(2), None, None])
         );
         assert_eq!(shortfall.made(), 3);
+    }
+
+    #[test]
+    fn attempts_that_give_nothing_spend_less_of_the_budget_than_repeats() {
+        // Item 1 finds nothing until series 40, past the 3 series a repeat may take, within the
+        // 48 that giving nothing may.
+        let items = distinct(
+            2,
+            3,
+            || (),
+            |_, k, s| (k == 0 || s == 40).then_some(k),
+            |&v| v,
+        );
+        assert_eq!(items.unwrap(), [0, 1]);
+        let shortfall = distinct(
+            2,
+            3,
+            || (),
+            |_, k, s| (k == 0 || s == 48).then_some(k),
+            |&v| v,
+        );
+        assert_eq!(shortfall.unwrap_err().made(), 1);
     }
 
     #[test]

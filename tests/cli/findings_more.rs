@@ -210,3 +210,17 @@ fn a_jigsaw_file_was_ignored_for_lines_that_carry_their_layout() {
     let same = run_ok(&["--check", &file, "--jigsaw", &own]);
     assert!(same.starts_with(b"ok: 2 grids"));
 }
+
+#[test]
+fn n_of_rare_levels_gave_up_on_some_seeds_as_if_the_shape_had_run_out() {
+    // One 6×6 grid in a hundred or more digs to level 2; a puzzle index whose thousand grids gave
+    // none ended the run with 'only 62 distinct puzzles could be made'.
+    let spec = Spec::boxes(6, 2, 3);
+    let puzzles = line_records(&run_ok(&[
+        "-n", "63", "-m", "2", "--size", "6", "--seed", "3", "--format", "line",
+    ]));
+    assert_eq!(puzzles.len(), 63);
+    for (_, puzzle) in &puzzles {
+        assert_eq!(spec.count_solutions(puzzle, 2), 1);
+    }
+}
