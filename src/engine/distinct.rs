@@ -20,7 +20,7 @@ const EMPTY_PER_REPEAT: u64 = 16;
 /// Makes `count` items with distinct keys: item `k` is the first of `make(state, k, 0)`,
 /// `make(state, k, 1)`, ... that is `Some` with a key no earlier item has (see the module
 /// documentation); `state` is made once per thread by `init`. An index still without an item after
-/// `most_series` series that gave repeats, or [`EMPTY_PER_REPEAT`] times as many that gave
+/// `most_series` series that gave repeats, or `EMPTY_PER_REPEAT` times as many that gave
 /// nothing, ends the loop: `Err` holds the items made by then.
 pub fn distinct<T, K, S>(
     count: usize,
