@@ -136,18 +136,19 @@ impl ClassIndex {
     }
 }
 
-/// Pairs `(later, earlier)` of indices of `grids` whose grids are equivalent but not equal, each
-/// later grid paired with the first grid of its class. Equal grids are left out: they are plain
-/// repeats, reported as such.
-pub(crate) fn equivalent_pairs(grids: &[Grid]) -> Vec<(usize, usize)> {
+/// Pairs `(later, earlier, equal)` of indices of `grids` whose grids are equivalent, each later
+/// grid paired with the first grid of its class. Equal grids are paired only with `repeats` (for
+/// puzzles, which no other check compares): grids of a file are plain repeats, reported as such.
+pub(crate) fn equivalent_pairs(grids: &[Grid], repeats: bool) -> Vec<(usize, usize, bool)> {
     let keys: Vec<(u64, Option<Grid>)> = grids.par_iter().map(key_of).collect();
     let mut classes = ClassIndex::with_capacity(grids.len());
     let mut pairs = Vec::new();
     for (index, (grid, key)) in grids.iter().zip(keys).enumerate() {
-        if let Some(earlier) = classes.find_or_add(grid, key, index)
-            && grids[earlier] != *grid
-        {
-            pairs.push((index, earlier));
+        if let Some(earlier) = classes.find_or_add(grid, key, index) {
+            let equal = grids[earlier] == *grid;
+            if repeats || !equal {
+                pairs.push((index, earlier, equal));
+            }
         }
     }
     pairs
@@ -173,13 +174,9 @@ pub fn check_classes(report: &mut Report, text: &[u8], puzzles: Option<(&[u8], &
         },
         None => (&grids, None),
     };
-    for (later, earlier) in equivalent_pairs(&compared.grids) {
+    for (later, earlier, equal) in equivalent_pairs(&compared.grids, puzzle_file.is_some()) {
         let message = match puzzle_file {
-            Some(name) => format!(
-                "its puzzle is equivalent to puzzle {} ({name} line {})",
-                earlier + 1,
-                compared.lines[earlier]
-            ),
+            Some(name) => puzzle_pair(equal, earlier + 1, Some(name), compared.lines[earlier]),
             None => format!(
                 "equivalent to grid {} (line {})",
                 earlier + 1,
@@ -196,6 +193,14 @@ pub fn check_classes(report: &mut Report, text: &[u8], puzzles: Option<(&[u8], &
             message,
         });
     }
+}
+
+/// What a solution's problem says of its puzzle, equal (`equal`) or equivalent to puzzle
+/// `earlier` (from 1) at line `line` of the puzzle file `name` (`None`: of the same file).
+pub(crate) fn puzzle_pair(equal: bool, earlier: usize, name: Option<&str>, line: usize) -> String {
+    let how = if equal { "repeats" } else { "is equivalent to" };
+    let file = name.map_or(String::new(), |name| format!("{name} "));
+    format!("its puzzle {how} puzzle {earlier} ({file}line {line})")
 }
 
 /// `request.count` pairwise inequivalent complete grids in `format`, laid out as `-c` lays out its
@@ -365,7 +370,7 @@ mod tests {
                 .iter()
                 .all(|g| g.is_filled() && g.first_repeat().is_none() && g.get(0) == 4)
         );
-        assert!(equivalent_pairs(&grids).is_empty());
+        assert!(equivalent_pairs(&grids, false).is_empty());
         let forms: std::collections::HashSet<Grid> = grids.iter().map(canonical_form).collect();
         assert_eq!(forms.len(), 300);
         assert_eq!(generate_classes(&request), grids);
@@ -487,6 +492,6 @@ mod tests {
         let moved = Transformation::random(&mut rng).apply(&grids[3]);
         grids.push(moved);
         grids.push(grids[5]);
-        assert_eq!(equivalent_pairs(&grids), vec![(10, 3)]);
+        assert_eq!(equivalent_pairs(&grids, false), vec![(10, 3, false)]);
     }
 }

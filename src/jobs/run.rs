@@ -18,7 +18,7 @@ use crate::io::output::Destination;
 use crate::io::progress::InputProgress;
 use crate::model::request::ShapeRequest;
 use crate::problems::Problems;
-use crate::text::corpus::RowResult;
+use crate::text::corpus::{RowResult, detect_header};
 use crate::text::format::Format;
 
 /// How much of an input tells its shape (the first block of a 25×25 grid is about 1.3 KB).
@@ -182,7 +182,10 @@ fn run_standard(
             // every shape checks them all.
             let mut other = false;
             for input in &mut inputs {
-                other |= is_other_shape(&input.peek(PEEK)?, corpus.column.as_deref());
+                let start = input.peek(PEEK)?;
+                other |= is_other_shape(&start, corpus.column.as_deref());
+                // The classes of a corpus's puzzles are compared by the checker of every shape.
+                other |= classes && detect_header(&start, corpus.column.as_deref()).is_some();
             }
             if other {
                 let job = shaped::Job::Check {

@@ -13,6 +13,7 @@ use super::stream::parse_error_lines;
 use crate::check::shaped::{self as check, GridChecker, SolutionChecker};
 use crate::check::shaped_corpus::CorpusChecker;
 use crate::check::{CorpusRules, GridRules, Problem, Report};
+use crate::classes::distinct::puzzle_pair;
 use crate::classes::shaped::ClassIndex;
 use crate::error::Error;
 use crate::io::input::{Boundary, Piece, Pieces, open_pieces, source_name};
@@ -477,16 +478,13 @@ fn check_inputs(
     if let [_] = &inputs[..] {
         let (name, pieces) = inputs.into_iter().next().expect("one input");
         let checked = check_file(pieces, &mut checker, rules.first, unique, classes)?;
-        let report = match checked.corpus {
+        let mut report = match checked.corpus {
             Some(report) => report,
-            None => {
-                let mut report = checker
-                    .finish(checked.last_line, rules.count)
-                    .map_err(spill_failed)?;
-                with_classes(&mut report, checked.pairs);
-                report
-            }
+            None => checker
+                .finish(checked.last_line, rules.count)
+                .map_err(spill_failed)?,
         };
+        with_classes(&mut report, checked.pairs);
         return Ok(vec![(name, report)]);
     }
     debug_assert!(!classes, "--classes checks one file at a time");
@@ -537,18 +535,25 @@ fn check_file(
                 checker.piece(at, &piece.puzzles, &piece.errors)
             }
         };
-        if let Some(index) = index.as_mut().filter(|_| piece.rows.is_none()) {
+        if let Some(index) = index.as_mut() {
+            // A corpus's puzzles are compared, repeats included; grids that repeat are reported
+            // by the check of repeats.
+            let corpus = piece.rows.is_some();
             let grids = &piece.puzzles;
             for (k, class) in index.classes_of(grids).into_iter().enumerate() {
-                if let Some((later, earlier)) = index.meet(grids, k, class) {
+                if let Some((later, earlier)) = index.meet(grids, k, class)
+                    && (corpus || !earlier.equal)
+                {
+                    let (number, line) = (earlier.index + 1, earlier.line);
+                    let message = if corpus {
+                        puzzle_pair(earlier.equal, number, None, line)
+                    } else {
+                        format!("equivalent to grid {number} (line {line})")
+                    };
                     pairs.push(Problem {
                         line: grids.lines[k],
                         grid: Some(later + 1),
-                        message: format!(
-                            "equivalent to grid {} (line {})",
-                            earlier.index + 1,
-                            earlier.line
-                        ),
+                        message,
                     });
                 }
             }
@@ -668,10 +673,11 @@ fn check_solution_pieces(
                     pairs.push(Problem {
                         line: piece.puzzles.lines[index_in_piece],
                         grid: Some(later + 1),
-                        message: format!(
-                            "its puzzle is equivalent to puzzle {} ({name} line {})",
+                        message: puzzle_pair(
+                            earlier.equal,
                             earlier.index + 1,
-                            earlier.line
+                            Some(name),
+                            earlier.line,
                         ),
                     });
                 }

@@ -108,6 +108,14 @@ impl std::fmt::Display for LayoutError {
 /// cell of a region too many, the cell of a region past its N, or the first cell that its region
 /// does not reach.
 pub fn read_layout(text: &[u8], size: Option<usize>) -> Result<Vec<u8>, LayoutError> {
+    read_named_layout(text, size).map(|(region_of, _)| region_of)
+}
+
+/// As [`read_layout`], with the character that names each region (by region index) in `text`.
+pub fn read_named_layout(
+    text: &[u8],
+    size: Option<usize>,
+) -> Result<(Vec<u8>, Vec<u8>), LayoutError> {
     let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
     let lines: Vec<(usize, &[u8])> = text
         .split(|&b| b == b'\n')
@@ -227,5 +235,8 @@ pub fn read_layout(text: &[u8], size: Option<usize>) -> Result<Vec<u8>, LayoutEr
             ));
         }
     }
-    Ok(region_of)
+    let names = (0..side as u8)
+        .map(|region| chars[region_of.iter().position(|&r| r == region).expect("a cell")])
+        .collect();
+    Ok((region_of, names))
 }

@@ -23,7 +23,7 @@ use rand::RngExt;
 
 use super::house::House;
 use super::layout::{
-    LAYOUT_NAMES, LayoutError, is_connected, neighbours, neighbours_of_region, read_layout,
+    LAYOUT_NAMES, LayoutError, is_connected, neighbours, neighbours_of_region, read_named_layout,
     region_count, renumbered,
 };
 use super::symbols::Symbols;
@@ -113,6 +113,9 @@ pub struct Shape {
     symbols: Symbols,
     /// The region (0..N) of each cell.
     region_of: Vec<u8>,
+    /// The character naming each region in the layout the shape was read from (by default, in
+    /// turn from `LAYOUT_NAMES`), so that a layout a record carries is written back as it was.
+    names: Vec<u8>,
     /// The cells of each house: rows, columns, regions, then the diagonals.
     houses: Vec<Vec<u16>>,
     /// For each cell, the houses it is in.
@@ -169,7 +172,7 @@ impl Shape {
         diagonal: bool,
         symbols: Option<Symbols>,
     ) -> Result<Shape, LayoutError> {
-        let region_of = read_layout(layout, size)?;
+        let (region_of, names) = read_named_layout(layout, size)?;
         let size = region_count(&region_of);
         let symbols = match symbols {
             Some(symbols) if symbols.size == size => symbols,
@@ -185,13 +188,16 @@ impl Shape {
             }
             None => Symbols::default_for(size),
         };
-        Ok(Shape::with_regions(
-            size,
-            Regions::Jigsaw(region_of.clone()),
-            region_of,
-            diagonal,
-            symbols,
-        ))
+        Ok(Shape {
+            names,
+            ..Shape::with_regions(
+                size,
+                Regions::Jigsaw(region_of.clone()),
+                region_of,
+                diagonal,
+                symbols,
+            )
+        })
     }
 
     /// The shape a random jigsaw layout of size `size` starts from: its boxes, or strips of rows
@@ -273,13 +279,16 @@ impl Shape {
 
     /// This shape with the diagonals as houses, or without.
     pub fn with_diagonal(&self, diagonal: bool) -> Shape {
-        Shape::with_regions(
-            self.size,
-            self.regions.clone(),
-            self.region_of.clone(),
-            diagonal,
-            self.symbols,
-        )
+        Shape {
+            names: self.names.clone(),
+            ..Shape::with_regions(
+                self.size,
+                self.regions.clone(),
+                self.region_of.clone(),
+                diagonal,
+                self.symbols,
+            )
+        }
     }
 
     fn with_regions(
@@ -346,6 +355,7 @@ impl Shape {
             diagonal,
             symbols,
             region_of,
+            names: LAYOUT_NAMES[..size].to_vec(),
             houses,
             houses_of,
             peers,
@@ -436,7 +446,7 @@ impl Shape {
             Regions::Jigsaw(region_of) => Some(
                 region_of
                     .iter()
-                    .map(|&r| LAYOUT_NAMES[usize::from(r)])
+                    .map(|&r| self.names[usize::from(r)])
                     .collect(),
             ),
             Regions::Boxes { .. } => None,
@@ -464,6 +474,7 @@ impl Shape {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::layout::read_layout;
     use crate::model::request::parse_box;
     use rand::SeedableRng;
     use rand::rngs::Xoshiro256PlusPlus;

@@ -224,3 +224,103 @@ fn n_of_rare_levels_gave_up_on_some_seeds_as_if_the_shape_had_run_out() {
         assert_eq!(spec.count_solutions(puzzle, 2), 1);
     }
 }
+
+#[test]
+fn s_and_rate_renamed_the_regions_of_a_line_that_carries_its_layout() {
+    // A `LAYOUT PUZZLE` line whose regions were named z, y, x, ... came back from -s and --rate
+    // with them named a, b, c, ...: its layout field no longer matched the input's.
+    let lines = run_ok(&[
+        "-n", "2", "-m", "1", "--jigsaw", "random", "--seed", "1", "--format", "line",
+    ]);
+    let rename = |b: u8| match b {
+        b'a'..=b'i' => b'z' - (b - b'a'),
+        other => other,
+    };
+    let renamed: Vec<u8> = String::from_utf8(lines.clone())
+        .unwrap()
+        .lines()
+        .flat_map(|line| {
+            let (layout, cells) = line.split_once(' ').unwrap();
+            [layout.bytes().map(rename).collect(), b" ".to_vec()]
+                .into_iter()
+                .chain([cells.as_bytes().to_vec(), b"\n".to_vec()])
+        })
+        .flatten()
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let (plain, named) = (dir.path().join("plain.txt"), dir.path().join("named.txt"));
+    std::fs::write(&plain, &lines).unwrap();
+    std::fs::write(&named, &renamed).unwrap();
+    let [plain, named] = [&plain, &named].map(|p| p.to_str().unwrap().to_owned());
+    let layouts = |text: &[u8]| -> Vec<String> {
+        String::from_utf8_lossy(text)
+            .lines()
+            .filter_map(|line| line.split_once(' ').map(|(layout, _)| layout.to_owned()))
+            .collect()
+    };
+    let given = layouts(&renamed);
+    assert_eq!(given.len(), 2);
+    assert!(given[0].starts_with('z'), "{}", given[0]);
+    assert_eq!(layouts(&run_ok(&["-s", &named])), given);
+    let rated = run_ok(&["--rate", &named]);
+    let rated = String::from_utf8_lossy(&rated);
+    for (row, layout) in rated.lines().skip(1).zip(&given) {
+        assert!(row.starts_with(&format!("{layout} ")), "{row}");
+    }
+    // Canonical forms name the regions in order of first appearance, whatever the input's names.
+    assert_eq!(run_ok(&["--canon", &named]), run_ok(&["--canon", &plain]));
+}
+
+#[test]
+fn check_classes_called_repeated_puzzles_pairwise_inequivalent() {
+    // With --puzzles, equal puzzles were left out as plain repeats, which no other check of
+    // solutions reports; a CSV corpus's puzzles were read as grids (9×9) or not compared.
+    let dir = tempfile::tempdir().unwrap();
+    for size in ["9", "6"] {
+        let puzzles = run_ok(&[
+            "-n", "2", "-m", "1", "--size", size, "--seed", "4", "--format", "line",
+        ]);
+        let twice = [&puzzles[..], &puzzles[..]].concat();
+        let (file, solutions) = (dir.path().join("p.txt"), dir.path().join("s.txt"));
+        std::fs::write(&file, &twice).unwrap();
+        let file = file.to_str().unwrap().to_owned();
+        std::fs::write(&solutions, run_ok(&["-s", &file])).unwrap();
+        let output = sudoku_gen()
+            .args(["--check", solutions.to_str().unwrap(), "--puzzles", &file])
+            .arg("--classes")
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(1), "{size}: {said}");
+        assert!(
+            said.contains(&format!(
+                "grid 3: its puzzle repeats puzzle 1 ({file} line 1)"
+            )),
+            "{size}: {said}"
+        );
+
+        let corpus = run_ok(&[
+            "-n", "2", "-m", "1", "--size", size, "--seed", "4", "--format", "csv",
+        ]);
+        let row = corpus.split(|&b| b == b'\n').nth(1).unwrap();
+        let csv = dir.path().join("c.csv");
+        std::fs::write(&csv, [&corpus[..], row, b"\n"].concat()).unwrap();
+        let csv = csv.to_str().unwrap();
+        let output = sudoku_gen()
+            .args(["--check", csv, "--classes"])
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(1), "{size}: {said}");
+        assert!(
+            said.contains(":4: grid 3: its puzzle repeats puzzle 1 (line 2)"),
+            "{size}: {said}"
+        );
+        std::fs::write(dir.path().join("c.csv"), &corpus).unwrap();
+        let clean = run_ok(&["--check", csv, "--classes"]);
+        assert!(
+            String::from_utf8_lossy(&clean).ends_with("the puzzles pairwise inequivalent\n"),
+            "{size}"
+        );
+    }
+}

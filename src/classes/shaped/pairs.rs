@@ -1,9 +1,10 @@
-//! `--check --classes` for other shapes: every record equivalent to an earlier one, and not equal
-//! to it (a plain repeat, reported as such), found as the records come, a piece at a time.
+//! `--check --classes` for other shapes: every record equivalent to an earlier one, found as the
+//! records come, a piece at a time.
 
 use std::collections::HashMap;
 
 use super::bulk::{Canons, classes};
+use crate::model::shape::Regions;
 use crate::text::shaped::ShapedPuzzles;
 
 /// The first record met of each class, by its canonical form.
@@ -21,13 +22,17 @@ struct First {
     record: Vec<u8>,
 }
 
-/// A record equivalent to an earlier one: the number (from 0) and line of the earlier one.
+/// A record equivalent to an earlier one: the number (from 0) and line of the earlier one, and
+/// whether the two are equal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Earlier {
     /// Its number in the input, from 0.
     pub index: usize,
     /// Its line.
     pub line: usize,
+    /// Whether it is this record again: of grids, a plain repeat, which the check of repeats
+    /// reports; of puzzles, a problem of the classes.
+    pub equal: bool,
 }
 
 impl ClassIndex {
@@ -37,8 +42,7 @@ impl ClassIndex {
     }
 
     /// Takes record `index` of `puzzles`, whose class is `class` (see [`ClassIndex::classes_of`]):
-    /// its number in the input (from 0) and the earlier record of its class, when there is one
-    /// and it is not equal to this one.
+    /// its number in the input (from 0) and the earlier record of its class, when there is one.
     pub fn meet(
         &mut self,
         puzzles: &ShapedPuzzles,
@@ -46,22 +50,24 @@ impl ClassIndex {
         class: Vec<u8>,
     ) -> Option<(usize, Earlier)> {
         let shape = puzzles.shape(index);
-        let record = [
-            shape.layout_text().unwrap_or_default(),
-            puzzles.puzzle(index).to_vec(),
-        ]
-        .concat();
+        // By its regions, not the characters that name them, so that a record whose layout names
+        // them otherwise is a repeat.
+        let regions = match shape.regions() {
+            Regions::Jigsaw(region_of) => &region_of[..],
+            Regions::Boxes { .. } => &[],
+        };
+        let record = [regions, puzzles.puzzle(index)].concat();
         let met = self.met;
         self.met += 1;
         match self.first.get(&class) {
-            Some(first) if first.record != record => Some((
+            Some(first) => Some((
                 met,
                 Earlier {
                     index: first.index,
                     line: first.line,
+                    equal: first.record == record,
                 },
             )),
-            Some(_) => None,
             None => {
                 let line = puzzles.lines[index];
                 self.first.insert(
