@@ -15,6 +15,7 @@ use clap::{CommandFactory, Parser};
 
 use sudoku_gen::check::{CorpusRules, GridRules};
 use sudoku_gen::grade::GradeRequest;
+use sudoku_gen::io::input::shown_path;
 use sudoku_gen::jobs::rate::Level;
 use sudoku_gen::jobs::{Job, Mode, Request, ShapeFlags};
 use sudoku_gen::text::format::OutputFormat;
@@ -168,7 +169,7 @@ impl Cli {
                     format!(
                         "unexpected argument '{}': '{flag}' takes no file (-s, --check, --rate, \
                          --canon, --shuffle and --grade do)",
-                        word.display()
+                        shown_path(word)
                     )
                 })
             }
@@ -192,8 +193,8 @@ impl Cli {
             (_, [first, second, ..]) => self.value_after_equals(second).unwrap_or_else(|| {
                 format!(
                     "'{flag}' takes one FILE, not '{}' and '{}' (--check takes several)",
-                    first.display(),
-                    second.display()
+                    shown_path(first),
+                    shown_path(second)
                 )
             }),
         };

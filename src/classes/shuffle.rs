@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use crate::classes::canon::Transformation;
 use crate::model::grid::{CELLS, Grid};
 use crate::text::corpus::{self, Header, Rows};
-use crate::text::format::{Format, push_line};
+use crate::text::format::Format;
 use crate::text::parse::{ParseErrors, parse_puzzles};
 
 /// The random generator of item `index` of a text shuffled with `seed`.
@@ -64,7 +64,8 @@ pub fn shuffle_text(
 
 /// Shuffles the rows of a CSV corpus, as [`corpus::read_corpus`] reads them: each row's puzzle
 /// and solution fields are replaced by their images under the row's transformation (in the line
-/// format, blanks as `.`; an empty solution field stays empty), and its other fields are kept.
+/// format, blanks as the puzzle field wrote them, `0` or `.`; an empty solution field stays
+/// empty), and its other fields are kept.
 fn shuffle_csv(header: &Header, rows: &Rows, seed: u64) -> Vec<u8> {
     let records: Vec<csv::ByteRecord> = rows
         .records
@@ -73,10 +74,13 @@ fn shuffle_csv(header: &Header, rows: &Rows, seed: u64) -> Vec<u8> {
         .enumerate()
         .map(|(k, (record, (puzzle, solution)))| {
             let transformation = transformation_of(seed, k);
+            // A corpus that writes blanks as `0` (Kaggle's) gets them back as it wrote them.
+            let field = record.get(header.puzzle).unwrap_or_default();
+            let blank = if field.contains(&b'0') { b'0' } else { b'.' };
             let image = |grid: &Grid| {
-                let mut line = Vec::with_capacity(CELLS);
-                push_line(&mut line, &transformation.apply(grid));
-                line
+                let mut line = [0; Format::Line.record_len()];
+                Format::Line.write_record(&transformation.apply(grid), blank, &mut line);
+                line[..CELLS].to_vec()
             };
             let puzzle = image(puzzle);
             let solution = solution.as_ref().map(image);
@@ -116,6 +120,24 @@ mod tests {
         assert!(solution.keeps_givens_of(&puzzle));
         assert_eq!(canonical_form(&puzzle), canonical_form(&grid(PUZZLE)));
         assert_eq!(&fields[2..], &["51", "1"]);
+    }
+
+    #[test]
+    fn csv_rows_keep_their_blank_character() {
+        let zeros = PUZZLE.replace('.', "0");
+        let text = format!("quizzes,solutions\n{zeros},{SOLUTION}\n{PUZZLE},{SOLUTION}\n");
+        let out = String::from_utf8(shuffle_text(text.as_bytes(), 2, None).unwrap()).unwrap();
+        let puzzles: Vec<&str> = out.lines().skip(1).map(|l| &l[..CELLS]).collect();
+        assert!(
+            puzzles[0].contains('0') && !puzzles[0].contains('.'),
+            "{}",
+            puzzles[0]
+        );
+        assert!(
+            puzzles[1].contains('.') && !puzzles[1].contains('0'),
+            "{}",
+            puzzles[1]
+        );
     }
 
     #[test]

@@ -74,6 +74,7 @@ use crate::error::{Error, system_message};
 use crate::grade::limited_run::{Ending, Limits, Run, Strays, run_limited};
 use crate::grade::live::CaseFolder;
 use crate::grade::plan::{Case, Expect, MAX_OUTPUT_CAP, Plan, PlanError};
+use crate::io::input::shown_path;
 use crate::jobs::rate::{self, Level};
 use crate::model::grid::CELLS;
 use crate::text::format::OutputFormat;
@@ -197,7 +198,7 @@ pub fn grade(job: &GradeJob) -> Result<Grading, Error> {
             .iter()
             .zip(results)
             .map(|(program, results)| ProgramReport {
-                program: program.display().to_string(),
+                program: shown_path(program),
                 cases: results.into_iter().flatten().collect(),
             })
             .collect(),
@@ -208,7 +209,7 @@ pub fn grade(job: &GradeJob) -> Result<Grading, Error> {
 fn list_programs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, GradeError> {
     let mut programs = Vec::new();
     for path in paths {
-        let unusable = |what: &str| GradeError::Program(format!("{}: {what}", path.display()));
+        let unusable = |what: &str| GradeError::Program(format!("{}: {what}", shown_path(path)));
         let metadata = std::fs::metadata(path).map_err(|e| unusable(&system_message(&e)))?;
         if metadata.is_dir() {
             let entries = std::fs::read_dir(path).map_err(|e| unusable(&system_message(&e)))?;
@@ -248,7 +249,7 @@ fn check_names(plan: &Plan, programs: &[PathBuf]) -> Result<(), GradeError> {
             return Err(GradeError::Program(format!(
                 "{}: case `{}` of the plan has a file of this name in the program's folder ({clash}); \
                  rename the program",
-                program.display(),
+                shown_path(program),
                 case.name
             )));
         }
@@ -321,8 +322,7 @@ impl Grader<'_> {
             Some(program) => {
                 let name = program.file_name().unwrap_or_default().to_string_lossy();
                 let copy = in_folder(&name);
-                std::fs::copy(program, &copy)
-                    .map_err(|e| Error::io(&program.display().to_string(), e))?;
+                std::fs::copy(program, &copy).map_err(|e| Error::io(&shown_path(program), e))?;
                 (copy, case.args.clone())
             }
             None => {
@@ -333,7 +333,7 @@ impl Grader<'_> {
         };
         if let (Some(file), Some(text)) = (&case.input, input) {
             let path = in_folder(&file.file);
-            std::fs::write(&path, text).map_err(|e| Error::io(&path.display().to_string(), e))?;
+            std::fs::write(&path, text).map_err(|e| Error::io(&shown_path(&path), e))?;
         }
         let limits = self.limits(case);
         let run = match run_limited(&command, &args, folder.path(), limits) {

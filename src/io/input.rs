@@ -35,8 +35,22 @@ pub fn source_name(path: &Path) -> String {
     if path == Path::new("-") {
         "<stdin>".into()
     } else {
-        path.display().to_string()
+        shown_path(path)
     }
+}
+
+/// `path` as messages show it: control characters escaped (`\n`, `\t`, `\u{1b}`), so that a
+/// file name cannot break a `FILE:LINE: what` line in two or move the terminal's cursor.
+pub fn shown_path(path: &Path) -> String {
+    let mut shown = String::new();
+    for c in path.display().to_string().chars() {
+        if c.is_control() {
+            shown.extend(c.escape_default());
+        } else {
+            shown.push(c);
+        }
+    }
+    shown
 }
 
 /// Bytes a piece of input holds at most: large inputs are read a piece at a time, each ending at a
@@ -575,6 +589,16 @@ mod sigbus {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_in_messages_keep_to_one_line() {
+        assert_eq!(
+            source_name(Path::new("a\nb\tc\u{1b}[2J.txt")),
+            "a\\nb\\tc\\u{1b}[2J.txt"
+        );
+        assert_eq!(source_name(Path::new("données.txt")), "données.txt");
+        assert_eq!(source_name(Path::new("-")), "<stdin>");
+    }
 
     #[test]
     fn pieces_end_at_their_boundary() {

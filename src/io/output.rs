@@ -55,6 +55,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use tempfile::NamedTempFile;
 
 use crate::error::Error;
+use crate::io::input::shown_path;
 
 /// Where a job's output goes.
 #[derive(Debug)]
@@ -80,7 +81,7 @@ impl Destination {
         let Some(path) = path.filter(|path| *path != Path::new("-")) else {
             return Ok(Destination::Stdout);
         };
-        let name = path.display().to_string();
+        let name = shown_path(path);
         let failed = |e| Error::io(&name, e);
         if let Some(descriptor) = descriptor_link(path) {
             let file = descriptor.open().map_err(failed)?;
@@ -112,7 +113,7 @@ impl Destination {
                     return Err(failed(io::Error::other(format!(
                         "a symbolic link to {}, which does not exist; create that file first, \
                          or remove the link",
-                        leads_to.display()
+                        shown_path(&leads_to)
                     ))));
                 }
                 if names_a_folder(path) {

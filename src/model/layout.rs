@@ -144,6 +144,19 @@ pub fn read_named_layout(
             ),
         )
     };
+    // First, so that the counts below count characters: every region character is one byte.
+    for &(number, line) in &lines {
+        if let Some(at) = line.iter().position(|ch| !ch.is_ascii_graphic()) {
+            let found = match String::from_utf8_lossy(&line[at..]).chars().next() {
+                Some(ch) if !ch.is_control() && ch != ' ' => format!("'{ch}'"),
+                _ => format!("byte 0x{:02x}", line[at]),
+            };
+            return Err(error(
+                (number, at + 1),
+                format!("{found} cannot name a region (a printable ASCII character does)"),
+            ));
+        }
+    }
     let side = match lines.as_slice() {
         [] => return Err(shape_error((1, 1), "no region characters".into())),
         [(number, one)] => (4..=25).find(|s| s * s == one.len()).ok_or_else(|| {
@@ -187,12 +200,6 @@ pub fn read_named_layout(
         .iter()
         .flat_map(|(_, line)| line.iter().copied())
         .collect();
-    if let Some(at) = chars.iter().position(|ch| !ch.is_ascii_graphic()) {
-        return Err(error(
-            places[at],
-            format!("byte 0x{:02x} cannot name a region", chars[at]),
-        ));
-    }
     let region_of = renumbered(&chars);
     let regions = region_count(&region_of);
     if regions != side {

@@ -559,6 +559,12 @@ mod tests {
                 .problem
                 .contains("the flags ask for 9×9")
         );
+        let wide = read_layout("aabb\naabé\nccdd\nccdd\n".as_bytes(), None).unwrap_err();
+        assert!(
+            wide.problem.starts_with("'é' cannot name a region"),
+            "{wide}"
+        );
+        assert_eq!((wide.line, wide.column), (2, 4));
     }
 
     #[test]
