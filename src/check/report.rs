@@ -231,6 +231,8 @@ pub(super) enum Fault<'a> {
         found: char,
         given: char,
     },
+    /// A solution's regions (its layout, or boxes) are not its puzzle's.
+    OtherRegions,
     /// The file holds `found` grids where `expected` were asked for.
     GridCount { expected: usize, found: usize },
     /// The file holds `found` solutions for `expected` puzzles.
@@ -274,6 +276,7 @@ impl fmt::Display for Fault<'_> {
             Fault::ChangedGiven { cell, found, given } => {
                 write!(f, "{cell} is {found}, but the puzzle gives {given}")
             }
+            Fault::OtherRegions => write!(f, "its regions are not its puzzle's"),
             Fault::GridCount { expected, found } => {
                 write!(f, "expected {expected} grids, found {found}")
             }

@@ -317,6 +317,13 @@ pub(super) fn check_solution(
     check_grid(solutions, index, ordinal, report);
     check_top_left(solutions, index, ordinal, first, report);
     let shape = puzzles.shape(puzzle);
+    if solutions.shape(index).regions() != shape.regions() {
+        report.add_fault(
+            solutions.lines[index],
+            Some(ordinal + 1),
+            Fault::OtherRegions,
+        );
+    }
     let solution = solutions.puzzle(index);
     let puzzle = puzzles.puzzle(puzzle);
     // A blank cell is reported as empty by `check_grid`, not as a changed given.

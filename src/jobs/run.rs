@@ -226,13 +226,12 @@ fn run_standard(
             let path = &paths[0];
             let mut solutions = open_pieces(path)?;
             let start = solutions.peek(PEEK)?;
-            // Solutions that show nothing (an empty file) are of the puzzles' shape; a puzzle
-            // file on standard input is not peeked, which would take its text from the job.
-            let other = if start.iter().all(u8::is_ascii_whitespace) && puzzles != Path::new("-") {
-                is_other_shape(&open_pieces(&puzzles)?.peek(PEEK)?, None)
-            } else {
-                is_other_shape(&start, None)
-            };
+            // The shape is the puzzles' as much as the solutions' (X-Sudoku puzzles may have
+            // plain solutions, which break the diagonals); a puzzle file on standard input is not
+            // peeked, which would take its text from the job.
+            let other = is_other_shape(&start, None)
+                || puzzles != Path::new("-")
+                    && is_other_shape(&open_pieces(&puzzles)?.peek(PEEK)?, None);
             if other {
                 let job = shaped::Job::Check {
                     paths: vec![path.clone()],

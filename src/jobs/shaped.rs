@@ -25,6 +25,7 @@ use crate::text::format::Format;
 use crate::text::parse::{ParseError, ParseErrors};
 use crate::text::shaped::{Layout, ShapedPuzzles, detect_layout, detect_size, read_shaped};
 use crate::text::shaped_corpus::{CorpusShape, puzzle_lines};
+use classes::turns_layouts;
 pub(super) use classes::{canon_pieces, shuffle_pieces};
 use through::{rate_pieces, solve_pieces};
 
@@ -516,7 +517,7 @@ fn check_file(
     let mut index = classes.then(ClassIndex::default);
     let mut pairs = Vec::new();
     let mut last_line = 0;
-    while let Some(piece) = pieces.next()? {
+    while let Some(mut piece) = pieces.next()? {
         last_line = piece.last_line;
         if piece.first && !piece.unreadable {
             check_first(first, &piece.puzzles, pieces.name())?;
@@ -539,6 +540,7 @@ fn check_file(
             // A corpus's puzzles are compared, repeats included; grids that repeat are reported
             // by the check of repeats.
             let corpus = piece.rows.is_some();
+            turns_layouts(&mut piece.puzzles, piece.rows.as_ref());
             let grids = &piece.puzzles;
             for (k, class) in index.classes_of(grids).into_iter().enumerate() {
                 if let Some((later, earlier)) = index.meet(grids, k, class)

@@ -18,7 +18,7 @@ const SAMPLE: usize = 1 << 16;
 pub(crate) fn written_alphabet(text: &[u8], size: usize, prefixed: bool) -> Option<Vec<u8>> {
     let sample = &text[..text.len().min(SAMPLE)];
     let mut seen = [false; 256];
-    let mut rows = Vec::new();
+    let mut lines = Vec::new();
     for (_, line) in numbered_lines(sample, 1) {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         // The readers stop at an `end` line, and skip comments.
@@ -37,8 +37,8 @@ pub(crate) fn written_alphabet(text: &[u8], size: usize, prefixed: bool) -> Opti
         for &byte in cells {
             seen[usize::from(byte)] = true;
         }
-        if rows.len() < size && !cells.is_empty() {
-            rows.push(cells);
+        if !cells.is_empty() {
+            lines.push(cells);
         }
     }
     for blank in [b' ', b'.', b'-'] {
@@ -54,7 +54,7 @@ pub(crate) fn written_alphabet(text: &[u8], size: usize, prefixed: bool) -> Opti
     if used.iter().all(|b| default.contains(b) || *b == b'0') {
         let zero_based = used.contains(&b'0')
             && !used.contains(&default[size - 1])
-            && zeros_never_repeat(&rows, size);
+            && zeros_never_repeat(&lines, size);
         zero_based.then(|| [b"0", &default[..size - 1]].concat())
     } else if used.len() == size + 1 && used.contains(&b'0') {
         // Written with `0` for its blanks, as the grid format writes them when 0 is no symbol.
@@ -64,15 +64,19 @@ pub(crate) fn written_alphabet(text: &[u8], size: usize, prefixed: bool) -> Opti
     }
 }
 
-/// Whether no row of the first record holds two `0`s, as a row of zero-based symbols never does,
-/// and a row of a puzzle with `0` for its blanks does as soon as the puzzle has more blanks than
-/// rows. `rows`: the first record's lines (one line, or the N rows of a grid).
-fn zeros_never_repeat(rows: &[&[u8]], size: usize) -> bool {
+/// Whether no row of any record holds two `0`s, as a row of zero-based symbols never does, and
+/// a row of a puzzle with `0` for its blanks does as soon as the puzzle has more blanks than
+/// rows. Every record counts: a file may write some puzzles' blanks as `.` and others' as `0`.
+/// `lines`: the sample's lines of cells (whole records, or the rows of grids).
+fn zeros_never_repeat(lines: &[&[u8]], size: usize) -> bool {
     let zeros = |row: &[u8]| bytecount::count(row, b'0');
-    match rows {
-        [line, ..] if line.len() == size * size => line.chunks(size).all(|row| zeros(row) < 2),
-        _ => rows.iter().all(|row| zeros(row) < 2),
-    }
+    lines.iter().all(|line| {
+        if line.len() == size * size {
+            line.chunks(size).all(|row| zeros(row) < 2)
+        } else {
+            zeros(line) < 2
+        }
+    })
 }
 
 #[cfg(test)]

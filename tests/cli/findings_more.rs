@@ -324,3 +324,113 @@ fn check_classes_called_repeated_puzzles_pairwise_inequivalent() {
         );
     }
 }
+
+/// The standard output and exit code of `sudoku-gen` with `args`.
+fn said(args: &[&str]) -> (String, Option<i32>) {
+    let output = sudoku_gen().args(args).output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    (text, output.status.code())
+}
+
+#[test]
+fn check_puzzles_judged_solutions_under_their_own_regions_not_their_puzzles() {
+    // A solution line with another layout than its puzzle's was 'ok'; so were plain solutions of
+    // X-Sudoku puzzles, which break the diagonals.
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    let puzzles = include_str!("../data/shapes/jigsaw9.txt");
+    let first = puzzles.lines().find(|l| !l.starts_with('#')).unwrap();
+    let (layout, _) = first.split_once(' ').unwrap();
+    let grid = run_ok(&[
+        "-c", "1", "--jigsaw", "random", "--seed", "2", "--format", "line",
+    ]);
+    let grid = String::from_utf8(grid).unwrap();
+    let (other, _) = grid.trim_end().split_once(' ').unwrap();
+    assert_ne!(other, layout);
+    std::fs::write(path("p.txt"), format!("{layout} {}\n", ".".repeat(81))).unwrap();
+    std::fs::write(path("s.txt"), &grid).unwrap();
+    std::fs::write(path("plain.txt"), format!("{}\n", ".".repeat(81))).unwrap();
+    for puzzles in ["p.txt", "plain.txt"] {
+        let (text, code) = said(&["--check", &path("s.txt"), "--puzzles", &path(puzzles)]);
+        assert_eq!(code, Some(1), "{puzzles}: {text}");
+        assert!(
+            text.contains(":1: grid 1: its regions are not its puzzle's"),
+            "{text}"
+        );
+    }
+    std::fs::write(path("own.txt"), format!("{other} {}\n", ".".repeat(81))).unwrap();
+    let (text, code) = said(&["--check", &path("s.txt"), "--puzzles", &path("own.txt")]);
+    assert_eq!(
+        (text.as_str(), code),
+        (
+            "ok: 1 solutions, all valid and keeping their puzzles' givens\n",
+            Some(0)
+        )
+    );
+
+    let x = "tests/data/shapes/x9.txt";
+    std::fs::write(path("xs.txt"), run_ok(&["-s", x, "--diagonal=no"])).unwrap();
+    let (text, code) = said(&["--check", &path("xs.txt"), "--puzzles", x]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("diagonal"), "{text}");
+    std::fs::write(path("xs.txt"), run_ok(&["-s", x])).unwrap();
+    assert_eq!(
+        said(&["--check", &path("xs.txt"), "--puzzles", x]).1,
+        Some(0)
+    );
+}
+
+#[test]
+fn check_classes_of_a_jigsaw_corpus_missed_rows_whose_layout_turned() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    let corpus = run_ok(&[
+        "-n", "6", "--jigsaw", "random", "--seed", "2", "--format", "csv",
+    ]);
+    std::fs::write(path("c.csv"), &corpus).unwrap();
+    let turned = run_ok(&["--shuffle", &path("c.csv"), "--seed", "7"]);
+    let rows = |text: &[u8]| -> Vec<String> {
+        String::from_utf8_lossy(text)
+            .lines()
+            .skip(1)
+            .map(str::to_owned)
+            .collect()
+    };
+    let (plain, turned) = (rows(&corpus), rows(&turned));
+    let moved: Vec<&String> = turned
+        .iter()
+        .zip(&plain)
+        .filter(|(t, p)| t.split(',').next() != p.split(',').next())
+        .map(|(t, _)| t)
+        .collect();
+    assert!(!moved.is_empty());
+    let text = [String::from_utf8_lossy(&corpus).into_owned()]
+        .into_iter()
+        .chain(moved.iter().map(|row| format!("{row}\n")))
+        .collect::<String>();
+    std::fs::write(path("both.csv"), text).unwrap();
+    let (text, code) = said(&["--check", &path("both.csv"), "--classes"]);
+    assert_eq!(code, Some(1), "{text}");
+    let pairs = text.matches("its puzzle is equivalent to puzzle").count();
+    assert_eq!(pairs, moved.len(), "{text}");
+}
+
+#[test]
+fn blanks_written_two_ways_made_a_zero_based_alphabet_of_puzzles_without_nines() {
+    // The first puzzle, with . blanks, told the alphabet: 0-8, as no 9 appeared; the second,
+    // with 0 blanks, then had no solution.
+    let dots = ".................1.....2.3......45.6..3.......17...8.....16......8....4..6.5..2..";
+    assert!(!dots.contains('9'));
+    let zeros = dots.replace('.', "0");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("p.txt");
+    std::fs::write(&file, format!("{dots}\n{zeros}\n")).unwrap();
+    let solved = run_ok(&["-s", file.to_str().unwrap()]);
+    let solved = String::from_utf8(solved).unwrap();
+    let lines: Vec<&str> = solved.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(
+        lines.iter().all(|l| !l.contains('0') && l.contains('9')),
+        "{solved}"
+    );
+}

@@ -94,7 +94,7 @@ pub(in crate::jobs) fn shuffle_pieces(
 
 /// Marks the puzzles of corpus rows that carry their own layouts as records that do: their
 /// layouts turn with them, as a `LAYOUT PUZZLE` line's does.
-fn turns_layouts(puzzles: &mut ShapedPuzzles, rows: Option<&CorpusRows>) {
+pub(super) fn turns_layouts(puzzles: &mut ShapedPuzzles, rows: Option<&CorpusRows>) {
     if let Some(rows) = rows {
         puzzles.prefixed = rows.layouts;
     }
