@@ -229,9 +229,23 @@ fn run_standard(
             // The shape is the puzzles' as much as the solutions' (X-Sudoku puzzles may have
             // plain solutions, which break the diagonals); a puzzle file on standard input is not
             // peeked, which would take its text from the job.
+            let puzzle_start = if puzzles == Path::new("-") {
+                None
+            } else {
+                Some(open_pieces(&puzzles)?.peek(PEEK)?)
+            };
+            if puzzle_start
+                .as_ref()
+                .is_some_and(|text| detect_header(text, None).is_some())
+            {
+                return Err(Error::Unusable(format!(
+                    "{}:1: a CSV corpus, where --puzzles reads puzzles as lines or grids; a \
+                     corpus is checked alone (--check CORPUS), its solution column filled by -s",
+                    source_name(&puzzles)
+                )));
+            }
             let other = is_other_shape(&start, None)
-                || puzzles != Path::new("-")
-                    && is_other_shape(&open_pieces(&puzzles)?.peek(PEEK)?, None);
+                || puzzle_start.is_some_and(|text| is_other_shape(&text, None));
             if other {
                 let job = shaped::Job::Check {
                     paths: vec![path.clone()],

@@ -378,6 +378,18 @@ fn check_puzzles_judged_solutions_under_their_own_regions_not_their_puzzles() {
         said(&["--check", &path("xs.txt"), "--puzzles", x]).1,
         Some(0)
     );
+
+    // A corpus as PFILE was read as lines, a column error a row.
+    let corpus = run_ok(&["-n", "2", "--seed", "1", "--format", "csv"]);
+    std::fs::write(path("c.csv"), corpus).unwrap();
+    let output = sudoku_gen()
+        .args(["--check", &path("xs.txt"), "--puzzles", &path("c.csv")])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(output.stdout.is_empty());
+    assert!(stderr.contains("c.csv:1: a CSV corpus"), "{stderr}");
 }
 
 #[test]
