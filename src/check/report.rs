@@ -235,8 +235,13 @@ pub(super) enum Fault<'a> {
     OtherRegions,
     /// The file holds `found` grids where `expected` were asked for.
     GridCount { expected: usize, found: usize },
-    /// The file holds `found` solutions for `expected` puzzles.
-    SolutionCount { expected: usize, found: usize },
+    /// The file holds `found` solutions for `expected` puzzles (`more`: at least that many, of
+    /// a stream of puzzles not read further once it held more than `found`).
+    SolutionCount {
+        expected: usize,
+        found: usize,
+        more: bool,
+    },
     /// A reader's message about the text at `column`.
     Unreadable { column: usize, message: &'a str },
 }
@@ -280,12 +285,23 @@ impl fmt::Display for Fault<'_> {
             Fault::GridCount { expected, found } => {
                 write!(f, "expected {expected} grids, found {found}")
             }
-            Fault::SolutionCount { expected, found } => {
-                write!(
-                    f,
-                    "expected {expected} solutions, one per puzzle, found {found}"
-                )
-            }
+            Fault::SolutionCount {
+                expected,
+                found,
+                more: false,
+            } => write!(
+                f,
+                "expected {expected} solutions, one per puzzle, found {found}"
+            ),
+            Fault::SolutionCount {
+                expected,
+                found,
+                more: true,
+            } => write!(
+                f,
+                "expected a solution per puzzle, found {found}, and the puzzles (a stream, read \
+                 no further) held {expected} already"
+            ),
             Fault::Unreadable { column, message } => write!(f, "column {column}: {message}"),
         }
     }

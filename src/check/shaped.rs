@@ -205,7 +205,7 @@ pub fn check_solutions(
             return Ok(checker.report);
         }
     }
-    Ok(checker.finish(puzzles.len(), last_line(text), rules.count))
+    Ok(checker.finish((puzzles.len(), true), last_line(text), rules.count))
 }
 
 /// The check of solutions against their puzzles, both read a piece at a time: each solution
@@ -278,14 +278,21 @@ impl SolutionChecker {
         !self.report.is_clean()
     }
 
-    /// The report, once every piece is checked: `puzzles` is how many puzzles there were, and
-    /// `last_line` the last line of the solutions, where a wrong count is reported.
-    pub fn finish(mut self, puzzles: usize, last_line: usize, count: Option<usize>) -> Report {
+    /// The report, once every piece is checked: `puzzles` is how many puzzles there were (`all`:
+    /// all of them, else those read of a stream), and `last_line` the last line of the
+    /// solutions, where a wrong count is reported.
+    pub fn finish(
+        mut self,
+        (puzzles, all): (usize, bool),
+        last_line: usize,
+        count: Option<usize>,
+    ) -> Report {
         self.report.grids = self.solutions;
         if self.solutions != puzzles {
             let fault = Fault::SolutionCount {
                 expected: puzzles,
                 found: self.solutions,
+                more: !all,
             };
             self.report.add_fault(last_line, None, fault);
         }

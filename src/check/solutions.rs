@@ -107,15 +107,20 @@ pub fn check_solution_files(
             break;
         }
     }
-    let expected = match source.count_all(report.grids)? {
-        Ok(expected) => expected,
+    let (expected, all) = match source.count_all(report.grids)? {
+        Ok(counted) => counted,
         Err(errors) => return Ok(Err(errors)),
     };
     let found = report.grids;
     // The line after the last record, well-formed or not.
     let last_line = last_line + 1;
     if found != expected {
-        report.add_fault(last_line, None, Fault::SolutionCount { expected, found });
+        let fault = Fault::SolutionCount {
+            expected,
+            found,
+            more: !all,
+        };
+        report.add_fault(last_line, None, fault);
     }
     if let Some(count) = rules.count.filter(|&count| count != found) {
         let fault = Fault::GridCount {
@@ -186,14 +191,15 @@ impl PuzzleSource {
         Ok(Ok(self.queue.drain(..count).collect()))
     }
 
-    /// How many puzzles the file holds, reading the rest of it; of a stream, only until it holds
-    /// more than `solutions`, which is then known to be too few.
-    fn count_all(&mut self, solutions: usize) -> Result<Result<usize, ParseErrors>, Error> {
+    /// How many puzzles the file holds, reading the rest of it, and whether that is all of
+    /// them; of a stream, only until it holds more than `solutions`, which is then known to be
+    /// too few.
+    fn count_all(&mut self, solutions: usize) -> Result<Result<(usize, bool), ParseErrors>, Error> {
         loop {
             self.taken += self.queue.len();
             self.queue.clear();
             if self.done || (self.pieces.file_len().is_none() && self.taken > solutions) {
-                return Ok(Ok(self.taken));
+                return Ok(Ok((self.taken, self.done)));
             }
             if let Err(errors) = self.read_piece()? {
                 return Ok(Err(errors));

@@ -227,12 +227,12 @@ fn run_standard(
             let mut solutions = open_pieces(path)?;
             let start = solutions.peek(PEEK)?;
             // The shape is the puzzles' as much as the solutions' (X-Sudoku puzzles may have
-            // plain solutions, which break the diagonals); a puzzle file on standard input is not
-            // peeked, which would take its text from the job.
-            let puzzle_start = if puzzles == Path::new("-") {
-                None
-            } else {
-                Some(open_pieces(&puzzles)?.peek(PEEK)?)
+            // plain solutions, which break the diagonals); puzzles from a stream (standard input,
+            // a pipe) are not peeked, which would take their text from the job.
+            let mut puzzle_pieces = open_pieces(&puzzles)?;
+            let puzzle_start = match puzzle_pieces.file_len() {
+                Some(_) => Some(puzzle_pieces.peek(PEEK)?),
+                None => None,
             };
             if puzzle_start
                 .as_ref()
@@ -260,8 +260,8 @@ fn run_standard(
             standard_first(rules.first)?;
             let checked = if classes {
                 // Classes compare puzzles with every other: both files are read whole.
-                let text = read_guarded(path)?;
-                let puzzle_text = read_guarded(&puzzles)?;
+                let text = solutions.read_whole_guarded(&mut PuzzleGuard::default())?;
+                let puzzle_text = puzzle_pieces.read_whole_guarded(&mut PuzzleGuard::default())?;
                 check::check_solutions(&text, &puzzle_text, rules).map(|mut report| {
                     let name = source_name(&puzzles);
                     distinct::check_classes(&mut report, &text, Some((&puzzle_text, &name)));
@@ -271,7 +271,7 @@ fn run_standard(
                 let mut progress = InputProgress::new(solutions.file_len(), "solutions");
                 let checked = check::check_solution_files(
                     solutions,
-                    open_pieces(&puzzles)?,
+                    puzzle_pieces,
                     rules,
                     |items, bytes| progress.advance(items, bytes),
                 )?;
@@ -288,12 +288,6 @@ fn run_standard(
         }
         job => unreachable!("{:?} is planned apart", job.mode()),
     }
-}
-
-/// The whole text of `path`, for the 9×9 jobs that read their input whole; a stream is not read
-/// past its first malformed piece (see [`PuzzleGuard`]).
-fn read_guarded(path: &Path) -> Result<Vec<u8>, Error> {
-    open_pieces(path)?.read_whole_guarded(&mut PuzzleGuard::default())
 }
 
 /// Writes the report of a check of the files `reports` name on standard output, and ends with

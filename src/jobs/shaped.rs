@@ -653,7 +653,7 @@ fn check_solution_pieces(
         }
         checker.errors(&piece.errors);
         if piece.unreadable || piece.empty_stream {
-            return Ok(Ok(checker.finish(paired, last_line, None)));
+            return Ok(Ok(checker.finish((paired, true), last_line, None)));
         }
         for index_in_piece in 0..piece.puzzles.len() {
             while next == held.len() {
@@ -696,15 +696,18 @@ fn check_solution_pieces(
     }
     // The puzzles no solution came for count too; of a stream, only until they outnumber the
     // solutions, which are then known to be too few.
-    let mut puzzles_in_all = paired + (held.len() - next);
+    let (mut puzzles_in_all, mut all) = (paired + (held.len() - next), false);
     while !(puzzles.is_stream() && puzzles_in_all > checker.solutions()) {
         match next_puzzles(&mut puzzles)? {
             Ok(Some(piece)) => puzzles_in_all += piece.len(),
-            Ok(None) => break,
+            Ok(None) => {
+                all = true;
+                break;
+            }
             Err(errors) => return Ok(Err(errors)),
         }
     }
-    let mut report = checker.finish(puzzles_in_all, last_line, rules.count);
+    let mut report = checker.finish((puzzles_in_all, all), last_line, rules.count);
     with_classes(&mut report, classes.map(|_| pairs));
     Ok(Ok(report))
 }

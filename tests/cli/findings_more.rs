@@ -446,3 +446,46 @@ fn blanks_written_two_ways_made_a_zero_based_alphabet_of_puzzles_without_nines()
         "{solved}"
     );
 }
+
+/// The output and exit code of `sudoku-gen` with `args`, `input` on its standard input (written
+/// from another thread: the program may stop reading before its end).
+fn said_with_input(args: &[&str], input: Vec<u8>) -> (String, Option<i32>) {
+    use std::io::Write;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-gen"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || drop(stdin.write_all(&input)));
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    (text, output.status.code())
+}
+
+#[test]
+fn check_puzzles_from_a_pipe_lost_the_text_peeked_for_their_shape() {
+    // A puzzle file that is a pipe (not `-`) was peeked for its shape and opened again, which
+    // found the pipe's text gone; a stream of puzzles read no further once it outnumbered the
+    // solutions was reported as if it held that many.
+    let dir = tempfile::tempdir().unwrap();
+    let puzzles = run_ok(&["-n", "2", "-m", "1", "--seed", "1", "--format", "line"]);
+    let (file, solutions) = (dir.path().join("p.txt"), dir.path().join("s.txt"));
+    std::fs::write(&file, &puzzles).unwrap();
+    std::fs::write(&solutions, run_ok(&["-s", file.to_str().unwrap()])).unwrap();
+    let solutions = solutions.to_str().unwrap();
+    for classes in [&[][..], &["--classes"]] {
+        let args = [&["--check", solutions, "--puzzles", "/dev/stdin"], classes].concat();
+        let (text, code) = said_with_input(&args, puzzles.clone());
+        assert_eq!(code, Some(0), "{classes:?}: {text}");
+    }
+    let endless = puzzles.repeat(100_000);
+    let (text, code) = said_with_input(&["--check", solutions, "--puzzles", "-"], endless);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("expected a solution per puzzle, found 2, and the puzzles (a stream"),
+        "{text}"
+    );
+}
