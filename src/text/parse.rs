@@ -421,6 +421,17 @@ fn read_cells(line: &[u8], spaced: bool, cells: &mut [u8]) -> Result<(), (usize,
     if line.len() == expected && read_plain_cells(line, cells) {
         return Ok(());
     }
+    // The first record decides whether lines carry layouts: here it did not.
+    if expected == CELLS
+        && line.len() == 2 * expected + 1
+        && line[expected] == b' '
+        && line[..expected].iter().all(u8::is_ascii_graphic)
+        && line[..expected].iter().any(u8::is_ascii_alphabetic)
+    {
+        let message = "a LAYOUT PUZZLE line among plain lines: the first record of a file tells \
+                       whether its lines carry layouts (start with one that does)";
+        return Err((1, message.to_owned()));
+    }
     let spaced = spaced && line.contains(&b' ');
     let mut count = 0;
     for (i, &byte) in line.iter().enumerate() {
@@ -521,6 +532,22 @@ mod tests {
         let puzzles = parse_puzzles(text.as_bytes()).unwrap();
         assert_eq!(puzzles.grids.len(), end_line - 1);
         assert_eq!(puzzles.lines[end_line - 2], end_line - 1);
+    }
+
+    #[test]
+    fn a_layout_line_after_plain_ones_is_named() {
+        let plain =
+            "..3.7..4...6..23.1.89.........1.7.8.517.....6...4.....271..9..5.95..........2....";
+        let layout: String = (0..81).map(|cell| char::from(b'a' + cell / 9)).collect();
+        let text = format!("{plain}\n{layout} {plain}\n");
+        let errors = parse_puzzles(text.as_bytes()).unwrap_err();
+        let error = &errors.listed()[0];
+        assert_eq!((error.line, error.column), (2, 1));
+        assert!(
+            error
+                .message
+                .starts_with("a LAYOUT PUZZLE line among plain lines")
+        );
     }
 
     #[test]
