@@ -299,8 +299,8 @@ impl fmt::Display for Fault<'_> {
                 more: true,
             } => write!(
                 f,
-                "expected a solution per puzzle, found {found}, and the puzzles (a stream, read \
-                 no further) held {expected} already"
+                "expected at least {expected} solutions, one per puzzle (the puzzles are a \
+                 stream, read no further), found {found}"
             ),
             Fault::Unreadable { column, message } => write!(f, "column {column}: {message}"),
         }

@@ -160,7 +160,7 @@ impl PuzzleSource {
         };
         let parsed = parse_piece(&piece, format, piece.first_line);
         self.format = Some(parsed.puzzles.format);
-        self.done = parsed.ended;
+        self.done = parsed.ended || piece.last;
         if parsed.errors.is_empty() {
             self.queue.extend(parsed.puzzles.grids);
             return Ok(Ok(()));
@@ -173,7 +173,7 @@ impl PuzzleSource {
                 break;
             };
             let parsed = parse_piece(&piece, format, piece.first_line);
-            self.done = parsed.ended;
+            self.done = parsed.ended || piece.last;
             errors.append(parsed.errors);
         }
         Ok(Err(errors))

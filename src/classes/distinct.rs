@@ -31,8 +31,9 @@
 //! # Equivalent pairs in a file
 //! `--check --classes`: a grid equivalent to an earlier one (and not equal: that is a plain repeat)
 //! is reported as `FILE:LINE: grid K: equivalent to grid J (line L)`; with `--puzzles PFILE` the
-//! puzzles are compared: `grid K: its puzzle is equivalent to puzzle J (PFILE line L)`. It reads its
-//! input whole (it compares every grid with every other), one file at a time.
+//! puzzles are compared, equal ones too (no other check of solutions compares puzzles): `grid K:
+//! its puzzle is equivalent to puzzle J (PFILE line L)`, or `its puzzle repeats puzzle J`. It
+//! reads its input whole (it compares every grid with every other), one file at a time.
 
 use std::hash::BuildHasher;
 
@@ -156,8 +157,9 @@ pub(crate) fn equivalent_pairs(grids: &[Grid], repeats: bool) -> Vec<(usize, usi
 
 /// Adds to `report` (of a check of the grids of `text`) every grid equivalent to an earlier one but
 /// not equal to it, as `grid K: equivalent to grid J (line L)`. With `puzzles` (the text and name of
-/// the file of the puzzles that `text` solves), the puzzles are compared instead, and reported at
-/// their solutions. A text that does not parse was reported by the check already and adds nothing.
+/// the file of the puzzles that `text` solves), the puzzles are compared instead, equal ones too,
+/// and reported at their solutions. A text that does not parse was reported by the check already
+/// and adds nothing.
 pub fn check_classes(report: &mut Report, text: &[u8], puzzles: Option<(&[u8], &str)>) {
     report.classes = true;
     let Ok(grids) = parse_puzzles(text) else {
@@ -177,11 +179,7 @@ pub fn check_classes(report: &mut Report, text: &[u8], puzzles: Option<(&[u8], &
     for (later, earlier, equal) in equivalent_pairs(&compared.grids, puzzle_file.is_some()) {
         let message = match puzzle_file {
             Some(name) => puzzle_pair(equal, earlier + 1, Some(name), compared.lines[earlier]),
-            None => format!(
-                "equivalent to grid {} (line {})",
-                earlier + 1,
-                grids.lines[earlier]
-            ),
+            None => grid_pair(earlier + 1, grids.lines[earlier]),
         };
         report.add(Problem {
             line: grids
@@ -193,6 +191,12 @@ pub fn check_classes(report: &mut Report, text: &[u8], puzzles: Option<(&[u8], &
             message,
         });
     }
+}
+
+/// What a grid's problem says of the earlier grid `earlier` (from 1), at line `line`, it is
+/// equivalent to.
+pub(crate) fn grid_pair(earlier: usize, line: usize) -> String {
+    format!("equivalent to grid {earlier} (line {line})")
 }
 
 /// What a solution's problem says of its puzzle, equal (`equal`) or equivalent to puzzle

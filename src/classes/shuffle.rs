@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use crate::classes::canon::Transformation;
 use crate::model::grid::{CELLS, Grid};
 use crate::text::corpus::{self, Header, Rows};
-use crate::text::format::Format;
+use crate::text::format::{Format, push_line};
 use crate::text::parse::{ParseErrors, parse_puzzles};
 
 /// The random generator of item `index` of a text shuffled with `seed`.
@@ -78,9 +78,9 @@ fn shuffle_csv(header: &Header, rows: &Rows, seed: u64) -> Vec<u8> {
             let field = record.get(header.puzzle).unwrap_or_default();
             let blank = if field.contains(&b'0') { b'0' } else { b'.' };
             let image = |grid: &Grid| {
-                let mut line = [0; Format::Line.record_len()];
-                Format::Line.write_record(&transformation.apply(grid), blank, &mut line);
-                line[..CELLS].to_vec()
+                let mut line = Vec::with_capacity(CELLS);
+                push_line(&mut line, &transformation.apply(grid), blank);
+                line
             };
             let puzzle = image(puzzle);
             let solution = solution.as_ref().map(image);

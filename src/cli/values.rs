@@ -11,6 +11,7 @@ use clap::{Arg, Command};
 use sudoku_gen::engine::standard::walk::MAX_GRIDS;
 use sudoku_gen::engine::standard::{hard, reach};
 use sudoku_gen::grade::plan;
+use sudoku_gen::io::input::shown_path;
 use sudoku_gen::model::shape;
 
 /// The value of an option that may start with `-` (`-o -dash.txt`, `-c -5`, which the count's own
@@ -50,7 +51,7 @@ impl<P: TypedValueParser> TypedValueParser for Value<P> {
         if !reads_as_option(cmd, value) {
             return self.parser.parse_ref(cmd, arg, value);
         }
-        let word = value.to_string_lossy();
+        let word = shown_path(std::path::Path::new(value));
         let what = if word == "--" {
             "'--' ends the options".to_owned()
         } else {

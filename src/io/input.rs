@@ -245,6 +245,11 @@ impl Pieces {
         }
     }
 
+    /// Whether the last piece was handed out: nothing is left to read.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
     /// The input's length in bytes, when it is a regular file.
     pub fn file_len(&self) -> Option<u64> {
         match &self.reader {

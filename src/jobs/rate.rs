@@ -196,7 +196,7 @@ pub fn rate_file(puzzles: &Puzzles, with_header: bool) -> BatchOutput {
     };
     let mut problems = Problems::new();
     for (index, (grid, rating)) in puzzles.grids.iter().zip(&ratings).enumerate() {
-        push_line(&mut text, grid);
+        push_line(&mut text, grid, b'.');
         push_columns(&mut text, rating.as_ref());
         if rating.is_none() {
             problems.push_with(|| PuzzleProblem::new(puzzles, index, NOT_ONE_SOLUTION));

@@ -227,25 +227,18 @@ fn run_standard(
             let mut solutions = open_pieces(path)?;
             let start = solutions.peek(PEEK)?;
             // The shape is the puzzles' as much as the solutions' (X-Sudoku puzzles may have
-            // plain solutions, which break the diagonals); puzzles from a stream (standard input,
-            // a pipe) are not peeked, which would take their text from the job.
+            // plain solutions, which break the diagonals). Each input is opened once, a stream
+            // too: what a peek reads stays in it for the check.
             let mut puzzle_pieces = open_pieces(&puzzles)?;
-            let puzzle_start = match puzzle_pieces.file_len() {
-                Some(_) => Some(puzzle_pieces.peek(PEEK)?),
-                None => None,
-            };
-            if puzzle_start
-                .as_ref()
-                .is_some_and(|text| detect_header(text, None).is_some())
-            {
+            let puzzle_start = puzzle_pieces.peek(PEEK)?;
+            if detect_header(&puzzle_start, None).is_some() {
                 return Err(Error::Unusable(format!(
                     "{}:1: a CSV corpus, where --puzzles reads puzzles as lines or grids; a \
                      corpus is checked alone (--check CORPUS), its solution column filled by -s",
                     source_name(&puzzles)
                 )));
             }
-            let other = is_other_shape(&start, None)
-                || puzzle_start.is_some_and(|text| is_other_shape(&text, None));
+            let other = is_other_shape(&start, None) || is_other_shape(&puzzle_start, None);
             if other {
                 let job = shaped::Job::Check {
                     paths: vec![path.clone()],
@@ -255,7 +248,7 @@ fn run_standard(
                     corpus: Default::default(),
                     classes,
                 };
-                return shaped::run(job, vec![solutions], destination);
+                return shaped::run(job, vec![solutions, puzzle_pieces], destination);
             }
             standard_first(rules.first)?;
             let checked = if classes {

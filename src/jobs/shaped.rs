@@ -13,7 +13,7 @@ use super::stream::parse_error_lines;
 use crate::check::shaped::{self as check, GridChecker, SolutionChecker};
 use crate::check::shaped_corpus::CorpusChecker;
 use crate::check::{CorpusRules, GridRules, Problem, Report};
-use crate::classes::distinct::puzzle_pair;
+use crate::classes::distinct::{grid_pair, puzzle_pair};
 use crate::classes::shaped::ClassIndex;
 use crate::error::Error;
 use crate::io::input::{Boundary, Piece, Pieces, open_pieces, source_name};
@@ -177,7 +177,7 @@ pub(super) fn run(
                 }
                 Some(puzzles) => {
                     let input = inputs.remove(0);
-                    let puzzle_pieces = open_pieces(&puzzles)?;
+                    let puzzle_pieces = open(&puzzles)?;
                     let name = source_name(&puzzles);
                     let classes = classes.then_some(name.as_str());
                     match check_solution_pieces(input, puzzle_pieces, request, rules, classes)? {
@@ -309,6 +309,11 @@ impl ShapedPieces {
 
     fn is_stream(&self) -> bool {
         self.pieces.file_len().is_none()
+    }
+
+    /// Whether the input was read to its end.
+    fn is_done(&self) -> bool {
+        self.pieces.is_done()
     }
 
     fn name(&self) -> &str {
@@ -550,7 +555,7 @@ fn check_file(
                     let message = if corpus {
                         puzzle_pair(earlier.equal, number, None, line)
                     } else {
-                        format!("equivalent to grid {number} (line {line})")
+                        grid_pair(number, line)
                     };
                     pairs.push(Problem {
                         line: grids.lines[k],
@@ -696,17 +701,15 @@ fn check_solution_pieces(
     }
     // The puzzles no solution came for count too; of a stream, only until they outnumber the
     // solutions, which are then known to be too few.
-    let (mut puzzles_in_all, mut all) = (paired + (held.len() - next), false);
+    let mut puzzles_in_all = paired + (held.len() - next);
     while !(puzzles.is_stream() && puzzles_in_all > checker.solutions()) {
         match next_puzzles(&mut puzzles)? {
             Ok(Some(piece)) => puzzles_in_all += piece.len(),
-            Ok(None) => {
-                all = true;
-                break;
-            }
+            Ok(None) => break,
             Err(errors) => return Ok(Err(errors)),
         }
     }
+    let all = puzzles.is_done();
     let mut report = checker.finish((puzzles_in_all, all), last_line, rules.count);
     with_classes(&mut report, classes.map(|_| pairs));
     Ok(Ok(report))

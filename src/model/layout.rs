@@ -148,7 +148,13 @@ pub fn read_named_layout(
     for &(number, line) in &lines {
         if let Some(at) = line.iter().position(|ch| !ch.is_ascii_graphic()) {
             let found = match String::from_utf8_lossy(&line[at..]).chars().next() {
-                Some(ch) if !ch.is_control() && ch != ' ' => format!("'{ch}'"),
+                Some(ch)
+                    if !ch.is_control()
+                        && !ch.is_whitespace()
+                        && ch != char::REPLACEMENT_CHARACTER =>
+                {
+                    format!("'{ch}'")
+                }
                 _ => format!("byte 0x{:02x}", line[at]),
             };
             return Err(error(

@@ -188,16 +188,14 @@ impl Shape {
             }
             None => Symbols::default_for(size),
         };
-        Ok(Shape {
-            names,
-            ..Shape::with_regions(
-                size,
-                Regions::Jigsaw(region_of.clone()),
-                region_of,
-                diagonal,
-                symbols,
-            )
-        })
+        let shape = Shape::with_regions(
+            size,
+            Regions::Jigsaw(region_of.clone()),
+            region_of,
+            diagonal,
+            symbols,
+        );
+        Ok(shape.named(names))
     }
 
     /// The shape a random jigsaw layout of size `size` starts from: its boxes, or strips of rows
@@ -279,16 +277,19 @@ impl Shape {
 
     /// This shape with the diagonals as houses, or without.
     pub fn with_diagonal(&self, diagonal: bool) -> Shape {
-        Shape {
-            names: self.names.clone(),
-            ..Shape::with_regions(
-                self.size,
-                self.regions.clone(),
-                self.region_of.clone(),
-                diagonal,
-                self.symbols,
-            )
-        }
+        let shape = Shape::with_regions(
+            self.size,
+            self.regions.clone(),
+            self.region_of.clone(),
+            diagonal,
+            self.symbols,
+        );
+        shape.named(self.names.clone())
+    }
+
+    /// This shape with its regions named by `names` (by region index) in the layouts it writes.
+    fn named(self, names: Vec<u8>) -> Shape {
+        Shape { names, ..self }
     }
 
     fn with_regions(
@@ -565,6 +566,10 @@ mod tests {
             "{wide}"
         );
         assert_eq!((wide.line, wide.column), (2, 4));
+        let latin1 = read_layout(b"aabb\naab\xe9\nccdd\nccdd\n", None).unwrap_err();
+        assert!(latin1.problem.starts_with("byte 0xe9 cannot"), "{latin1}");
+        let nbsp = read_layout("aabb\naab\u{a0}\nccdd\nccdd\n".as_bytes(), None).unwrap_err();
+        assert!(nbsp.problem.starts_with("byte 0xc2 cannot"), "{nbsp}");
     }
 
     #[test]

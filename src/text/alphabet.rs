@@ -66,7 +66,8 @@ pub(crate) fn written_alphabet(text: &[u8], size: usize, prefixed: bool) -> Opti
 
 /// Whether no row of any record holds two `0`s, as a row of zero-based symbols never does, and
 /// a row of a puzzle with `0` for its blanks does as soon as the puzzle has more blanks than
-/// rows. Every record counts: a file may write some puzzles' blanks as `.` and others' as `0`.
+/// rows. Every sampled record counts: a file may write some puzzles' blanks as `.` and others'
+/// as `0`.
 /// `lines`: the sample's lines of cells (whole records, or the rows of grids).
 fn zeros_never_repeat(lines: &[&[u8]], size: usize) -> bool {
     let zeros = |row: &[u8]| bytecount::count(row, b'0');

@@ -122,11 +122,11 @@ impl Format {
     }
 }
 
-/// Appends the line form of `grid` (81 characters, `.` for empty cells) to `out`, without a line
+/// Appends the line form of `grid` (81 characters, `blank` for empty cells) to `out`, without a line
 /// end: a field of a CSV row.
-pub(crate) fn push_line(out: &mut Vec<u8>, grid: &Grid) {
+pub(crate) fn push_line(out: &mut Vec<u8>, grid: &Grid, blank: u8) {
     let mut record = [0; Format::Line.record_len()];
-    Format::Line.write_record(grid, b'.', &mut record);
+    Format::Line.write_record(grid, blank, &mut record);
     out.extend_from_slice(&record[..CELLS]);
 }
 

@@ -264,6 +264,7 @@ fn s_and_rate_renamed_the_regions_of_a_line_that_carries_its_layout() {
     assert_eq!(layouts(&run_ok(&["-s", &named])), given);
     let rated = run_ok(&["--rate", &named]);
     let rated = String::from_utf8_lossy(&rated);
+    assert_eq!(rated.lines().count(), 3, "{rated}");
     for (row, layout) in rated.lines().skip(1).zip(&given) {
         assert!(row.starts_with(&format!("{layout} ")), "{row}");
     }
@@ -372,7 +373,11 @@ fn check_puzzles_judged_solutions_under_their_own_regions_not_their_puzzles() {
     std::fs::write(path("xs.txt"), run_ok(&["-s", x, "--diagonal=no"])).unwrap();
     let (text, code) = said(&["--check", &path("xs.txt"), "--puzzles", x]);
     assert_eq!(code, Some(1), "{text}");
-    assert!(text.contains("diagonal"), "{text}");
+    assert!(text.contains(": grid 1: digit "), "{text}");
+    assert!(
+        text.contains(" repeats in the main diagonal (row "),
+        "{text}"
+    );
     std::fs::write(path("xs.txt"), run_ok(&["-s", x])).unwrap();
     assert_eq!(
         said(&["--check", &path("xs.txt"), "--puzzles", x]).1,
@@ -382,14 +387,28 @@ fn check_puzzles_judged_solutions_under_their_own_regions_not_their_puzzles() {
     // A corpus as PFILE was read as lines, a column error a row.
     let corpus = run_ok(&["-n", "2", "--seed", "1", "--format", "csv"]);
     std::fs::write(path("c.csv"), corpus).unwrap();
-    let output = sudoku_gen()
-        .args(["--check", &path("xs.txt"), "--puzzles", &path("c.csv")])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert!(output.stdout.is_empty());
+    let stderr = refusal(&["--check", &path("xs.txt"), "--puzzles", &path("c.csv")]);
     assert!(stderr.contains("c.csv:1: a CSV corpus"), "{stderr}");
+
+    // A layout of the boxes is the boxes, either way round.
+    let boxes: String = (0..81)
+        .map(|c| char::from(b'a' + (c / 27 * 3 + c % 9 / 3) as u8))
+        .collect();
+    let plain = run_ok(&["-n", "1", "-m", "1", "--seed", "3", "--format", "line"]);
+    let plain = String::from_utf8(plain).unwrap();
+    std::fs::write(path("pp.txt"), &plain).unwrap();
+    let solution = String::from_utf8(run_ok(&["-s", &path("pp.txt")])).unwrap();
+    std::fs::write(path("bp.txt"), format!("{boxes} {plain}")).unwrap();
+    std::fs::write(path("ps.txt"), &solution).unwrap();
+    std::fs::write(path("bs.txt"), format!("{boxes} {solution}")).unwrap();
+    for (solutions, puzzles) in [
+        ("bs.txt", "pp.txt"),
+        ("ps.txt", "bp.txt"),
+        ("bs.txt", "bp.txt"),
+    ] {
+        let (text, code) = said(&["--check", &path(solutions), "--puzzles", &path(puzzles)]);
+        assert_eq!(code, Some(0), "{solutions} {puzzles}: {text}");
+    }
 }
 
 #[test]
@@ -476,16 +495,48 @@ fn check_puzzles_from_a_pipe_lost_the_text_peeked_for_their_shape() {
     std::fs::write(&file, &puzzles).unwrap();
     std::fs::write(&solutions, run_ok(&["-s", file.to_str().unwrap()])).unwrap();
     let solutions = solutions.to_str().unwrap();
+    let solved = std::fs::read(solutions).unwrap();
+    let file = file.to_str().unwrap();
     for classes in [&[][..], &["--classes"]] {
         let args = [&["--check", solutions, "--puzzles", "/dev/stdin"], classes].concat();
         let (text, code) = said_with_input(&args, puzzles.clone());
         assert_eq!(code, Some(0), "{classes:?}: {text}");
+        // The solutions from a pipe, peeked for their shape, were read again by name (none).
+        let args = [&["--check", "/dev/stdin", "--puzzles", file], classes].concat();
+        let (text, code) = said_with_input(&args, solved.clone());
+        assert_eq!(code, Some(0), "{classes:?}: {text}");
     }
-    let endless = puzzles.repeat(100_000);
+    // Of another shape, the puzzles were opened a second time, which a pipe cannot give.
+    let jigsaw = "tests/data/shapes/jigsaw9.txt";
+    let jigsaw_solutions = dir.path().join("js.txt");
+    std::fs::write(&jigsaw_solutions, run_ok(&["-s", jigsaw])).unwrap();
+    let args = [
+        "--check",
+        jigsaw_solutions.to_str().unwrap(),
+        "--puzzles",
+        "-",
+    ];
+    let (text, code) = said_with_input(&args, std::fs::read(jigsaw).unwrap());
+    assert_eq!(code, Some(0), "{text}");
+    // A stream read to its end has its count said plainly.
+    let one = &solved[..solved.iter().position(|&b| b == b'\n').unwrap() + 1];
+    std::fs::write(dir.path().join("one.txt"), one).unwrap();
+    let one = dir.path().join("one.txt");
+    let args = ["--check", one.to_str().unwrap(), "--puzzles", "-"];
+    let (text, code) = said_with_input(&args, puzzles.clone());
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("expected 2 solutions, one per puzzle, found 1"),
+        "{text}"
+    );
+    // More than a piece (32 MiB) of puzzles: the check stops reading after the first.
+    let endless = puzzles.repeat(250_000);
     let (text, code) = said_with_input(&["--check", solutions, "--puzzles", "-"], endless);
     assert_eq!(code, Some(1), "{text}");
     assert!(
-        text.contains("expected a solution per puzzle, found 2, and the puzzles (a stream"),
+        text.contains(
+            "solutions, one per puzzle (the puzzles are a stream, read no further), found 2"
+        ),
         "{text}"
     );
 }

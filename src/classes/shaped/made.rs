@@ -28,7 +28,9 @@ use crate::error::Error;
 use crate::text::format::Format;
 use crate::text::shaped::{Layout, render};
 
-/// The attempt series a grid may take before the draws are deemed to have found what they can.
+/// The attempt series that gave repeats a grid may take before the draws are deemed to have found
+/// what they can (draws that found no grid in their guesses count a sixteenth: see
+/// [`crate::engine::distinct`]).
 const MOST_SERIES: u64 = 40;
 
 /// The guesses, per cell, the solver may spend drawing one grid.

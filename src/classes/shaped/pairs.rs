@@ -15,7 +15,8 @@ pub struct ClassIndex {
     met: usize,
 }
 
-/// A class's first record: its number (from 0), its line, and what it is (layout and cells).
+/// A class's first record: its number (from 0), its line, and what it is (the region of each cell
+/// of a jigsaw shape, then the cells).
 struct First {
     index: usize,
     line: usize,

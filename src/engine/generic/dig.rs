@@ -74,8 +74,9 @@ pub struct ShapedPuzzleRequest {
 /// Tries per puzzle before a request is given up.
 const TRIES: usize = 50;
 
-/// The attempt series an index of `-n` may take before the shape is deemed to have no more
-/// puzzles than those made (see [`crate::engine::distinct`]).
+/// The attempt series that gave repeats an index of `-n` may take before the shape is deemed to
+/// have no more puzzles than those made (series that gave nothing count a sixteenth: see
+/// [`crate::engine::distinct`]).
 const MOST_SERIES: u64 = 20;
 
 /// The guesses, per cell, the search may spend completing the random givens of one draw.

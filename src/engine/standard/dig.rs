@@ -374,9 +374,9 @@ pub fn render_puzzles(puzzles: &[Puzzle], format: OutputFormat) -> Vec<u8> {
             let mut out = Vec::with_capacity(32 + 170 * puzzles.len());
             out.extend_from_slice(b"puzzle,solution,blanks,level\n");
             for p in puzzles {
-                push_line(&mut out, &p.puzzle);
+                push_line(&mut out, &p.puzzle, b'.');
                 out.push(b',');
-                push_line(&mut out, &p.solution);
+                push_line(&mut out, &p.solution, b'.');
                 out.push(b',');
                 out.extend_from_slice(itoa::Buffer::new().format(p.blanks()).as_bytes());
                 out.push(b',');
