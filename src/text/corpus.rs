@@ -385,14 +385,14 @@ fn field_column(raw: &[u8], index: usize) -> usize {
     start + 1 + usize::from(raw.get(start) == Some(&b'"'))
 }
 
-/// Reads an 81-cell field: `1`-`9`, and `0` or `.` for blanks. The error is an offset from the
+/// Reads an 81-cell field: `1`-`9`, and `0`, `.` or `-` for blanks. The error is an offset from the
 /// field's first byte and a message.
 fn read_cells(field: &[u8]) -> Result<Grid, (usize, String)> {
     let mut cells = [0; CELLS];
     for (i, &byte) in field.iter().enumerate().take(CELLS) {
         cells[i] = match byte {
             b'1'..=b'9' => byte - b'0',
-            b'0' | b'.' => 0,
+            b'0' | b'.' | b'-' => 0,
             _ => {
                 return Err((
                     i,
