@@ -117,6 +117,15 @@ impl Error {
         ))
     }
 
+    /// The usage error of `--check --unique` on `input`, which is no CSV corpus: the grids of a
+    /// file are complete, and have no solutions to count.
+    pub(crate) fn unique_without_corpus(input: &str) -> Error {
+        Error::Usage(format!(
+            "'--check --unique' counts the solutions of a CSV corpus's puzzles, but {input} is \
+             not one (its first line holds no comma); grids have none to count"
+        ))
+    }
+
     /// The usage error of a job whose results differ between X-Sudoku and plain records, on
     /// `input`, whose first records leave its diagonals in doubt (see `text/boxes.rs`).
     pub(crate) fn diagonals_in_doubt(input: &str) -> Error {

@@ -246,6 +246,9 @@ pub fn check_grid_files(
                     None if column.is_some() => {
                         return Err(Error::column_without_corpus(input.name()));
                     }
+                    None if corpus_rules.unique => {
+                        return Err(Error::unique_without_corpus(input.name()));
+                    }
                     None => {}
                 }
             }

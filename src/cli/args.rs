@@ -219,7 +219,8 @@ pub struct Cli {
     /// A puzzle with more than one solution is an error (-s, --check of a CSV)
     ///
     /// -s still writes one solution in its place, and the exit code is 1; --check on a CSV
-    /// corpus requires every puzzle to have exactly one solution.
+    /// corpus requires every puzzle to have exactly one solution (on grids, or with --puzzles,
+    /// it is a usage error: use -s PFILE --unique).
     #[arg(long = "unique", verbatim_doc_comment)]
     pub(super) require_unique: bool,
 

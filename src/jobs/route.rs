@@ -242,6 +242,12 @@ fn standard(
             if paths.iter().filter(|p| *p == stdin).count() > 1 {
                 return Err(usage("standard input ('-') can be checked once"));
             }
+            if puzzles.is_some() && corpus.unique {
+                return Err(usage(
+                    "'--unique' counts the solutions of a CSV corpus's puzzles, not of --puzzles \
+                     (check those with -s PFILE --unique)",
+                ));
+            }
             let one_file_options: Vec<&str> =
                 [("--puzzles", puzzles.is_some()), ("--classes", classes)]
                     .iter()

@@ -527,6 +527,9 @@ fn check_file(
         if piece.first && !piece.unreadable {
             check_first(first, &piece.puzzles, pieces.name())?;
         }
+        if piece.first && unique && piece.rows.is_none() {
+            return Err(Error::unique_without_corpus(pieces.name()));
+        }
         let problem = match &piece.rows {
             Some(rows) => corpus
                 .get_or_insert_with(|| CorpusChecker::new(first, unique))

@@ -540,3 +540,28 @@ fn check_puzzles_from_a_pipe_lost_the_text_peeked_for_their_shape() {
         "{text}"
     );
 }
+
+#[test]
+fn check_unique_of_grids_or_puzzles_was_accepted_and_did_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    for size in ["9", "6"] {
+        std::fs::write(path("g.txt"), run_ok(&["-c", "3", "--size", size])).unwrap();
+        let stderr = refusal(&["--check", &path("g.txt"), "--unique"]);
+        assert!(
+            stderr.contains("is not one (its first line holds no comma)"),
+            "{stderr}"
+        );
+    }
+    let puzzles = run_ok(&["-n", "2", "--seed", "1", "--format", "line"]);
+    std::fs::write(path("p.txt"), puzzles).unwrap();
+    std::fs::write(path("s.txt"), run_ok(&["-s", &path("p.txt")])).unwrap();
+    let stderr = refusal(&[
+        "--check",
+        &path("s.txt"),
+        "--puzzles",
+        &path("p.txt"),
+        "--unique",
+    ]);
+    assert!(stderr.contains("not of --puzzles"), "{stderr}");
+}
