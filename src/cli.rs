@@ -92,7 +92,7 @@ fn options_of(cli: &Cli) -> [(&'static str, bool, &'static [Mode]); 20] {
         (
             "--column",
             cli.column.is_some(),
-            &[Solve, Rate, Canon, Check],
+            &[Solve, Rate, Canon, Shuffle, Check],
         ),
         ("--puzzles", cli.puzzles_file.is_some(), &[Check]),
         (
@@ -284,6 +284,7 @@ impl Cli {
             Mode::Shuffle => Job::Shuffle {
                 path: file,
                 format: text_format,
+                column: self.column,
             },
             Mode::Check => Job::Check {
                 paths: files,

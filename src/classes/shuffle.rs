@@ -50,8 +50,9 @@ pub fn shuffle_text(
     text: &[u8],
     seed: u64,
     format: Option<Format>,
+    column: Option<&str>,
 ) -> Result<Vec<u8>, ParseErrors> {
-    if let Some(corpus) = corpus::read_corpus(text) {
+    if let Some(corpus) = corpus::read_corpus(text, column) {
         let (header, rows) = corpus?;
         return Ok(shuffle_csv(&header, &rows, seed));
     }
@@ -103,7 +104,7 @@ mod tests {
     #[test]
     fn csv_rows_keep_their_solutions_and_other_fields() {
         let text = format!("puzzle,solution,blanks,level\n{PUZZLE},{SOLUTION},51,1\r\n\n");
-        let out = shuffle_text(text.as_bytes(), 5, None).unwrap();
+        let out = shuffle_text(text.as_bytes(), 5, None, None).unwrap();
         let out = String::from_utf8(out).unwrap();
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines.len(), 2);
@@ -126,7 +127,7 @@ mod tests {
     fn csv_rows_keep_their_blank_character() {
         let zeros = PUZZLE.replace('.', "0");
         let text = format!("quizzes,solutions\n{zeros},{SOLUTION}\n{PUZZLE},{SOLUTION}\n");
-        let out = String::from_utf8(shuffle_text(text.as_bytes(), 2, None).unwrap()).unwrap();
+        let out = String::from_utf8(shuffle_text(text.as_bytes(), 2, None, None).unwrap()).unwrap();
         let puzzles: Vec<&str> = out.lines().skip(1).map(|l| &l[..CELLS]).collect();
         assert!(
             puzzles[0].contains('0') && !puzzles[0].contains('.'),
@@ -143,7 +144,7 @@ mod tests {
     #[test]
     fn csv_problems_are_located() {
         let text = format!("puzzle,solution\n{PUZZLE},{}x\n{PUZZLE}\n", &SOLUTION[..80]);
-        let errors = shuffle_text(text.as_bytes(), 1, None).unwrap_err();
+        let errors = shuffle_text(text.as_bytes(), 1, None, None).unwrap_err();
         assert_eq!(errors.count(), 2);
         assert_eq!(
             (errors.listed()[0].line, errors.listed()[0].column),
@@ -159,9 +160,9 @@ mod tests {
     #[test]
     fn the_same_seed_gives_the_same_shuffle() {
         let text = format!("{PUZZLE}\n{SOLUTION}\n");
-        let a = shuffle_text(text.as_bytes(), 8, None).unwrap();
-        assert_eq!(a, shuffle_text(text.as_bytes(), 8, None).unwrap());
-        assert_ne!(a, shuffle_text(text.as_bytes(), 9, None).unwrap());
+        let a = shuffle_text(text.as_bytes(), 8, None, None).unwrap();
+        assert_eq!(a, shuffle_text(text.as_bytes(), 8, None, None).unwrap());
+        assert_ne!(a, shuffle_text(text.as_bytes(), 9, None, None).unwrap());
         assert_eq!(a.len(), 164);
     }
 }

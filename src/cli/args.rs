@@ -260,7 +260,7 @@ pub struct Cli {
     #[arg(long, verbatim_doc_comment)]
     pub(super) classes: bool,
 
-    /// With -s, --rate, --canon or --check: the puzzle column of a CSV corpus
+    /// With -s, --rate, --canon, --shuffle or --check: the puzzle column of a CSV corpus
     ///
     /// Instead of the one named puzzle, quizzes or quiz (in any case); NAME is matched in any
     /// case too. Every shape that the mode takes. On an input that is not a CSV corpus, a usage

@@ -140,6 +140,8 @@ pub enum Job {
         path: PathBuf,
         /// The output format (default: the input's).
         format: Option<Format>,
+        /// The puzzle column of a CSV corpus.
+        column: Option<String>,
     },
     /// `--check FILE...`: complete grids, or with `puzzles` the solutions of its puzzles.
     Check {

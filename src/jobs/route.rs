@@ -334,7 +334,10 @@ fn features(job: &Job) -> Vec<Feature> {
             add(Feature::Canon, true);
             add(Feature::Column, column.is_some());
         }
-        Job::Shuffle { .. } => add(Feature::Shuffle, true),
+        Job::Shuffle { column, .. } => {
+            add(Feature::Shuffle, true);
+            add(Feature::Column, column.is_some());
+        }
         Job::Check {
             rules,
             corpus,
@@ -477,11 +480,16 @@ fn generic(
             request,
             column,
         },
-        Job::Shuffle { path, format } => shaped::Job::Shuffle {
+        Job::Shuffle {
+            path,
+            format,
+            column,
+        } => shaped::Job::Shuffle {
             path,
             request,
             format,
             seed,
+            column,
         },
         Job::Check {
             paths,

@@ -149,14 +149,28 @@ fn run_standard(
                 problems: Problems::new(),
             })
         }
-        Job::Shuffle { path, format } => {
+        Job::Shuffle {
+            path,
+            format,
+            column,
+        } => {
             let mut pieces = open_pieces(&path)?;
-            if is_other_shape(&pieces.peek(PEEK)?, None) {
-                let request = request.clone();
-                return shaped::shuffle_pieces(pieces, request, format, seed, destination);
+            let start = pieces.peek(PEEK)?;
+            if column.is_some() && detect_header(&start, column.as_deref()).is_none() {
+                return Err(Error::column_without_corpus(pieces.name()));
+            }
+            if is_other_shape(&start, column.as_deref()) {
+                let (request, column) = (request.clone(), column.as_deref());
+                return shaped::shuffle_pieces(
+                    pieces,
+                    request,
+                    (format, column),
+                    seed,
+                    destination,
+                );
             }
             let text = pieces.read_whole_guarded(&mut PuzzleGuard::default())?;
-            match shuffle::shuffle_text(&text, seed, format) {
+            match shuffle::shuffle_text(&text, seed, format, column.as_deref()) {
                 Ok(text) => {
                     destination.write(&text)?;
                     Ok(Finished::clean())

@@ -68,6 +68,7 @@ pub enum Job {
         request: ShapeRequest,
         format: Option<Format>,
         seed: u64,
+        column: Option<String>,
     },
 }
 
@@ -148,7 +149,11 @@ pub(super) fn run(
             request,
             format,
             seed,
-        } => shuffle_pieces(open_pieces(&path)?, request, format, seed, destination),
+            column,
+        } => {
+            let how = (format, column.as_deref());
+            shuffle_pieces(open(&path)?, request, how, seed, destination)
+        }
         Job::Check {
             paths,
             puzzles,

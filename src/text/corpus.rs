@@ -286,8 +286,11 @@ pub(crate) fn read_rows(text: &[u8], header: &Header, first_line: usize) -> Rows
 /// A whole CSV text read as `-s` reads a corpus (the header on its first line, the rows after it),
 /// for the modes that take their input whole. `None` when the text is not a corpus (its first line
 /// holds no comma); the located problems of its header or of its rows otherwise.
-pub(crate) fn read_corpus(text: &[u8]) -> Option<Result<(Header, Rows), ParseErrors>> {
-    let header = match detect_header(text, None)? {
+pub(crate) fn read_corpus(
+    text: &[u8],
+    column: Option<&str>,
+) -> Option<Result<(Header, Rows), ParseErrors>> {
+    let header = match detect_header(text, column)? {
         Ok(header) => header,
         Err(error) => {
             let mut errors = ParseErrors::new();

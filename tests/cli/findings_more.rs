@@ -565,3 +565,45 @@ fn check_unique_of_grids_or_puzzles_was_accepted_and_did_nothing() {
     ]);
     assert!(stderr.contains("not of --puzzles"), "{stderr}");
 }
+
+#[test]
+fn shuffle_of_a_corpus_with_another_puzzle_column_could_not_be_run() {
+    // Its error asked for --column, which --shuffle refused.
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    for size in ["9", "6"] {
+        let corpus = run_ok(&["-n", "3", "--size", size, "--seed", "1", "--format", "csv"]);
+        let corpus = String::from_utf8(corpus)
+            .unwrap()
+            .replacen("puzzle,", "grid,", 1);
+        std::fs::write(path("g.csv"), &corpus).unwrap();
+        let shuffled = run_ok(&[
+            "--shuffle",
+            &path("g.csv"),
+            "--column",
+            "grid",
+            "--seed",
+            "2",
+        ]);
+        std::fs::write(path("s.csv"), &shuffled).unwrap();
+        assert!(
+            shuffled.starts_with(b"grid,solution,blanks,level\n"),
+            "{size}"
+        );
+        let canon = |file: &str| run_ok(&["--canon", &path(file), "--column", "grid"]);
+        let forms = |text: Vec<u8>| -> Vec<String> {
+            let text = String::from_utf8(text).unwrap();
+            text.lines()
+                .map(|l| l.rsplit(',').next().unwrap().to_owned())
+                .collect()
+        };
+        assert_eq!(forms(canon("s.csv")), forms(canon("g.csv")), "{size}");
+        assert_ne!(shuffled, corpus.into_bytes(), "{size}");
+    }
+    std::fs::write(path("p.txt"), run_ok(&["-n", "1", "--format", "line"])).unwrap();
+    let stderr = refusal(&["--shuffle", &path("p.txt"), "--column", "grid"]);
+    assert!(
+        stderr.contains("is not one (its first line holds no comma)"),
+        "{stderr}"
+    );
+}

@@ -47,11 +47,12 @@ pub(in crate::jobs) fn canon_pieces(
 
 /// `--shuffle` for every shape, a piece of the input at a time (see [`through_pieces`]): every
 /// record replaced by a random equivalent, drawn from `seed` and its number in the input, in
-/// `format` or the input's own; a corpus's rows written over as the module comment says.
+/// `format` or the input's own; a corpus's rows (its puzzle column `column`, when not one of the
+/// usual names) written over as the module comment says.
 pub(in crate::jobs) fn shuffle_pieces(
     pieces: Pieces,
     request: ShapeRequest,
-    format: Option<Format>,
+    (format, column): (Option<Format>, Option<&str>),
     seed: u64,
     destination: Destination,
 ) -> Result<Finished, Error> {
@@ -81,7 +82,8 @@ pub(in crate::jobs) fn shuffle_pieces(
             problems: Problems::new(),
         }
     };
-    let pieces = ShapedPieces::new(pieces, request, None).diagonals_matter(true);
+    let column = column.map(str::to_owned);
+    let pieces = ShapedPieces::new(pieces, request, column).diagonals_matter(true);
     // Shuffling costs little a record: a piece is done at once.
     through_pieces(
         pieces,
