@@ -211,8 +211,7 @@ pub(crate) fn each_row(
         let end = records.peek().map_or(text.len(), |next| next.1);
         // The reader takes a quote that is never closed to run to the end of the text, rows and
         // all: a field may hold line ends, but only inside a pair of quotes.
-        if bytecount::count(&text[start..end], b'"') % 2 == 1 {
-            let opened = memchr::memrchr(b'"', &text[start..end]).map_or(0, |at| at);
+        if let Some(opened) = quote_left_open(&text[start..end]) {
             let opened_line = line + bytecount::count(&text[start..start + opened], b'\n');
             let line_start = memchr::memrchr(b'\n', &text[..start + opened]).map_or(0, |at| at + 1);
             errors.push(ParseError {
@@ -341,6 +340,26 @@ fn csv_reader(text: &[u8]) -> csv::Reader<&[u8]> {
         .has_headers(false)
         .flexible(true)
         .from_reader(text)
+}
+
+/// Where the quoted field left open at the end of `record` (raw CSV text from a record's start)
+/// opens, if one is: a quote opens a field only at its start, and inside an unquoted field (`6"5`)
+/// it is a character like any other, as the reader takes it.
+fn quote_left_open(record: &[u8]) -> Option<usize> {
+    let (mut open, mut field_start, mut at) = (None, true, 0);
+    while at < record.len() {
+        let byte = record[at];
+        match open {
+            Some(_) if byte == b'"' && record.get(at + 1) == Some(&b'"') => at += 1,
+            Some(_) if byte == b'"' => open = None,
+            Some(_) => {}
+            None if byte == b'"' && field_start => open = Some(at),
+            None => {}
+        }
+        field_start = open.is_none() && matches!(byte, b',' | b'\n' | b'\r');
+        at += 1;
+    }
+    open
 }
 
 /// Where CSV text that starts at a record's start may be cut so that both sides hold whole
@@ -621,6 +640,14 @@ mod tests {
         assert_eq!(rows.puzzles.lines, [2, 3]);
         assert_eq!(rows.solutions[0], Some(SOLUTION.parse().unwrap()));
         assert_eq!(rows.solutions[1], None);
+    }
+
+    #[test]
+    fn a_quote_inside_an_unquoted_field_opens_nothing() {
+        assert_eq!(quote_left_open(b"p,6\"5 tall\n"), None);
+        assert_eq!(quote_left_open(b"p,\"say \"\"hi\"\"\",x\n"), None);
+        assert_eq!(quote_left_open(b"p,\"a\nb\"\n"), None);
+        assert_eq!(quote_left_open(b"p,x\"y,\"open\nq\n"), Some(6));
     }
 
     #[test]

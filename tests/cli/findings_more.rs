@@ -607,3 +607,28 @@ fn shuffle_of_a_corpus_with_another_puzzle_column_could_not_be_run() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_quote_inside_an_unquoted_csv_field_was_taken_for_one_never_closed() {
+    // `6"5 tall` is a note any CSV reader takes as it stands; the count of its quotes, odd,
+    // refused the row.
+    let dir = tempfile::tempdir().unwrap();
+    for size in ["9", "6"] {
+        let corpus = run_ok(&["-n", "2", "--size", size, "--seed", "1", "--format", "csv"]);
+        let corpus = String::from_utf8(corpus).unwrap();
+        let mut lines = corpus.lines();
+        let header = lines.next().unwrap();
+        let rows: String = lines.map(|row| format!("{row},6\"5 tall\n")).collect();
+        let file = dir.path().join("q.csv");
+        std::fs::write(&file, format!("{header},note\n{rows}")).unwrap();
+        let file = file.to_str().unwrap();
+        let checked = run_ok(&["--check", file]);
+        assert!(checked.starts_with(b"ok: 2 solutions"), "{size}");
+        let solved = String::from_utf8(run_ok(&["-s", file])).unwrap();
+        assert_eq!(
+            solved.matches(",\"6\"\"5 tall\"").count(),
+            2,
+            "{size}: {solved}"
+        );
+    }
+}
