@@ -60,6 +60,38 @@ fn first_unreached(region_of: &[u8], size: usize, region: u8) -> Option<usize> {
     (0..region_of.len()).find(|&cell| region_of[cell] == region && !seen[cell])
 }
 
+/// The first cell of the smallest of the parts `region` falls into, when it falls into more than
+/// one: the stray cells a message points at, rather than the main part (which the first cell may
+/// be in).
+fn stray_part(region_of: &[u8], size: usize, region: u8) -> Option<usize> {
+    let mut part_of = vec![usize::MAX; region_of.len()];
+    let mut parts: Vec<(usize, usize)> = Vec::new();
+    for start in 0..region_of.len() {
+        if region_of[start] != region || part_of[start] != usize::MAX {
+            continue;
+        }
+        let (mut stack, mut cells) = (vec![start], 0);
+        part_of[start] = parts.len();
+        while let Some(cell) = stack.pop() {
+            cells += 1;
+            for next in neighbours(cell, size) {
+                if part_of[next] == usize::MAX && region_of[next] == region {
+                    part_of[next] = parts.len();
+                    stack.push(next);
+                }
+            }
+        }
+        parts.push((cells, start));
+    }
+    (parts.len() > 1).then(|| {
+        parts
+            .iter()
+            .min_by_key(|&&(cells, _)| cells)
+            .expect("parts")
+            .1
+    })
+}
+
 /// Regions renumbered in order of first appearance.
 pub(crate) fn renumbered(region_of: &[u8]) -> Vec<u8> {
     let mut names = [u8::MAX; 256];
@@ -239,7 +271,7 @@ pub fn read_named_layout(
                 format!("region '{name}' has {} cells; expected {side}", cells.len()),
             ));
         }
-        if let Some(at) = first_unreached(&region_of, side, region) {
+        if let Some(at) = stray_part(&region_of, side, region) {
             return Err(error(
                 places[at],
                 format!(

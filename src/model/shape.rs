@@ -551,6 +551,15 @@ mod tests {
             "{split}"
         );
         assert_eq!((split.line, split.column), (1, 3));
+        // The stray cell is located, though the region's first cell is the stray one here.
+        let first = read_layout(b"abaa\nbbba\nccdd\nccdd\n", None).unwrap_err();
+        assert!(
+            first.problem.contains("region 'a' is not connected"),
+            "{first}"
+        );
+        assert_eq!((first.line, first.column), (1, 1));
+        let later = read_layout(b"aaba\nabbb\nccdd\nccdd\n", None).unwrap_err();
+        assert_eq!((later.line, later.column), (1, 4));
         let big = read_layout(b"aaab\naabb\nccdd\nccdd\n", None).unwrap_err();
         assert!(big.problem.contains("region 'a' has 5 cells"), "{big}");
         assert_eq!((big.line, big.column), (2, 2));
