@@ -87,6 +87,7 @@ pub(super) fn plan(job: Job, flags: &ShapeFlags, seed: u64) -> Result<Planned, E
             "the argument '--shard' cannot be used with '-c --classes'",
         ));
     }
+    check_arguments(&job)?;
     let request = shape_request(flags, &job)?;
     let mut standard_shape = false;
     if !request.is_unspecified() {
@@ -120,6 +121,53 @@ pub(super) fn plan(job: Job, flags: &ShapeFlags, seed: u64) -> Result<Planned, E
         }
     }
     standard(job, seed, standard_shape, request)
+}
+
+/// The rules of `--check`'s files and options, whatever the shape: `job`, when it is a check, is
+/// refused if they are broken.
+fn check_arguments(job: &Job) -> Result<(), Error> {
+    let Job::Check {
+        paths,
+        puzzles,
+        corpus,
+        classes,
+        ..
+    } = job
+    else {
+        return Ok(());
+    };
+    let stdin = Path::new("-");
+    if paths.iter().filter(|p| *p == stdin).count() > 1 {
+        return Err(usage("standard input ('-') can be checked once"));
+    }
+    if puzzles.is_some() && corpus.unique {
+        return Err(usage(
+            "'--unique' counts the solutions of a CSV corpus's puzzles, not of --puzzles \
+             (check those with -s PFILE --unique)",
+        ));
+    }
+    let one_file_options: Vec<&str> = [("--puzzles", puzzles.is_some()), ("--classes", *classes)]
+        .iter()
+        .filter_map(|&(option, given)| given.then_some(option))
+        .collect();
+    if paths.len() > 1 && !one_file_options.is_empty() {
+        return Err(usage(format!(
+            "{} {} one file at a time, not {}",
+            one_file_options.join(" and "),
+            if one_file_options.len() == 1 {
+                "checks"
+            } else {
+                "check"
+            },
+            paths.len()
+        )));
+    }
+    if puzzles.as_deref() == Some(stdin) && paths[0] == stdin {
+        return Err(usage(
+            "'--check -' and '--puzzles -' cannot both read standard input",
+        ));
+    }
+    Ok(())
 }
 
 /// N as the flags decide it, or for the jobs that make grids and puzzles, 9 by default: every
@@ -230,53 +278,6 @@ fn standard(
         Job::Print { plan } => {
             let (_, text) = Plan::load(&plan).map_err(|e| Error::Unusable(e.to_string()))?;
             return Ok(Planned::Print(text));
-        }
-        Job::Check {
-            paths,
-            puzzles,
-            rules,
-            corpus,
-            classes,
-        } => {
-            let stdin = Path::new("-");
-            if paths.iter().filter(|p| *p == stdin).count() > 1 {
-                return Err(usage("standard input ('-') can be checked once"));
-            }
-            if puzzles.is_some() && corpus.unique {
-                return Err(usage(
-                    "'--unique' counts the solutions of a CSV corpus's puzzles, not of --puzzles \
-                     (check those with -s PFILE --unique)",
-                ));
-            }
-            let one_file_options: Vec<&str> =
-                [("--puzzles", puzzles.is_some()), ("--classes", classes)]
-                    .iter()
-                    .filter_map(|&(option, given)| given.then_some(option))
-                    .collect();
-            if paths.len() > 1 && !one_file_options.is_empty() {
-                return Err(usage(format!(
-                    "{} {} one file at a time, not {}",
-                    one_file_options.join(" and "),
-                    if one_file_options.len() == 1 {
-                        "checks"
-                    } else {
-                        "check"
-                    },
-                    paths.len()
-                )));
-            }
-            if puzzles.as_deref() == Some(stdin) && paths[0] == stdin {
-                return Err(usage(
-                    "'--check -' and '--puzzles -' cannot both read standard input",
-                ));
-            }
-            Job::Check {
-                paths,
-                puzzles,
-                rules,
-                corpus,
-                classes,
-            }
         }
         job => job,
     };

@@ -316,6 +316,12 @@ impl ShapedPieces {
         self.pieces.file_len().is_none()
     }
 
+    /// Whether the input turned out to be records, not a CSV corpus (known once its first piece
+    /// is read).
+    fn is_records(&self) -> bool {
+        matches!(self.text, Text::Records)
+    }
+
     /// Whether the input was read to its end.
     fn is_done(&self) -> bool {
         self.pieces.is_done()
@@ -532,7 +538,7 @@ fn check_file(
         if piece.first && !piece.unreadable {
             check_first(first, &piece.puzzles, pieces.name())?;
         }
-        if piece.first && unique && piece.rows.is_none() {
+        if piece.first && unique && pieces.is_records() {
             return Err(Error::unique_without_corpus(pieces.name()));
         }
         let problem = match &piece.rows {

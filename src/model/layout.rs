@@ -62,7 +62,7 @@ fn first_unreached(region_of: &[u8], size: usize, region: u8) -> Option<usize> {
 
 /// The first cell of the smallest of the parts `region` falls into, when it falls into more than
 /// one: the stray cells a message points at, rather than the main part (which the first cell may
-/// be in).
+/// be in). Of parts of one size, the last: the first cell's part reads as the region's own.
 fn stray_part(region_of: &[u8], size: usize, region: u8) -> Option<usize> {
     let mut part_of = vec![usize::MAX; region_of.len()];
     let mut parts: Vec<(usize, usize)> = Vec::new();
@@ -83,13 +83,12 @@ fn stray_part(region_of: &[u8], size: usize, region: u8) -> Option<usize> {
         }
         parts.push((cells, start));
     }
-    (parts.len() > 1).then(|| {
-        parts
-            .iter()
-            .min_by_key(|&&(cells, _)| cells)
-            .expect("parts")
-            .1
-    })
+    let smallest = parts
+        .iter()
+        .min_by_key(|&&(cells, start)| (cells, std::cmp::Reverse(start)));
+    smallest
+        .filter(|_| parts.len() > 1)
+        .map(|&(_, start)| start)
 }
 
 /// Regions renumbered in order of first appearance.

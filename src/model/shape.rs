@@ -560,6 +560,8 @@ mod tests {
         assert_eq!((first.line, first.column), (1, 1));
         let later = read_layout(b"aaba\nabbb\nccdd\nccdd\n", None).unwrap_err();
         assert_eq!((later.line, later.column), (1, 4));
+        let tie = read_layout(b"aabb\nbbaa\nccdd\nccdd\n", None).unwrap_err();
+        assert_eq!((tie.line, tie.column), (2, 3));
         let big = read_layout(b"aaab\naabb\nccdd\nccdd\n", None).unwrap_err();
         assert!(big.problem.contains("region 'a' has 5 cells"), "{big}");
         assert_eq!((big.line, big.column), (2, 2));

@@ -632,3 +632,37 @@ fn a_quote_inside_an_unquoted_csv_field_was_taken_for_one_never_closed() {
         );
     }
 }
+
+#[test]
+fn check_rules_held_only_without_a_shape_flag() {
+    // Under --size, the checks of --check's files and options were skipped: --unique with
+    // --puzzles ran, two '-' were read, --classes took two files.
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    std::fs::write(
+        path("p.txt"),
+        run_ok(&["-n", "2", "--size", "6", "--format", "line"]),
+    )
+    .unwrap();
+    std::fs::write(path("s.txt"), run_ok(&["-s", &path("p.txt")])).unwrap();
+    let (p, s) = (path("p.txt"), path("s.txt"));
+    for args in [
+        &["--size", "6", "--check", &s, "--puzzles", &p, "--unique"][..],
+        &["--size", "6", "--check", "-", "-"],
+        &["--size", "6", "--check", &s, &s, "--classes"],
+    ] {
+        refusal(args);
+    }
+    // A corpus whose header is wrong is reported as such, not as no corpus.
+    let corpus = run_ok(&["-n", "2", "--size", "6", "--format", "csv"]);
+    let corpus = String::from_utf8(corpus)
+        .unwrap()
+        .replacen("puzzle,", "grid,", 1);
+    std::fs::write(path("k.csv"), corpus).unwrap();
+    let (text, code) = said(&["--size", "6", "--check", &path("k.csv"), "--unique"]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("a CSV header without a column named puzzle"),
+        "{text}"
+    );
+}
