@@ -5,5 +5,6 @@ pub(crate) mod boxes;
 pub mod corpus;
 pub mod format;
 pub mod parse;
+mod raw_fields;
 pub mod shaped;
 pub mod shaped_corpus;
