@@ -324,10 +324,7 @@ pub(super) fn check_solution(
     check_grid(solutions, index, ordinal, report);
     check_top_left(solutions, index, ordinal, first, report);
     let shape = puzzles.shape(puzzle);
-    // As partitions of the cells: a layout of the boxes is the boxes. Both number their regions
-    // in order of first appearance.
-    let regions = solutions.shape(index);
-    if (0..shape.cells()).any(|cell| regions.region_of(cell) != shape.region_of(cell)) {
+    if !solutions.shape(index).same_regions(shape) {
         report.add_fault(
             solutions.lines[index],
             Some(ordinal + 1),

@@ -39,56 +39,37 @@ pub(crate) fn neighbours_of_region(
 
 /// Whether the cells of `region` are connected through shared edges.
 pub(crate) fn is_connected(region_of: &[u8], size: usize, region: u8) -> bool {
-    first_unreached(region_of, size, region).is_none()
-}
-
-/// The first cell of `region` that its first cell does not reach through shared edges within
-/// the region, if any.
-fn first_unreached(region_of: &[u8], size: usize, region: u8) -> Option<usize> {
-    let start = region_of.iter().position(|&r| r == region)?;
-    let mut seen = vec![false; region_of.len()];
-    let mut stack = vec![start];
-    seen[start] = true;
-    while let Some(cell) = stack.pop() {
-        for next in neighbours(cell, size) {
-            if !seen[next] && region_of[next] == region {
-                seen[next] = true;
-                stack.push(next);
-            }
-        }
-    }
-    (0..region_of.len()).find(|&cell| region_of[cell] == region && !seen[cell])
+    stray_part(region_of, size, region).is_none()
 }
 
 /// The first cell of the smallest of the parts `region` falls into, when it falls into more than
 /// one: the stray cells a message points at, rather than the main part (which the first cell may
 /// be in). Of parts of one size, the last: the first cell's part reads as the region's own.
 fn stray_part(region_of: &[u8], size: usize, region: u8) -> Option<usize> {
-    let mut part_of = vec![usize::MAX; region_of.len()];
-    let mut parts: Vec<(usize, usize)> = Vec::new();
+    let mut seen = vec![false; region_of.len()];
+    // The number of parts, and the (cells, first cell) of the one to name.
+    let (mut parts, mut stray) = (0, (usize::MAX, 0));
     for start in 0..region_of.len() {
-        if region_of[start] != region || part_of[start] != usize::MAX {
+        if region_of[start] != region || seen[start] {
             continue;
         }
         let (mut stack, mut cells) = (vec![start], 0);
-        part_of[start] = parts.len();
+        seen[start] = true;
         while let Some(cell) = stack.pop() {
             cells += 1;
             for next in neighbours(cell, size) {
-                if part_of[next] == usize::MAX && region_of[next] == region {
-                    part_of[next] = parts.len();
+                if !seen[next] && region_of[next] == region {
+                    seen[next] = true;
                     stack.push(next);
                 }
             }
         }
-        parts.push((cells, start));
+        parts += 1;
+        if cells <= stray.0 {
+            stray = (cells, start);
+        }
     }
-    let smallest = parts
-        .iter()
-        .min_by_key(|&&(cells, start)| (cells, std::cmp::Reverse(start)));
-    smallest
-        .filter(|_| parts.len() > 1)
-        .map(|&(_, start)| start)
+    (parts > 1).then_some(stray.1)
 }
 
 /// Regions renumbered in order of first appearance.

@@ -388,6 +388,12 @@ impl Shape {
         self.diagonal
     }
 
+    /// Whether `other` parts the cells into the same regions, however each came to have them (a
+    /// layout of the boxes is the boxes): both number their regions in order of first appearance.
+    pub fn same_regions(&self, other: &Shape) -> bool {
+        self.region_of == other.region_of
+    }
+
     /// The region of each cell (0..N).
     pub fn region_of(&self, cell: usize) -> usize {
         usize::from(self.region_of[cell])

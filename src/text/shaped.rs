@@ -540,7 +540,7 @@ impl Reader<'_> {
     /// Whether shape `index` has the regions of the first shape, the one the flags give.
     fn same_regions(&self, index: u32) -> bool {
         let shapes = &self.puzzles.shapes;
-        shapes[index as usize].regions() == shapes[0].regions()
+        shapes[index as usize].same_regions(&shapes[0])
     }
 
     /// The shape of a `LAYOUT PUZZLE` line's layout, made once per layout.
