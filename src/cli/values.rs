@@ -137,7 +137,7 @@ fn refuse_reversed(text: &str) -> Result<(), String> {
 pub fn parse_hard(text: &str) -> Result<usize, String> {
     let message = || {
         format!(
-            "expected a mean of guesses such as 36 or 30.5, from 0 to {}",
+            "expected a mean of guesses such as 34 or 30.5, from 0 to {}",
             hard::MOST_MEAN
         )
     };

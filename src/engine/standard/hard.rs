@@ -5,28 +5,30 @@
 //! instead (the forum's vicinity searches and tdoku's generator rest on this), so the search
 //! walks from puzzle to puzzle:
 //!
-//! 1. **A chain** starts from a random complete grid (of the shard, with `--shard`) and a pool of
-//!    minimal puzzles dug from it.
+//! 1. **A pool** of sixteen puzzles starts dug from a random complete grid.
 //! 2. **A move** takes a pool puzzle, the harder of two drawn, takes out one to three of its givens
-//!    (pairs of them with `--symmetric`), and puts back givens of the same solution until the
-//!    puzzle has one solution again: where the search found another solution, at a cell where the
-//!    two differ. The child is then minimised (pairs at a time with `--symmetric`): chains of
-//!    minimal children climb faster than chains that keep spare givens, so every output is minimal,
-//!    asked or not (with `--symmetric --minimal`, a child from which one given of a pair can go is
-//!    dropped). The solution never changes, so every puzzle of a chain belongs to its grid's shard.
-//! 3. **The score** is the measure of `measure.rs`: the guesses over ten fixed equivalents. A
-//!    child that the first equivalents show to be far below the bar is dropped before the others
-//!    are solved. A child with a *backdoor*, a cell whose given would let reasoning alone solve
-//!    it, is dropped too: our solver may guess elsewhere many times, but a solver that branches
-//!    on that cell first (as tdoku's, on other choices, often does) solves it at once; the
-//!    forum's hardest puzzles almost never have one. A child at least as hard as the pool's
-//!    easiest (and not in the pool) replaces it.
-//! 4. **Output**: every child at the asked level is an output puzzle of the chain, until the chain
-//!    has its quota. A chain whose pool stops improving before then starts again from a new grid.
+//!    (pairs of them with `--symmetric`), and gives blanks random digits that keep a solution
+//!    until the puzzle has one solution again, so a child may have another solution than its
+//!    parent. With `--shard` (or a first digit) the solution must stay in its shard, so the
+//!    blanks take the parent's digits instead, where another solution differs. The child is then
+//!    minimised (pairs at a time with `--symmetric`): minimal children climb faster than children
+//!    that keep spare givens, so every output is minimal, asked or not (with `--symmetric
+//!    --minimal`, a child from which one given of a pair can go is dropped).
+//! 3. **The score** is the measure of `measure.rs`: the guesses over ten fixed equivalents of a
+//!    search that branches as the fastest solvers do. A child that the first equivalents show to
+//!    be far below the bar is dropped before the others are solved; so is a child with a
+//!    *backdoor*, a cell whose given would let reasoning alone solve it (a solver that branches
+//!    there first solves it at once; the forum's hardest puzzles almost never have one). A child
+//!    at least as hard as the pool's easiest (and not in the pool) replaces it.
+//! 4. **Lineages and forks.** Climbing to the level is the slow part (seconds to a minute), and
+//!    the children of a pool at the level reach it often. So two lineages climb, side by side,
+//!    until every puzzle of their pool is at the level (from a new grid when a pool stops
+//!    improving), and then forks of their pools, run in parallel, each walk on and give the
+//!    next 64 puzzles at the level.
 //!
-//! Chain `k` draws from its own random generator, seeded from the seed and `k`, and the output is
-//! the chains' puzzles in chain order, the first of each key (the puzzle, or its class), so it is a
-//! function of the seed whatever the thread count.
+//! Lineage and fork `k` draw from their own random generators, seeded from the seed and `k`,
+//! and the output is their puzzles in order, the first of each key (the puzzle, or its class),
+//! so it is a function of the seed whatever the thread count.
 
 pub mod measure;
 
@@ -41,10 +43,10 @@ use crate::classes::canon::canonical_form;
 use crate::engine::standard::dig::{Puzzle, dig, is_minimal, random_grid, render_puzzles};
 use crate::engine::standard::solve::Solver;
 use crate::jobs::rate::{Level, level_within};
-use crate::model::grid::{CELLS, Grid};
+use crate::model::grid::{CELLS, Grid, HOUSES, houses_of};
 use crate::model::shard::Shard;
 use crate::text::format::OutputFormat;
-use measure::{EQUIVALENTS, guesses_of};
+use measure::{EQUIVALENTS, guesses_of, total_guesses};
 
 /// What to search for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -84,7 +86,7 @@ pub const MOST_MEAN: usize = 50;
 
 /// The highest mean a request with `--symmetric` may ask for: pairs of givens leave the search
 /// fewer moves.
-pub const MOST_SYMMETRIC_MEAN: usize = 15;
+pub const MOST_SYMMETRIC_MEAN: usize = 10;
 
 /// Whether the search serves a request for a least total of guesses `total` (ten times the
 /// mean), `minimal` and `symmetric` or not, given with a blank range, a level or a guess range or
@@ -156,44 +158,64 @@ pub fn render_hard(puzzles: &[HardPuzzle], format: OutputFormat) -> Vec<u8> {
     out
 }
 
-/// The puzzles of a chain's pool.
+/// The puzzles of a pool.
 const POOL: usize = 16;
 
-/// Moves without a harder pool before a chain starts again from a new grid.
-const STALL: usize = 3000;
+/// Moves without a harder pool before a lineage's climb starts again from a new grid.
+const STALL: usize = 30_000;
 
-/// The least number of chains a request is spread over, so that small requests use every core.
-const LEAST_CHAINS: usize = 8;
+/// The lineages that climb from dug puzzles to the asked level, side by side; a constant, so
+/// that the output does not depend on the thread count.
+const LINEAGES: u64 = 2;
 
-/// The most puzzles one chain gives.
-const MOST_PER_CHAIN: usize = 64;
+/// The puzzles one fork gives.
+const FORK_QUOTA: usize = 64;
 
 /// Searches `request.count` hard puzzles over the current rayon pool, calling `progress` after
-/// each one a chain finds.
+/// each one found.
 pub fn search_puzzles(request: &HardRequest, progress: &(dyn Fn() + Sync)) -> Vec<HardPuzzle> {
-    let quota = request
-        .count
-        .div_ceil(LEAST_CHAINS)
-        .clamp(1, MOST_PER_CHAIN);
     let mut seen = HashSet::with_capacity(request.count);
     let mut puzzles = Vec::with_capacity(request.count);
-    let mut next_chain = 0u64;
-    while puzzles.len() < request.count {
-        let chains = (request.count - puzzles.len()).div_ceil(quota) as u64;
-        let found: Vec<Vec<HardPuzzle>> = (next_chain..next_chain + chains)
-            .into_par_iter()
-            .map_init(Solver::new, |solver, chain| {
-                run_chain(request, chain, quota, solver, progress)
-            })
-            .collect();
-        next_chain += chains;
+    let mut take = |found: Vec<Vec<HardPuzzle>>, puzzles: &mut Vec<HardPuzzle>| {
         for puzzle in found.into_iter().flatten() {
             if puzzles.len() < request.count && seen.insert(key(request, &puzzle.puzzle.puzzle)) {
                 puzzles.push(puzzle);
             }
         }
+    };
+    let share = request.count.div_ceil(LINEAGES as usize);
+    let (pools, found): (Vec<Climb>, Vec<Vec<HardPuzzle>>) = (0..LINEAGES)
+        .into_par_iter()
+        .map_init(Solver::new, |solver, lineage| {
+            climb_to_level(request, lineage, share, solver, progress)
+        })
+        .unzip();
+    take(found, &mut puzzles);
+    let mut next_fork = 0u64;
+    while puzzles.len() < request.count {
+        let forks = (request.count - puzzles.len()).div_ceil(FORK_QUOTA) as u64;
+        let found: Vec<Vec<HardPuzzle>> = (next_fork..next_fork + forks)
+            .into_par_iter()
+            .map_init(Solver::new, |solver, fork| {
+                let mut climb = pools[(fork % LINEAGES) as usize].clone();
+                let mut rng = stream(request, LINEAGES + fork);
+                let mut found = Vec::with_capacity(FORK_QUOTA);
+                let mut keys = HashSet::new();
+                while found.len() < FORK_QUOTA {
+                    climb.advance(&mut rng, solver, &mut found, &mut keys, progress);
+                }
+                found
+            })
+            .collect();
+        next_fork += forks;
+        take(found, &mut puzzles);
     }
     puzzles
+}
+
+/// The random stream of lineage or fork `k`: a function of the seed and `k` alone.
+fn stream(request: &HardRequest, k: u64) -> Xoshiro256PlusPlus {
+    Xoshiro256PlusPlus::seed_from_u64(request.seed ^ k.wrapping_mul(0x9e37_79b9_7f4a_7c15))
 }
 
 /// What makes two outputs the same: the puzzle, or with `--classes` its class.
@@ -205,60 +227,57 @@ fn key(request: &HardRequest, puzzle: &Grid) -> Grid {
     }
 }
 
-/// The puzzles of chain `chain`, `quota` of them (see the module comment).
-fn run_chain(
-    request: &HardRequest,
-    chain: u64,
-    quota: usize,
+/// Lineage `lineage`'s climb: from puzzles dug from a random grid until every puzzle of its
+/// pool reaches the asked level, or it has found `share` puzzles on the way; again from a new
+/// grid whenever the pool stops improving. Returns the pool and the puzzles found.
+fn climb_to_level<'a>(
+    request: &'a HardRequest,
+    lineage: u64,
+    share: usize,
     solver: &mut Solver,
     progress: &(dyn Fn() + Sync),
-) -> Vec<HardPuzzle> {
-    let mut rng =
-        Xoshiro256PlusPlus::seed_from_u64(request.seed ^ chain.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    let mut found = Vec::with_capacity(quota);
+) -> (Climb<'a>, Vec<HardPuzzle>) {
+    let mut rng = stream(request, lineage);
+    let mut found = Vec::with_capacity(share);
     let mut keys = HashSet::new();
-    while found.len() < quota {
+    loop {
         let solution = random_grid(&mut rng, solver, request.shard, request.first);
         let mut climb = Climb::new(request, solution, &mut rng, solver);
         let mut stalled = 0;
-        while found.len() < quota && stalled < STALL {
-            let Some((child, total)) = climb.step(&mut rng, solver) else {
-                stalled += 1;
-                continue;
-            };
-            if total >= request.total && keys.insert(key(request, &child)) {
-                found.push(HardPuzzle {
-                    puzzle: Puzzle {
-                        puzzle: child,
-                        solution,
-                        level: request
-                            .with_levels
-                            .then(|| level_within(&child, Level::Harder)),
-                    },
-                    total,
-                });
-                progress();
+        while stalled < STALL {
+            if found.len() >= share || climb.easiest() >= request.total {
+                return (climb, found);
             }
-            let best = climb.hardest();
-            climb.admit(child, total);
-            if total > best {
+            let before = climb.sum();
+            climb.advance(&mut rng, solver, &mut found, &mut keys, progress);
+            if climb.sum() > before {
                 stalled = 0;
             } else {
                 stalled += 1;
             }
         }
     }
-    found
 }
 
-/// A chain's pool over one grid.
+/// A puzzle of a pool, with its solution and its total of guesses.
+#[derive(Clone, Copy)]
+struct Member {
+    puzzle: Grid,
+    solution: Grid,
+    total: usize,
+}
+
+/// A lineage's or a fork's pool.
+#[derive(Clone)]
 struct Climb<'a> {
     request: &'a HardRequest,
-    solution: Grid,
-    /// The pool's puzzles with their totals.
-    pool: Vec<(Grid, usize)>,
+    /// The pool's puzzles.
+    pool: Vec<Member>,
     /// The cells a move may take givens from: all, or with `--symmetric` one of each pair.
     cells: Vec<usize>,
+    /// Whether every puzzle keeps the first grid as its solution (with `--shard` or a first
+    /// digit, which a solution must keep), or a move may give its child another solution.
+    fixed: bool,
 }
 
 impl<'a> Climb<'a> {
@@ -276,30 +295,32 @@ impl<'a> Climb<'a> {
         };
         let mut climb = Climb {
             request,
-            solution,
             pool: Vec::with_capacity(POOL),
             cells,
+            fixed: request.shard.is_some() || request.first.is_some(),
         };
         while climb.pool.len() < POOL {
             let puzzle = dig(&solution, CELLS, request.symmetric, rng, solver);
-            let total = (0..EQUIVALENTS)
-                .map(|k| guesses_of(solver, &puzzle, k))
-                .sum();
-            climb.pool.push((puzzle, total));
+            let total = total_guesses(solver, &puzzle);
+            climb.pool.push(Member {
+                puzzle,
+                solution,
+                total,
+            });
         }
         climb
     }
 
-    /// One move (see the module comment): the child and its total, or `None` when the child is
-    /// not minimal though asked to be, or far below the bar.
-    fn step(&mut self, rng: &mut Xoshiro256PlusPlus, solver: &mut Solver) -> Option<(Grid, usize)> {
+    /// One move (see the module comment): the child, or `None` when the child is not minimal
+    /// though asked to be, or far below the bar.
+    fn step(&mut self, rng: &mut Xoshiro256PlusPlus, solver: &mut Solver) -> Option<Member> {
         let [a, b] = [0; 2].map(|_| rng.random_range(0..self.pool.len()));
-        let parent = if self.pool[a].1 >= self.pool[b].1 {
-            self.pool[a].0
+        let parent = if self.pool[a].total >= self.pool[b].total {
+            self.pool[a]
         } else {
-            self.pool[b].0
+            self.pool[b]
         };
-        let mut child = parent;
+        let mut child = parent.puzzle;
         let given = self.givens_in_random_order(&child, rng);
         let drops = rng.random_range(1..=3).min(given.len());
         let mut dropped = 0u128;
@@ -309,36 +330,14 @@ impl<'a> Climb<'a> {
                 dropped |= 1 << c;
             }
         }
-        loop {
-            let outcome = solver.search(&child, 2);
-            if outcome.solutions == 1 {
-                break;
-            }
-            // Another solution differs from this one in a blank cell: a given there ends it.
-            let other = outcome
-                .first_solution
-                .filter(|other| *other != self.solution);
-            let blanks: Vec<usize> = self
-                .cells
-                .iter()
-                .copied()
-                .filter(|&c| {
-                    child.get(c) == 0
-                        && dropped >> c & 1 == 0
-                        && other
-                            .is_none_or(|o| self.both(c).any(|d| o.get(d) != self.solution.get(d)))
-                })
-                .collect();
-            let &cell = blanks.get(rng.random_range(0..blanks.len().max(1)))?;
-            for c in self.both(cell) {
-                child.set(c, self.solution.get(c));
-            }
-        }
-        self.minimise(&mut child, rng, solver);
+        let solution = if self.fixed {
+            self.refill_from(&mut child, &parent.solution, dropped, rng, solver)?
+        } else {
+            self.refill_at_random(&mut child, dropped, rng, solver)?
+        };
+        self.minimise(&mut child, &solution, rng, solver);
         // Symmetric minimising takes out pairs: a single given may still be one too many.
-        if self.request.minimal
-            && self.request.symmetric
-            && !is_minimal(&child, &self.solution, solver)
+        if self.request.minimal && self.request.symmetric && !is_minimal(&child, &solution, solver)
         {
             return None;
         }
@@ -351,23 +350,99 @@ impl<'a> Climb<'a> {
                 return None;
             }
         }
-        (total < bar || !self.has_backdoor(&child, solver)).then_some((child, total))
+        let child = Member {
+            puzzle: child,
+            solution,
+            total,
+        };
+        (total < bar || !has_backdoor(&child, solver)).then_some(child)
     }
 
-    /// Whether one more given of the solution lets reasoning alone solve `puzzle`: such a puzzle
-    /// is easy for a solver that branches on that cell first, however many guesses ours makes.
-    fn has_backdoor(&self, puzzle: &Grid, solver: &mut Solver) -> bool {
-        (0..CELLS).filter(|&c| puzzle.get(c) == 0).any(|cell| {
-            let mut more = *puzzle;
-            more.set(cell, self.solution.get(cell));
-            solver.solves_without_guess(&more)
-        })
+    /// Gives blanks of `child` their digits of `solution` until it has one solution again: each
+    /// time at a cell where another solution differs. `None` if none is left to give.
+    fn refill_from(
+        &self,
+        child: &mut Grid,
+        solution: &Grid,
+        dropped: u128,
+        rng: &mut Xoshiro256PlusPlus,
+        solver: &mut Solver,
+    ) -> Option<Grid> {
+        loop {
+            let outcome = solver.search(child, 2);
+            if outcome.solutions == 1 {
+                return Some(*solution);
+            }
+            let other = outcome.first_solution.filter(|other| other != solution);
+            let blanks: Vec<usize> = self
+                .cells
+                .iter()
+                .copied()
+                .filter(|&c| {
+                    child.get(c) == 0
+                        && dropped >> c & 1 == 0
+                        && other.is_none_or(|o| self.both(c).any(|d| o.get(d) != solution.get(d)))
+                })
+                .collect();
+            let &cell = blanks.get(rng.random_range(0..blanks.len().max(1)))?;
+            for c in self.both(cell) {
+                child.set(c, solution.get(c));
+            }
+        }
+    }
+
+    /// Gives blanks of `child` random digits that keep a solution until it has one, which may
+    /// differ from its parent's: the move reaches puzzles of every grid, as the forum's vicinity
+    /// searches do. `None` if no blank is left to give.
+    fn refill_at_random(
+        &self,
+        child: &mut Grid,
+        dropped: u128,
+        rng: &mut Xoshiro256PlusPlus,
+        solver: &mut Solver,
+    ) -> Option<Grid> {
+        let mut blanks: Vec<usize> = self
+            .cells
+            .iter()
+            .copied()
+            .filter(|&c| child.get(c) == 0 && dropped >> c & 1 == 0)
+            .collect();
+        blanks.shuffle(rng);
+        let mut outcome = solver.search(child, 2);
+        for cell in blanks {
+            if outcome.solutions == 1 {
+                break;
+            }
+            let mut trial = *child;
+            let mut placed = true;
+            for c in self.both(cell) {
+                let free = free_digits(&trial, c);
+                placed &= free != 0;
+                if free != 0 {
+                    let pick = rng.random_range(0..free.count_ones());
+                    let digit = (0..pick)
+                        .fold(free, |rest, _| rest & (rest - 1))
+                        .trailing_zeros();
+                    trial.set(c, digit as u8);
+                }
+            }
+            if !placed {
+                continue;
+            }
+            let tried = solver.search(&trial, 2);
+            if tried.solutions > 0 {
+                *child = trial;
+                outcome = tried;
+            }
+        }
+        (outcome.solutions == 1)
+            .then_some(outcome.first_solution)
+            .flatten()
     }
 
     /// The total a child must reach to matter: the pool's easiest, or the asked level if lower.
     fn bar(&self) -> usize {
-        let easiest = self.pool.iter().map(|&(_, total)| total).min().unwrap_or(0);
-        easiest.min(self.request.total)
+        self.easiest().min(self.request.total)
     }
 
     /// `cell` and, with `--symmetric`, its partner through the centre.
@@ -390,8 +465,14 @@ impl<'a> Climb<'a> {
         given
     }
 
-    /// Takes out givens of `puzzle` in random order while it keeps one solution.
-    fn minimise(&self, puzzle: &mut Grid, rng: &mut Xoshiro256PlusPlus, solver: &mut Solver) {
+    /// Takes out givens of `puzzle` in random order while it keeps `solution` alone.
+    fn minimise(
+        &self,
+        puzzle: &mut Grid,
+        solution: &Grid,
+        rng: &mut Xoshiro256PlusPlus,
+        solver: &mut Solver,
+    ) {
         for cell in self.givens_in_random_order(puzzle, rng) {
             let mut trial = *puzzle;
             for c in self.both(cell) {
@@ -399,29 +480,85 @@ impl<'a> Climb<'a> {
             }
             if self
                 .both(cell)
-                .all(|c| !solver.has_other_solution(&trial, c, self.solution.get(c)))
+                .all(|c| !solver.has_other_solution(&trial, c, solution.get(c)))
             {
                 *puzzle = trial;
             }
         }
     }
 
-    /// The pool's highest total.
-    fn hardest(&self) -> usize {
-        self.pool.iter().map(|&(_, total)| total).max().unwrap_or(0)
+    /// One move; a child at the asked level and not in `keys` yet joins `found`.
+    fn advance(
+        &mut self,
+        rng: &mut Xoshiro256PlusPlus,
+        solver: &mut Solver,
+        found: &mut Vec<HardPuzzle>,
+        keys: &mut HashSet<Grid>,
+        progress: &(dyn Fn() + Sync),
+    ) {
+        let Some(child) = self.step(rng, solver) else {
+            return;
+        };
+        if child.total >= self.request.total && keys.insert(key(self.request, &child.puzzle)) {
+            found.push(HardPuzzle {
+                puzzle: Puzzle {
+                    puzzle: child.puzzle,
+                    solution: child.solution,
+                    level: self
+                        .request
+                        .with_levels
+                        .then(|| level_within(&child.puzzle, Level::Harder)),
+                },
+                total: child.total,
+            });
+            progress();
+        }
+        self.admit(child);
+    }
+
+    /// The pool's totals, added up: they rise with every child the pool takes in.
+    fn sum(&self) -> usize {
+        self.pool.iter().map(|m| m.total).sum()
+    }
+
+    /// The pool's lowest total.
+    fn easiest(&self) -> usize {
+        self.pool.iter().map(|m| m.total).min().unwrap_or(0)
     }
 
     /// Puts `child` in the pool in place of the easiest if it is at least as hard and not there
     /// yet.
-    fn admit(&mut self, child: Grid, total: usize) {
-        let (easiest, &(_, low)) = self
+    fn admit(&mut self, child: Member) {
+        let (easiest, low) = self
             .pool
             .iter()
             .enumerate()
-            .min_by_key(|&(_, &(_, total))| total)
+            .min_by_key(|&(_, m)| m.total)
+            .map(|(k, m)| (k, m.total))
             .expect("the pool is never empty");
-        if total >= low && self.pool.iter().all(|&(p, _)| p != child) {
-            self.pool[easiest] = (child, total);
+        if child.total >= low && self.pool.iter().all(|m| m.puzzle != child.puzzle) {
+            self.pool[easiest] = child;
         }
     }
+}
+
+/// The digits (bit `digit`, 1..=9) that no given among the peers of `cell` holds.
+fn free_digits(puzzle: &Grid, cell: usize) -> u32 {
+    let used = houses_of(cell)
+        .iter()
+        .flat_map(|&house| HOUSES[house])
+        .fold(0u32, |used, c| used | 1 << puzzle.get(c));
+    0x3fe & !used
+}
+
+/// Whether one more given of its solution lets reasoning alone solve `member`'s puzzle: such a
+/// puzzle is easy for a solver that branches on that cell first, however many guesses ours makes.
+fn has_backdoor(member: &Member, solver: &mut Solver) -> bool {
+    (0..CELLS)
+        .filter(|&c| member.puzzle.get(c) == 0)
+        .any(|cell| {
+            let mut more = member.puzzle;
+            more.set(cell, member.solution.get(cell));
+            solver.solves_without_guess(&more)
+        })
 }

@@ -42,6 +42,7 @@
 //! Digits: the search's words index digits from 0 (`digit` 0..9 below, a band digit `bd` is
 //! `9 * band + digit`); at the boundary, in [`Grid`] and in [`Outcome`], digits are 1..=9.
 
+mod configurations;
 mod givens;
 mod guess;
 mod segments;
@@ -448,6 +449,8 @@ enum Start<'a> {
 #[derive(Default)]
 pub struct Solver {
     stack: Vec<State>,
+    /// For a search on configurations, whether trying each waiting branch is a guess.
+    counted: Vec<bool>,
 }
 
 impl Solver {

@@ -1,13 +1,14 @@
 //! The difficulty of a puzzle for a search solver, free of one solver's branching order.
 //!
-//! One guess count depends on where the puzzle's givens sit: the solver branches on the first of
-//! its best cells and tries digits in a fixed order, so a row swap or a relabelling can change the
-//! count several times over. The measure is therefore the mean of the guesses the solver makes to
-//! find the first solution (tdoku's count, not the proof of uniqueness) over
-//! [`EQUIVALENTS`] random equivalents of the puzzle. The equivalents are the same for every puzzle
-//! and every run (drawn from a fixed seed), so that `--rate` and `-n --hard` agree on every
-//! puzzle; the search keeps only what a fresh look by another solver agrees is hard because it
-//! climbs on this mean, never on one orientation.
+//! The search counted branches as the fastest solvers do, on a digit's configuration in a band or
+//! stack, with the triads' rule among its reasoning (see `solve/configurations.rs`): a count of
+//! guesses on cells calls puzzles hard that such a solver finds easy, and a search that climbs
+//! it finds those. One count still depends on where the puzzle's givens sit (the search takes
+//! the first of its best bands and digits), so a row swap or a relabelling can change it several
+//! times over. The measure is therefore the mean of the guesses to find the first solution over
+//! [`EQUIVALENTS`] random equivalents of the puzzle. The equivalents are the same for every
+//! puzzle and every run (drawn from a fixed seed), so that `--rate` and `-n --hard` agree on
+//! every puzzle.
 
 use std::sync::LazyLock;
 
@@ -29,7 +30,9 @@ static TRANSFORMATIONS: LazyLock<[Transformation; EQUIVALENTS]> =
 /// The guesses `solver` makes to find a first solution of equivalent `k` (below
 /// [`EQUIVALENTS`]) of `puzzle`.
 pub(crate) fn guesses_of(solver: &mut Solver, puzzle: &Grid, k: usize) -> usize {
-    solver.search(&TRANSFORMATIONS[k].apply(puzzle), 1).guesses
+    solver
+        .configuration_guesses(&TRANSFORMATIONS[k].apply(puzzle))
+        .unwrap_or(0)
 }
 
 /// Writes a total of guesses as their mean over [`EQUIVALENTS`], with its one decimal.
