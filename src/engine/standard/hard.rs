@@ -24,7 +24,7 @@
 //!    the children of a pool at the level reach it often. So two lineages climb, side by side,
 //!    until every puzzle of their pool is at the level (from a new grid when a pool stops
 //!    improving), and then forks of their pools, run in parallel, each walk on and give the
-//!    next 64 puzzles at the level.
+//!    next 128 puzzles at the level.
 //!
 //! Lineage and fork `k` draw from their own random generators, seeded from the seed and `k`,
 //! and the output is their puzzles in order, the first of each key (the puzzle, or its class),
@@ -169,7 +169,7 @@ const STALL: usize = 30_000;
 const LINEAGES: u64 = 2;
 
 /// The puzzles one fork gives.
-const FORK_QUOTA: usize = 64;
+const FORK_QUOTA: usize = 128;
 
 /// Searches `request.count` hard puzzles over the current rayon pool, calling `progress` after
 /// each one found.
