@@ -184,27 +184,46 @@ pub fn search_puzzles(request: &HardRequest, progress: &(dyn Fn() + Sync)) -> Ve
         }
     };
     let share = request.count.div_ceil(LINEAGES as usize);
-    let (pools, found): (Vec<Climb>, Vec<Vec<HardPuzzle>>) = (0..LINEAGES)
+    // Fork `fork` walks on from `pool`, its lineage's (lineage `fork % LINEAGES`).
+    let fork = |pool: &Climb, fork: u64, solver: &mut Solver| {
+        let mut climb = pool.clone();
+        let mut rng = stream(request, LINEAGES + fork);
+        let mut found = Vec::with_capacity(FORK_QUOTA);
+        let mut keys = HashSet::new();
+        while found.len() < FORK_QUOTA {
+            climb.advance(&mut rng, solver, &mut found, &mut keys, progress);
+        }
+        found
+    };
+    // Each lineage forks for its share as soon as it has climbed, so that a core whose lineage
+    // climbed first takes its forks while the other still climbs.
+    let lineages: Vec<(Climb, Vec<HardPuzzle>, u64)> = (0..LINEAGES)
         .into_par_iter()
         .map_init(Solver::new, |solver, lineage| {
-            climb_to_level(request, lineage, share, solver, progress)
+            let (pool, mut found) = climb_to_level(request, lineage, share, solver, progress);
+            let forks = share.saturating_sub(found.len()).div_ceil(FORK_QUOTA) as u64;
+            let harvested: Vec<Vec<HardPuzzle>> = (0..forks)
+                .into_par_iter()
+                .map_init(Solver::new, |solver, k| {
+                    fork(&pool, lineage + LINEAGES * k, solver)
+                })
+                .collect();
+            found.extend(harvested.into_iter().flatten());
+            (pool, found, forks)
         })
-        .unzip();
-    take(found, &mut puzzles);
-    let mut next_fork = 0u64;
+        .collect();
+    let mut next_fork = LINEAGES * lineages.iter().map(|l| l.2).max().unwrap_or(0);
+    let mut pools = Vec::with_capacity(LINEAGES as usize);
+    for (pool, found, _) in lineages {
+        take(vec![found], &mut puzzles);
+        pools.push(pool);
+    }
     while puzzles.len() < request.count {
         let forks = (request.count - puzzles.len()).div_ceil(FORK_QUOTA) as u64;
         let found: Vec<Vec<HardPuzzle>> = (next_fork..next_fork + forks)
             .into_par_iter()
-            .map_init(Solver::new, |solver, fork| {
-                let mut climb = pools[(fork % LINEAGES) as usize].clone();
-                let mut rng = stream(request, LINEAGES + fork);
-                let mut found = Vec::with_capacity(FORK_QUOTA);
-                let mut keys = HashSet::new();
-                while found.len() < FORK_QUOTA {
-                    climb.advance(&mut rng, solver, &mut found, &mut keys, progress);
-                }
-                found
+            .map_init(Solver::new, |solver, k| {
+                fork(&pools[(k % LINEAGES) as usize], k, solver)
             })
             .collect();
         next_fork += forks;
