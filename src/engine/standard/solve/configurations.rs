@@ -22,7 +22,7 @@
 //! configurations is tried `k` ways, and the `k - 1` first of them are a guess each when tried.
 //! The reasoning between guesses is the solver's own (bands, stacks, singles).
 
-use super::segments::SegmentBits;
+use super::segments::{ORDER_SEGMENTS, SegmentBits};
 use super::{Reasoning, Solver, Start, State, column_cells, columns_of};
 use crate::model::grid::{Grid, ORDERS_OF_THREE};
 
@@ -30,18 +30,6 @@ use super::givens::Givens;
 use super::segments::Tables;
 #[cfg(target_arch = "x86_64")]
 use super::segments::V3;
-
-/// The three segments (bit `3 * row + box`) of each order of three.
-const ORDER_SEGMENTS: [u16; 6] = {
-    let mut table = [0; 6];
-    let mut p = 0;
-    while p < 6 {
-        let boxes = ORDERS_OF_THREE[p];
-        table[p] = 1 << boxes[0] | 1 << (3 + boxes[1]) | 1 << (6 + boxes[2]);
-        p += 1;
-    }
-    table
-};
 
 /// For a segment pattern, the orders (bit `p` for `ORDERS_OF_THREE[p]`) it holds.
 const ORDERS_IN: [u8; 512] = {

@@ -24,6 +24,18 @@ pub(super) const SEGMENTS: [u8; 512] = {
     table
 };
 
+/// The three segments (bit `3 * row + box`) of each order of three: row `r` in box `order[r]`.
+pub(super) const ORDER_SEGMENTS: [u16; 6] = {
+    let mut table = [0; 6];
+    let mut p = 0;
+    while p < 6 {
+        let boxes = ORDERS_OF_THREE[p];
+        table[p] = 1 << boxes[0] | 1 << (3 + boxes[1]) | 1 << (6 + boxes[2]);
+        p += 1;
+    }
+    table
+};
+
 /// For a 3×3 pattern of (row, box) segments (bit `3 * row + box`), the segments that lie on some
 /// permutation inside the pattern: where one digit can still go in a band. 0: nowhere.
 pub(super) const CLOSURE: [u16; 512] = {
@@ -32,8 +44,7 @@ pub(super) const CLOSURE: [u16; 512] = {
     while pattern < 512 {
         let mut p = 0;
         while p < 6 {
-            let boxes = ORDERS_OF_THREE[p];
-            let bits: u16 = 1 << boxes[0] | 1 << (3 + boxes[1]) | 1 << (6 + boxes[2]);
+            let bits = ORDER_SEGMENTS[p];
             if pattern as u16 & bits == bits {
                 table[pattern] |= bits;
             }
