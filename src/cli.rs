@@ -141,7 +141,14 @@ impl Cli {
             symbols: self.symbols.clone(),
         };
         Ok(Request {
-            seed: self.seed.unwrap_or_else(rand::random),
+            // Straight from the system: a thread generator would first be seeded, and set up for
+            // the processor, on every run (a fortieth of a small `-s`).
+            seed: self.seed.unwrap_or_else(|| {
+                use rand::TryRng;
+                rand::rngs::SysRng
+                    .try_next_u64()
+                    .unwrap_or_else(|_| rand::random())
+            }),
             threads: self.threads.map(usize::from),
             output: self.output.clone(),
             job: self.job(mode, files),

@@ -18,6 +18,8 @@
 //! of `123456789ABCDEFGHIJKLMNOP`). What each kernel can do with a shape is the table of
 //! [`crate::engine::Kernel::supports`].
 
+use std::sync::OnceLock;
+
 use rand::Rng;
 use rand::RngExt;
 
@@ -105,7 +107,7 @@ pub enum Regions {
 }
 
 /// A Sudoku shape with its house tables (see the module documentation).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Shape {
     size: usize,
     regions: Regions,
@@ -120,9 +122,26 @@ pub struct Shape {
     houses: Vec<Vec<u16>>,
     /// For each cell, the houses it is in.
     houses_of: Vec<Vec<u16>>,
-    /// For each cell, the other cells that share a house with it.
-    peers: Vec<Vec<u16>>,
+    /// For each cell, the other cells that share a house with it: built on first use, since the
+    /// search and the readers never ask, and building them was most of the start of a 25×25 `-s`.
+    peers: OnceLock<Vec<Vec<u16>>>,
 }
+
+/// Shapes are equal when their tables are: the peers follow from the houses, built or not.
+impl PartialEq for Shape {
+    fn eq(&self, other: &Shape) -> bool {
+        self.size == other.size
+            && self.regions == other.regions
+            && self.diagonal == other.diagonal
+            && self.symbols == other.symbols
+            && self.region_of == other.region_of
+            && self.names == other.names
+            && self.houses == other.houses
+            && self.houses_of == other.houses_of
+    }
+}
+
+impl Eq for Shape {}
 
 impl Shape {
     /// The shape of size `size` with boxes of `rows` × `columns` cells, or the default split when
@@ -320,36 +339,6 @@ impl Shape {
                 houses_of[usize::from(cell)].push(index as u16);
             }
         }
-        // Each cell's peers in increasing order, from bit sets of the houses: sorting 72 peers
-        // of each of 625 cells was a third of the start of a 25×25 job.
-        let words = cells.div_ceil(64);
-        let mut members = vec![0u64; houses.len() * words];
-        for (house, mask) in houses.iter().zip(members.chunks_exact_mut(words)) {
-            for &cell in house {
-                mask[usize::from(cell) / 64] |= 1 << (cell % 64);
-            }
-        }
-        let mut union = vec![0u64; words];
-        let peers = (0..cells)
-            .map(|cell| {
-                union.fill(0);
-                for &house in &houses_of[cell] {
-                    let mask = &members[usize::from(house) * words..][..words];
-                    union.iter_mut().zip(mask).for_each(|(u, m)| *u |= m);
-                }
-                union[cell / 64] &= !(1 << (cell % 64));
-                let mut peers =
-                    Vec::with_capacity(union.iter().map(|u| u.count_ones() as usize).sum());
-                for (at, &word) in union.iter().enumerate() {
-                    let mut word = word;
-                    while word != 0 {
-                        peers.push((at * 64 + word.trailing_zeros() as usize) as u16);
-                        word &= word - 1;
-                    }
-                }
-                peers
-            })
-            .collect();
         Shape {
             size,
             regions,
@@ -359,7 +348,7 @@ impl Shape {
             names: LAYOUT_NAMES[..size].to_vec(),
             houses,
             houses_of,
-            peers,
+            peers: OnceLock::new(),
         }
     }
 
@@ -409,9 +398,43 @@ impl Shape {
         &self.houses_of[cell]
     }
 
-    /// The cells that share a house with `cell`.
+    /// The cells that share a house with `cell`, in increasing order.
     pub fn peers(&self, cell: usize) -> &[u16] {
-        &self.peers[cell]
+        &self.peers.get_or_init(|| self.all_peers())[cell]
+    }
+
+    /// Each cell's peers in increasing order, from bit sets of the houses: sorting 72 peers of
+    /// each of 625 cells was a third of the start of a 25×25 job.
+    fn all_peers(&self) -> Vec<Vec<u16>> {
+        let cells = self.cells();
+        let words = cells.div_ceil(64);
+        let mut members = vec![0u64; self.houses.len() * words];
+        for (house, mask) in self.houses.iter().zip(members.chunks_exact_mut(words)) {
+            for &cell in house {
+                mask[usize::from(cell) / 64] |= 1 << (cell % 64);
+            }
+        }
+        let mut union = vec![0u64; words];
+        (0..cells)
+            .map(|cell| {
+                union.fill(0);
+                for &house in &self.houses_of[cell] {
+                    let mask = &members[usize::from(house) * words..][..words];
+                    union.iter_mut().zip(mask).for_each(|(u, m)| *u |= m);
+                }
+                union[cell / 64] &= !(1 << (cell % 64));
+                let mut peers =
+                    Vec::with_capacity(union.iter().map(|u| u.count_ones() as usize).sum());
+                for (at, &word) in union.iter().enumerate() {
+                    let mut word = word;
+                    while word != 0 {
+                        peers.push((at * 64 + word.trailing_zeros() as usize) as u16);
+                        word &= word - 1;
+                    }
+                }
+                peers
+            })
+            .collect()
     }
 
     /// House number `index` of [`Shape::houses`], as people name it.

@@ -18,8 +18,10 @@
 //! There is one such array: every change pushes the word's old value on a trail, and a guess
 //! that fails is undone by popping the trail back to where it started. Most guesses fail within
 //! a few eliminations, so undoing what they changed costs far less than a copy of the whole state
-//! (several kilobytes at 16×16) per guess. The solver keeps its vectors between puzzles, so the
-//! search allocates nothing once they have grown.
+//! (several kilobytes at 16×16) per guess. Nothing before the first guess is ever undone but by a
+//! restart, which builds the puzzle's state again instead: the propagation at the
+//! root, all the work on an easy puzzle, keeps no trail. The solver keeps its vectors between
+//! puzzles, so the search allocates nothing once they have grown.
 //!
 //! # Propagation
 //! - **Naked singles**: placing a value removes it from the peers; a peer left with one candidate
@@ -83,13 +85,12 @@ pub struct Solver {
     words: Vec<u32>,
     /// The old values of changed words, with their index, latest last.
     trail: Vec<(u16, u32)>,
+    /// Whether changes go on the trail: from the first guess of a run on.
+    trailing: bool,
     /// Cells decided but not yet placed.
     pending: Vec<u16>,
     /// Value words left with one place: their index in a level.
     hidden: Vec<u16>,
-    /// The propagation stacks of the puzzle's own state, which every run of a count starts from.
-    initial_pending: Vec<u16>,
-    initial_hidden: Vec<u16>,
     /// The order the current run tries its choices in.
     order: Order,
     /// Solutions the current run has reached.
@@ -112,15 +113,20 @@ impl Solver {
     pub fn new(shape: &Shape) -> Solver {
         let cells = shape.cells();
         let size = shape.size();
+        // The place of each cell in each house, read off the houses in one pass rather than
+        // searched for: the search was most of the start of a 25×25 solver.
+        let mut place_in = vec![0u8; shape.houses().len() * cells];
+        for (house, members) in shape.houses().iter().enumerate() {
+            for (place, &cell) in members.iter().enumerate() {
+                place_in[house * cells + usize::from(cell)] = place as u8;
+            }
+        }
         let mut member_start = Vec::with_capacity(cells + 1);
         let mut memberships = Vec::new();
         for cell in 0..cells {
             member_start.push(memberships.len() as u32);
             for &house in shape.houses_of(cell) {
-                let place = shape.houses()[usize::from(house)]
-                    .iter()
-                    .position(|&c| usize::from(c) == cell)
-                    .expect("a cell is in its houses");
+                let place = place_in[usize::from(house) * cells + cell];
                 memberships.push(Membership {
                     first: (cells + usize::from(house) * size) as u16,
                     place: place as u8,
@@ -166,10 +172,9 @@ impl Solver {
             overlaps,
             words: vec![0; words],
             trail: Vec::new(),
+            trailing: false,
             pending: Vec::with_capacity(cells),
             hidden: Vec::with_capacity(words - cells),
-            initial_pending: Vec::with_capacity(cells),
-            initial_hidden: Vec::with_capacity(words - cells),
             order: Order::first(cells),
             reached: 0,
             known: Vec::new(),
@@ -197,6 +202,45 @@ impl Solver {
     ) -> Option<usize> {
         debug_assert_eq!(puzzle.len(), self.cells);
         self.guesses_made = 0;
+        if !self.set_up(puzzle) {
+            return Some(0);
+        }
+        self.known.clear();
+        self.restarting = limit <= MOST_KNOWN;
+        for run in 0u32.. {
+            let budget = if self.restarting {
+                restart::budget(self.cells, limit, run).min(guesses - self.guesses_made)
+            } else {
+                guesses
+            };
+            self.order
+                .draw(run, self.words.len() - self.cells, self.drawn_from);
+            // The root of a run keeps no trail, so a restart builds the puzzle's state again.
+            if run > 0 {
+                self.set_up(puzzle);
+            }
+            self.trailing = false;
+            self.guesses_left = budget;
+            self.reached = 0;
+            self.search(limit, solution);
+            self.guesses_made += budget - self.guesses_left;
+            let found = self.reached.max(self.known.len());
+            // A run that ends with guesses left has searched its whole tree.
+            self.trail.clear();
+            if found >= limit || self.guesses_left > 0 {
+                return Some(found);
+            }
+            if self.guesses_made >= guesses {
+                return None;
+            }
+        }
+        unreachable!("the runs go on until one ends")
+    }
+
+    /// Builds the state of `puzzle` and the propagation stacks it starts with; false when it
+    /// plainly has no solution (a value out of range, twice in a house, or a cell or a house's
+    /// value with no place).
+    fn set_up(&mut self, puzzle: &[u8]) -> bool {
         self.pending.clear();
         self.hidden.clear();
         let (cells, size, full) = (self.cells, self.size, self.full);
@@ -206,7 +250,7 @@ impl Solver {
         // was given, and each house's value goes to the given that holds it or to the blank cells
         // that may take it.
         if puzzle.iter().any(|&value| usize::from(value) > size) {
-            return Some(0);
+            return false;
         }
         // Without a branch on each cell's being given, which half the cells of a puzzle are.
         let bit = |value: u8| (1u32 << value) >> 1;
@@ -218,7 +262,7 @@ impl Solver {
                 given |= bit;
             }
             if twice != 0 {
-                return Some(0);
+                return false;
             }
             self.given[house] = given;
         }
@@ -235,7 +279,7 @@ impl Solver {
                     });
                 if options & options.wrapping_sub(1) == 0 {
                     if options == 0 {
-                        return Some(0);
+                        return false;
                     }
                     self.pending.push(cell as u16);
                 }
@@ -269,7 +313,7 @@ impl Solver {
                         (single | one, none | u32::from(places == 0) << value)
                     });
             if none != 0 {
-                return Some(0);
+                return false;
             }
             let mut hidden = single & !self.given[house];
             while hidden != 0 {
@@ -278,40 +322,7 @@ impl Solver {
                 self.hidden.push((cells + house * size + value) as u16);
             }
         }
-        self.trail.clear();
-        self.initial_pending.clone_from(&self.pending);
-        self.initial_hidden.clone_from(&self.hidden);
-        self.known.clear();
-        self.restarting = limit <= MOST_KNOWN;
-        for run in 0u32.. {
-            let budget = if self.restarting {
-                restart::budget(self.cells, limit, run).min(guesses - self.guesses_made)
-            } else {
-                guesses
-            };
-            self.order
-                .draw(run, self.words.len() - cells, self.drawn_from);
-            self.pending.clone_from(&self.initial_pending);
-            self.hidden.clone_from(&self.initial_hidden);
-            self.guesses_left = budget;
-            self.reached = 0;
-            self.search(limit, solution);
-            self.guesses_made += budget - self.guesses_left;
-            let found = self.reached.max(self.known.len());
-            // A run that ends with guesses left has searched its whole tree. The next count
-            // builds every word afresh, so only a run that follows needs the state undone: after
-            // a solution reached, the trail holds every change of the search.
-            if found >= limit || self.guesses_left > 0 {
-                self.trail.clear();
-                return Some(found);
-            }
-            if self.guesses_made >= guesses {
-                self.trail.clear();
-                return None;
-            }
-            self.undo(0);
-        }
-        unreachable!("the runs go on until one ends")
+        true
     }
 
     /// Fills `puzzle` into `solution` with a complete grid drawn from `seed`, within `guesses`
@@ -336,9 +347,11 @@ impl Solver {
         self.guesses_made
     }
 
-    /// Sets word `index`, keeping its old value on the trail.
+    /// Sets word `index`, keeping its old value on the trail once the run has guessed.
     fn set(&mut self, index: usize, word: u32) {
-        self.trail.push((index as u16, self.words[index]));
+        if self.trailing {
+            self.trail.push((index as u16, self.words[index]));
+        }
         self.words[index] = word;
     }
 
@@ -354,6 +367,14 @@ impl Solver {
         loop {
             if !self.propagate() {
                 return;
+            }
+            // A grid the singles completed, as they do most easy puzzles, has nothing to lock: a
+            // pass over every overlap cost more than all of its singles on an easy 25×25.
+            if self.words[..self.cells]
+                .iter()
+                .all(|&word| word & PLACED != 0)
+            {
+                break;
             }
             match self.lock_candidates() {
                 Some(true) => continue,
@@ -432,6 +453,7 @@ impl Solver {
                 }
             }
         }
+        self.trailing = true;
         let mark = self.trail.len();
         for (&cell, &bit) in cells.iter().zip(&bits).take(branches) {
             if self.reached.max(self.known.len()) >= limit {
