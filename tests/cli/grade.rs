@@ -282,7 +282,7 @@ fn wrong_solutions_fail_the_solving_cases() {
 #[test]
 fn a_slow_submission_fails_only_the_speed_case() {
     let body = format!(
-        "[ \"$1\" = -c ] && [ \"$2\" = 500 ] && sleep 3\n{}",
+        "[ \"$1\" = -c ] && [ \"$2\" = 500 ] && sleep 1\n{}",
         correct_run()
     );
     let graded = grade_fake(&body);

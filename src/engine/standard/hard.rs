@@ -184,28 +184,32 @@ pub fn search_puzzles(request: &HardRequest, progress: &(dyn Fn() + Sync)) -> Ve
         }
     };
     let share = request.count.div_ceil(LINEAGES as usize);
-    // Fork `fork` walks on from `pool`, its lineage's (lineage `fork % LINEAGES`).
-    let fork = |pool: &Climb, fork: u64, solver: &mut Solver| {
+    // Fork `fork` walks on from `pool`, its lineage's (lineage `fork % LINEAGES`), until it has
+    // found `quota` puzzles.
+    let fork = |pool: &Climb, fork: u64, quota: usize, solver: &mut Solver| {
         let mut climb = pool.clone();
         let mut rng = stream(request, LINEAGES + fork);
-        let mut found = Vec::with_capacity(FORK_QUOTA);
+        let mut found = Vec::with_capacity(quota);
         let mut keys = HashSet::new();
-        while found.len() < FORK_QUOTA {
+        while found.len() < quota {
             climb.advance(&mut rng, solver, &mut found, &mut keys, progress);
         }
         found
     };
     // Each lineage forks for its share as soon as it has climbed, so that a core whose lineage
-    // climbed first takes its forks while the other still climbs.
+    // climbed first takes its forks while the other still climbs. The forks find what the share
+    // lacks and no more: `-n 10` is not the work of `-n 256`.
     let lineages: Vec<(Climb, Vec<HardPuzzle>, u64)> = (0..LINEAGES)
         .into_par_iter()
         .map_init(Solver::new, |solver, lineage| {
             let (pool, mut found) = climb_to_level(request, lineage, share, solver, progress);
-            let forks = share.saturating_sub(found.len()).div_ceil(FORK_QUOTA) as u64;
+            let lacking = share.saturating_sub(found.len());
+            let forks = lacking.div_ceil(FORK_QUOTA) as u64;
             let harvested: Vec<Vec<HardPuzzle>> = (0..forks)
                 .into_par_iter()
                 .map_init(Solver::new, |solver, k| {
-                    fork(&pool, lineage + LINEAGES * k, solver)
+                    let quota = (lacking - k as usize * FORK_QUOTA).min(FORK_QUOTA);
+                    fork(&pool, lineage + LINEAGES * k, quota, solver)
                 })
                 .collect();
             found.extend(harvested.into_iter().flatten());
@@ -219,11 +223,13 @@ pub fn search_puzzles(request: &HardRequest, progress: &(dyn Fn() + Sync)) -> Ve
         pools.push(pool);
     }
     while puzzles.len() < request.count {
-        let forks = (request.count - puzzles.len()).div_ceil(FORK_QUOTA) as u64;
+        let lacking = request.count - puzzles.len();
+        let forks = lacking.div_ceil(FORK_QUOTA) as u64;
         let found: Vec<Vec<HardPuzzle>> = (next_fork..next_fork + forks)
             .into_par_iter()
             .map_init(Solver::new, |solver, k| {
-                fork(&pools[(k % LINEAGES) as usize], k, solver)
+                let quota = (lacking - (k - next_fork) as usize * FORK_QUOTA).min(FORK_QUOTA);
+                fork(&pools[(k % LINEAGES) as usize], k, quota, solver)
             })
             .collect();
         next_fork += forks;
