@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::make;
 use super::route::{Planned, standard_first};
-use super::shaped::{self, is_other_shape};
+use super::shaped::{self, is_compact_rows, is_other_shape};
 use super::solve::{BatchOutput, BatchRules, solve_batch};
 use super::stream::{PuzzleGuard, parse_error_lines, run_on_puzzles};
 use super::{Finished, Job, rate};
@@ -84,7 +84,10 @@ fn run_standard(
             column,
         } => {
             let mut pieces = open_pieces(&path)?;
-            if is_other_shape(&pieces.peek(PEEK)?, column.as_deref()) {
+            let peeked = pieces.peek(PEEK)?;
+            if is_other_shape(&peeked, column.as_deref())
+                || format.is_none() && is_compact_rows(&peeked)
+            {
                 let job = shaped::Job::Solve {
                     path,
                     request: request.clone(),

@@ -100,6 +100,15 @@ pub(super) fn is_other_shape(
     }
 }
 
+/// Whether `text` is a 9×9 text in compact rows (nine cells a line, no spaces), which the 9×9
+/// writer cannot answer in kind: `-s` without `--format` answers it through the generic kernel,
+/// whose writer keeps every layout.
+pub(super) fn is_compact_rows(text: &[u8]) -> bool {
+    detect_header(text, None).is_none()
+        && detect_layout(text, Some(9))
+            .is_some_and(|(size, layout)| size == 9 && layout == Layout::Grid { compact: true })
+}
+
 fn is_other_line_text(text: &[u8], request: &ShapeRequest) -> bool {
     detect_size(text, None).is_some_and(|(size, prefixed)| {
         size != 9

@@ -105,3 +105,53 @@ fn a_shard_with_no_4x4_puzzle_was_told_to_ask_for_at_most_none() {
         "{message}"
     );
 }
+
+#[test]
+fn nine_by_nine_compact_rows_were_answered_spaced() {
+    // Nine lines of nine digits, no spaces, `0` for blanks: `-s` answers in the input's layout,
+    // as it does at every other size; `--format` still decides when given.
+    let puzzle = include_str!("../data/sample_17_clue.txt")
+        .lines()
+        .next()
+        .unwrap()
+        .replace('.', "0");
+    let rows: Vec<&str> = (0..9).map(|r| &puzzle[9 * r..9 * r + 9]).collect();
+    let input = format!("{}\n\n{}\n", rows.join("\n"), rows.join("\n"));
+    let out = sudoku_gen()
+        .args(["-s", "-"])
+        .write_stdin(input.clone())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let grids: Vec<&str> = text.split("\n\n").collect();
+    assert_eq!(grids.len(), 2, "{text}");
+    for grid in grids {
+        let lines: Vec<&str> = grid.lines().collect();
+        assert_eq!(lines.len(), 9, "{text}");
+        assert!(
+            lines
+                .iter()
+                .all(|l| l.len() == 9 && l.bytes().all(|b| b.is_ascii_digit()))
+        );
+        let cells: String = lines.concat();
+        let grid = crate::common::puzzle_lines(&cells)[0];
+        assert!(crate::common::is_valid_complete(&grid), "{cells}");
+        assert!(
+            puzzle
+                .bytes()
+                .zip(cells.bytes())
+                .all(|(p, c)| p == b'0' || p == c)
+        );
+    }
+    let spaced = sudoku_gen()
+        .args(["-s", "-", "--format", "grid"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8(spaced.stdout)
+            .unwrap()
+            .starts_with("9 5 3 1")
+    );
+}
