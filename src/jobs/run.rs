@@ -18,8 +18,9 @@ use crate::io::output::Destination;
 use crate::io::progress::InputProgress;
 use crate::model::request::ShapeRequest;
 use crate::problems::Problems;
-use crate::text::corpus::{RowResult, detect_header};
+use crate::text::corpus::{self, RowResult, detect_header};
 use crate::text::format::Format;
+use crate::text::parse::ParseErrors;
 
 /// How much of an input tells its shape (the first block of a 25×25 grid is about 1.3 KB).
 const PEEK: usize = 64 << 10;
@@ -159,8 +160,19 @@ fn run_standard(
         } => {
             let mut pieces = open_pieces(&path)?;
             let start = pieces.peek(PEEK)?;
-            if column.is_some() && detect_header(&start, column.as_deref()).is_none() {
-                return Err(Error::column_without_corpus(pieces.name()));
+            match detect_header(&start, column.as_deref()) {
+                None if column.is_some() => {
+                    return Err(Error::column_without_corpus(pieces.name()));
+                }
+                Some(Ok(header)) if column.is_some() => {
+                    if let Err(error) = corpus::unturned_grids(&start, &header) {
+                        let mut errors = ParseErrors::new();
+                        errors.push(error);
+                        let lines = parse_error_lines(&source_name(&path), &errors);
+                        return Ok(Finished::with(1, lines));
+                    }
+                }
+                _ => {}
             }
             if is_other_shape(&start, column.as_deref()) {
                 let (request, column) = (request.clone(), column.as_deref());

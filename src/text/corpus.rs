@@ -131,6 +131,38 @@ pub fn detect_header(text: &[u8], column: Option<&str>) -> Option<Result<Header,
     }))
 }
 
+/// For `--shuffle`, which turns a row's puzzle, solution and layout fields with one
+/// transformation: the problem of a header (of `text`) whose puzzle column `--column` chose
+/// leaves another column named as a puzzle or a solution column unturned, which would no longer
+/// match its row (`--column solution` turned the solutions and kept the puzzles).
+pub fn unturned_grids(text: &[u8], header: &Header) -> Result<(), ParseError> {
+    let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
+    let unturned = (0..header.fields.len()).find(|&i| {
+        let name = String::from_utf8_lossy(&header.fields[i]);
+        let name = name.trim();
+        i != header.puzzle
+            && Some(i) != header.solution
+            && PUZZLE_NAMES
+                .iter()
+                .chain(&SOLUTION_NAMES)
+                .any(|known| name.eq_ignore_ascii_case(known))
+    });
+    match unturned {
+        None => Ok(()),
+        Some(i) => Err(ParseError {
+            line: 1,
+            column: field_column(first_line(text), i),
+            message: format!(
+                "--shuffle turns each row's puzzle (here `{}`) and its solution together, and would \
+                 leave the column `{}` as it was, no longer matching its row; name the puzzle \
+                 column with --column, or leave it out",
+                String::from_utf8_lossy(&header.fields[header.puzzle]).trim(),
+                String::from_utf8_lossy(&header.fields[i]).trim()
+            ),
+        }),
+    }
+}
+
 /// Whether `line` is the name of a puzzle or solution column alone (`column`: the puzzle
 /// column's), the header of a corpus of one column. Hardly a line of cells reads so: each name
 /// but `quiz` repeats a letter, and `quiz` is a row only of a 4×4 grid of those four symbols

@@ -186,3 +186,42 @@ fn jigsaw_csv_rows_of_the_wrong_field_count_were_dropped_when_none_was_right() {
         }
     }
 }
+
+#[test]
+fn shuffle_with_column_solution_turned_the_solutions_away_from_their_puzzles() {
+    // `--column solution` made the solutions the rows' puzzles: they were turned and the real
+    // puzzles kept, so no row's solution solved its puzzle any more. A column left unturned is
+    // now a located problem; naming the puzzle column itself still shuffles.
+    let shapes: [&[&str]; 3] = [&[], &["--size", "6"], &["--jigsaw", "random"]];
+    for shape in shapes {
+        let corpus = run_ok(&[&["-n", "3", "--seed", "1", "--format", "csv"], shape].concat());
+        let header = String::from_utf8_lossy(&corpus)
+            .lines()
+            .next()
+            .unwrap()
+            .to_owned();
+        let at = header.split(',').position(|f| f == "puzzle").unwrap();
+        let column = header
+            .split(',')
+            .take(at)
+            .map(|f| f.len() + 1)
+            .sum::<usize>()
+            + 1;
+        let args = ["--shuffle", "-", "--column", "solution", "--seed", "2"];
+        let (stdout, stderr) = run_data_problem(&args, &corpus);
+        assert!(stdout.is_empty(), "{shape:?}: {stdout}");
+        assert!(
+            stderr.starts_with(&format!(
+                "<stdin>:1:{column}: --shuffle turns each row's puzzle"
+            )) && stderr.contains("the column `puzzle`"),
+            "{shape:?}: {stderr}"
+        );
+        let named = ["--shuffle", "-", "--column", "puzzle", "--seed", "2"];
+        let shuffled = sudoku_gen()
+            .args(named)
+            .write_stdin(corpus)
+            .output()
+            .unwrap();
+        assert_eq!(shuffled.status.code(), Some(0), "{shape:?}");
+    }
+}
