@@ -302,10 +302,7 @@ fn run_standard(
             };
             match checked {
                 Ok(report) => finish_check(&report, path),
-                Err(errors) => Ok(Finished::with(
-                    1,
-                    parse_error_lines(&source_name(&puzzles), &errors),
-                )),
+                Err(errors) => unreadable_puzzles(&source_name(&puzzles), &errors),
             }
         }
         job => unreachable!("{:?} is planned apart", job.mode()),
@@ -318,6 +315,19 @@ pub(super) fn finish_checks(reports: &[(String, Report)]) -> Result<Finished, Er
     Destination::Stdout.write(check::files_text(reports).as_bytes())?;
     let problems = reports.iter().map(|(_, r)| r.problems.count()).sum();
     Ok(Finished::with(problems, Vec::new()))
+}
+
+/// Writes the report of a check whose puzzles (`--puzzles`, the file `name`) cannot be read: their
+/// problems, and the verdict that ends every check, which a grader's script reads.
+pub(super) fn unreadable_puzzles(name: &str, errors: &ParseErrors) -> Result<Finished, Error> {
+    let count = errors.count();
+    let mut text = parse_error_lines(name, errors).join("\n");
+    text.push_str(&format!(
+        "\nFAIL: {count} problem{} in the puzzles of {name}; no solution was checked\n",
+        if count == 1 { "" } else { "s" }
+    ));
+    Destination::Stdout.write(text.as_bytes())?;
+    Ok(Finished::with(count, Vec::new()))
 }
 
 /// Writes the report of a check of one file, `path`, and ends with its verdict.

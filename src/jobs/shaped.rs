@@ -9,7 +9,6 @@ use std::path::PathBuf;
 
 use super::Finished;
 use super::route::first_value;
-use super::stream::parse_error_lines;
 use crate::check::shaped::{self as check, GridChecker, SolutionChecker};
 use crate::check::shaped_corpus::CorpusChecker;
 use crate::check::{CorpusRules, GridRules, Problem, Report};
@@ -197,8 +196,7 @@ pub(super) fn run(
                     match check_solution_pieces(input, puzzle_pieces, request, rules, classes)? {
                         Ok(report) => vec![(source_name(&paths[0]), report)],
                         Err(errors) => {
-                            let name = source_name(&puzzles);
-                            return Ok(Finished::with(1, parse_error_lines(&name, &errors)));
+                            return super::run::unreadable_puzzles(&name, &errors);
                         }
                     }
                 }

@@ -320,11 +320,12 @@ fn malformed_puzzle_file_is_located_and_nothing_is_judged() {
         .write_stdin(format!("{solution}\n{solution}\n"))
         .assert()
         .code(1)
-        .stdout("")
-        .stderr(format!(
-            "{}:2:81: unexpected character '?'\n",
+        .stdout(format!(
+            "{0}:2:81: unexpected character '?'\nFAIL: 1 problem in the puzzles of {0}; no \
+             solution was checked\n",
             puzzles.display()
-        ));
+        ))
+        .stderr("");
 }
 
 #[test]

@@ -155,3 +155,40 @@ fn nine_by_nine_compact_rows_were_answered_spaced() {
             .starts_with("9 5 3 1")
     );
 }
+
+#[test]
+fn a_malformed_puzzles_file_ended_the_check_without_its_verdict() {
+    // `--check SOLUTIONS --puzzles PFILE` with a malformed PFILE wrote its problems on stderr and
+    // nothing on stdout, where every other check ends with `ok:` or `FAIL:`.
+    let dir = tempfile::tempdir().unwrap();
+    for shape in [&[][..], &["--size", "6"]] {
+        let made = crate::common::run_ok(
+            &[&["-n", "2", "--seed", "1", "--format", "line"], shape].concat(),
+        );
+        let puzzles = dir.path().join("puzzles.txt");
+        let solutions = dir.path().join("solutions.txt");
+        std::fs::write(&puzzles, [&made[..], b"xx\n"].concat()).unwrap();
+        let solved = sudoku_gen().arg("-s").arg(&puzzles).output().unwrap();
+        std::fs::write(&solutions, &solved.stdout).unwrap();
+        let out = sudoku_gen()
+            .arg("--check")
+            .arg(&solutions)
+            .arg("--puzzles")
+            .arg(&puzzles)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{shape:?}");
+        let report = String::from_utf8(out.stdout).unwrap();
+        let name = puzzles.display();
+        assert!(
+            report.starts_with(&format!("{name}:3:1: ")),
+            "{shape:?}: {report}"
+        );
+        assert!(
+            report.ends_with(&format!(
+                "FAIL: 1 problem in the puzzles of {name}; no solution was checked\n"
+            )),
+            "{shape:?}: {report}"
+        );
+    }
+}
