@@ -157,6 +157,28 @@ pub fn grade(job: &GradeJob) -> Result<Grading, Error> {
     let inputs: Vec<Option<Vec<u8>>> = cases.iter().map(|case| make_input(case)).collect();
     let reference =
         std::env::current_exe().map_err(|e| Error::io("the path of this program", e))?;
+    // A speed case times the programs against this tool's own run: a command line this tool
+    // cannot run, or whose output fails the case, is the plan's fault, found before any program
+    // is run rather than charged to every student. (`--first` is the programs' convention, not
+    // this tool's.)
+    let own = Grader {
+        plan,
+        first: None,
+        timeout: *timeout,
+        reference: reference.clone(),
+    };
+    for (index, (case, input)) in cases.iter().zip(&inputs).enumerate() {
+        if case.is_speed() {
+            let (_, output) = own.run_once(None, case, input.as_deref())?;
+            if let Err(what) = output.and_then(|text| own.judge(case, &text, input.as_deref())) {
+                let message = format!(
+                    "speed case `{}`: this tool's own run of its command line fails: {what}",
+                    case.name
+                );
+                return Err(Error::Unusable(plan.case_error(index, message).to_string()));
+            }
+        }
+    }
     let grader = Grader {
         plan,
         first: *first,

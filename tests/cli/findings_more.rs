@@ -666,3 +666,43 @@ fn check_rules_held_only_without_a_shape_flag() {
         "{text}"
     );
 }
+
+#[test]
+fn a_speed_case_this_tool_cannot_run_failed_every_student() {
+    // The tool's own timing run of a speed case whose command line it cannot run, or whose output
+    // fails the case, was reported as each program's failure; it is the plan's, found before any
+    // program runs: PLAN:LINE of the case, exit 2.
+    let dir = tempfile::tempdir().unwrap();
+    let program = crate::grade::write_script(dir.path(), "submission", "exit 0\n");
+    for (args, says) in [
+        ("\"-c\", \"abc\"", "exited with code 2"),
+        ("\"-c\", \"400\"", "expected 500 grids, found 400"),
+    ] {
+        let plan = dir.path().join("plan.toml");
+        std::fs::write(
+            &plan,
+            format!(
+                "name = \"t\"\n\n[[case]]\nname = \"c-1\"\nargs = [\"-c\", \"1\"]\nexpect = \
+                 \"grids\"\ncount = 1\npoints = 1\n\n[[case]]\nname = \"speed\"\nargs = \
+                 [{args}]\nexpect = \"grids\"\ncount = 500\ntiers = [{{ ratio = 5, points = 4 \
+                 }}]\n"
+            ),
+        )
+        .unwrap();
+        let out = sudoku_gen()
+            .arg("--grade")
+            .arg(&program)
+            .arg("--plan")
+            .arg(&plan)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args}");
+        assert!(out.stdout.is_empty(), "{args}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            stderr.starts_with(&format!("{}:10: speed case `speed`: ", plan.display()))
+                && stderr.contains(says),
+            "{args}: {stderr}"
+        );
+    }
+}

@@ -35,7 +35,7 @@ fn correct_run() -> String {
 }
 
 /// Writes an executable script `name` with `body` into `folder`.
-fn write_script(folder: &Path, name: &str, body: &str) -> PathBuf {
+pub(crate) fn write_script(folder: &Path, name: &str, body: &str) -> PathBuf {
     let path = folder.join(name);
     std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
