@@ -84,6 +84,16 @@ KEEP=nshard1.txt run -n 300 --shard 1/2 --seed 5 -j 1 --format line
 KEEP=nshard2.txt run -n 300 --shard 2/2 --seed 5 -j 1 --format line
 run -n 300 --shard 1/2 --classes --seed 5 -j 1 --format line
 
+# ---- 9x9 -n --hard (short runs: low levels; forks past the lineages' climb at -n 40)
+KEEP=h.csv run -n 3 --hard=8 --seed 3 -j 1 --format csv
+run -n 40 --hard=3 --seed 2 -j 1 --format line
+run -n 2 --hard=6 --symmetric --classes --shard 1/2 --seed 1 -j 1 --format line
+run -n 5 --hard=12 --minimal --first 5 --seed 4 -j 1 --format csv
+run -n 200 --hard=2 --classes --seed 5 -j 1 --format line
+run --rate h.csv -j 1
+run -n 5 --hard=51 --seed 1 -j 1
+run -n 5 --hard=11 --symmetric --seed 1 -j 1
+
 # ---- -s (line, grid, CSV and standard input)
 KEEP=s17.txt run -s $D/sample_17_clue.txt -j 1
 KEEP=s17g.txt run -s $D/sample_17_clue.txt -j 1 --format grid
