@@ -15,6 +15,7 @@
 pub mod distinct;
 pub mod generic;
 pub(crate) mod give_back;
+pub mod hard;
 pub mod standard;
 
 use crate::model::grid::{CELLS, Grid};

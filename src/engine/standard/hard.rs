@@ -40,13 +40,14 @@ use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
 use crate::classes::canon::canonical_form;
+use crate::engine::hard::measure::{EQUIVALENTS, push_mean};
 use crate::engine::standard::dig::{Puzzle, dig, is_minimal, random_grid, render_puzzles};
 use crate::engine::standard::solve::Solver;
 use crate::jobs::rate::{Level, level_within};
 use crate::model::grid::{CELLS, Grid, HOUSES, houses_of};
 use crate::model::shard::Shard;
 use crate::text::format::OutputFormat;
-use measure::{EQUIVALENTS, guesses_of, total_guesses};
+use measure::{guesses_of, total_guesses};
 
 /// What to search for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -152,7 +153,7 @@ pub fn render_hard(puzzles: &[HardPuzzle], format: OutputFormat) -> Vec<u8> {
     for (line, puzzle) in lines.zip(puzzles) {
         out.extend_from_slice(&line[..line.len() - 1]);
         out.push(b',');
-        measure::push_mean(&mut out, puzzle.total);
+        push_mean(&mut out, puzzle.total);
         out.push(b'\n');
     }
     out

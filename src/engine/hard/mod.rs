@@ -1,0 +1,3 @@
+//! Hard puzzles on demand: what the search's measure shares between the kernels ([`measure`]).
+
+pub mod measure;
