@@ -177,9 +177,9 @@ pub struct Cli {
     /// -r, -m or --guesses. MEAN up to 50 (10 with --symmetric); higher is refused (see
     /// PUZZLES).
     #[arg(long, value_name = "MEAN", num_args = 0..=1, require_equals = true)]
-    #[arg(default_missing_value = "34", value_parser = values::parse_hard)]
+    #[arg(value_parser = values::parse_hard)]
     #[arg(help_heading = PUZZLES, verbatim_doc_comment)]
-    pub(super) hard: Option<usize>,
+    pub(super) hard: Option<Option<usize>>,
 
     /// With --check: exactly N grids in all (with --puzzles, N solutions)
     #[arg(long = "count", value_name = "N", help_heading = CHECKING)]

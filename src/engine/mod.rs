@@ -111,7 +111,7 @@ const SUPPORT: &[(Feature, [bool; 2])] = &[
     (Feature::Shuffle, [true, true]),
     (Feature::Classes, [true, true]),
     (Feature::Guesses, [true, true]),
-    (Feature::Hard, [true, false]),
+    (Feature::Hard, [true, true]),
     (Feature::Shard, [true, true]),
     (Feature::Column, [true, true]),
     (Feature::Grade, [true, false]),
