@@ -269,6 +269,17 @@ run --check cx9.txt --diagonal -j 1 --count 1000
 run --check cx9.txt -j 1
 run --check sx9.txt -j 1 --first 1
 
+# ---- -n --hard on other shapes (low levels), --rate of their puzzles, and their refusals
+run -n 6 --size 6 --hard=3 --seed 1 -j 1 --format csv
+KEEP=h12.txt run -n 4 --size 12 --box 3x4 --hard=32 --classes --seed 1 -j 1 --format line
+run --rate h12.txt -j 1
+run -n 2 --size 16 --hard=8 --symmetric --seed 1 -j 1 --format line
+run -n 3 --diagonal --hard=64 --seed 1 -j 1 --format csv
+run -n 3 --jigsaw layout.txt --hard=32 --first 5 --shard 1/2 --seed 1 -j 1 --format csv
+run -n 5 --size 6 --hard=7 --seed 1 -j 1
+run -n 5 --size 4 --hard --seed 1 -j 1
+run -n 5 --size 16 --diagonal --hard=1 --seed 1 -j 1
+
 # ---- usage errors (exit 2, nothing on stdout)
 run -j 1
 run -c 0 -j 1
