@@ -84,6 +84,16 @@ KEEP=nshard1.txt run -n 300 --shard 1/2 --seed 5 -j 1 --format line
 KEEP=nshard2.txt run -n 300 --shard 2/2 --seed 5 -j 1 --format line
 run -n 300 --shard 1/2 --classes --seed 5 -j 1 --format line
 
+# ---- 9x9 -n --hard (short runs: low levels; forks past the lineages' climb at -n 40)
+KEEP=h.csv run -n 3 --hard=8 --seed 3 -j 1 --format csv
+run -n 40 --hard=3 --seed 2 -j 1 --format line
+run -n 2 --hard=6 --symmetric --classes --shard 1/2 --seed 1 -j 1 --format line
+run -n 5 --hard=12 --minimal --first 5 --seed 4 -j 1 --format csv
+run -n 200 --hard=2 --classes --seed 5 -j 1 --format line
+run --rate h.csv -j 1
+run -n 5 --hard=51 --seed 1 -j 1
+run -n 5 --hard=11 --symmetric --seed 1 -j 1
+
 # ---- -s (line, grid, CSV and standard input)
 KEEP=s17.txt run -s $D/sample_17_clue.txt -j 1
 KEEP=s17g.txt run -s $D/sample_17_clue.txt -j 1 --format grid
@@ -258,6 +268,17 @@ run --check snx9.txt --puzzles nx9.txt --diagonal -j 1
 run --check cx9.txt --diagonal -j 1 --count 1000
 run --check cx9.txt -j 1
 run --check sx9.txt -j 1 --first 1
+
+# ---- -n --hard on other shapes (low levels), --rate of their puzzles, and their refusals
+run -n 6 --size 6 --hard=3 --seed 1 -j 1 --format csv
+KEEP=h12.txt run -n 4 --size 12 --box 3x4 --hard=32 --classes --seed 1 -j 1 --format line
+run --rate h12.txt -j 1
+run -n 2 --size 16 --hard=8 --symmetric --seed 1 -j 1 --format line
+run -n 3 --diagonal --hard=64 --seed 1 -j 1 --format csv
+run -n 3 --jigsaw layout.txt --hard=32 --first 5 --shard 1/2 --seed 1 -j 1 --format csv
+run -n 5 --size 6 --hard=7 --seed 1 -j 1
+run -n 5 --size 4 --hard --seed 1 -j 1
+run -n 5 --size 16 --diagonal --hard=1 --seed 1 -j 1
 
 # ---- usage errors (exit 2, nothing on stdout)
 run -j 1

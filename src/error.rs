@@ -73,6 +73,18 @@ pub enum Error {
         /// Whether no two were to be equivalent (`--classes`).
         classes: bool,
     },
+    /// The hard-puzzle search gave up short of the mean asked for: a shape (a jigsaw layout)
+    /// whose puzzles climb slower than its family's, known only after the search.
+    #[error(
+        "-n --hard={asked}: the search gave up short of that mean on this shape, its pools \
+         reaching {reached} at best; ask for less; nothing written"
+    )]
+    HardOutOfReach {
+        /// The mean asked for.
+        asked: String,
+        /// The highest mean of a pool's easiest puzzle.
+        reached: String,
+    },
     /// A shape whose first complete grid the search did not find within its guesses: a layout
     /// that may have none, known only after the search.
     #[error(

@@ -166,7 +166,7 @@ pub struct Cli {
     #[arg(allow_hyphen_values = true, help_heading = PUZZLES, verbatim_doc_comment)]
     pub(super) guesses: Option<(usize, usize)>,
 
-    /// Hard puzzles, by a search: each needs MEAN guesses or more (default 34)
+    /// Hard puzzles, by a search: each needs MEAN guesses or more (default 34 at 9×9)
     ///
     /// MEAN is the mean of the guesses a search solver makes to find a solution over 10 fixed
     /// random equivalents of the puzzle (--rate's guesses_mean), up to one decimal; the search
@@ -175,11 +175,13 @@ pub struct Cli {
     /// (32.3 by this measure). A local search climbs to it from dug puzzles; every output is
     /// minimal. Takes --minimal or --symmetric (not both), --classes, --shard and --format; not
     /// -r, -m or --guesses. MEAN up to 50 (10 with --symmetric); higher is refused (see
-    /// PUZZLES).
+    /// PUZZLES). Other shapes from 5×5 to 16×16 are measured by the generic search, and each
+    /// has a reach of its own, the default there (6×6: 6, 12×12: 256, 16×16: 1024; the table
+    /// is under PUZZLES).
     #[arg(long, value_name = "MEAN", num_args = 0..=1, require_equals = true)]
-    #[arg(default_missing_value = "34", value_parser = values::parse_hard)]
+    #[arg(value_parser = values::parse_hard)]
     #[arg(help_heading = PUZZLES, verbatim_doc_comment)]
-    pub(super) hard: Option<usize>,
+    pub(super) hard: Option<Option<usize>>,
 
     /// With --check: exactly N grids in all (with --puzzles, N solutions)
     #[arg(long = "count", value_name = "N", help_heading = CHECKING)]

@@ -8,8 +8,9 @@ use clap::builder::{PossibleValue, TypedValueParser};
 use clap::error::ErrorKind;
 use clap::{Arg, Command};
 
+use sudoku_gen::engine::hard::reach as hard;
+use sudoku_gen::engine::standard::reach;
 use sudoku_gen::engine::standard::walk::MAX_GRIDS;
-use sudoku_gen::engine::standard::{hard, reach};
 use sudoku_gen::grade::plan;
 use sudoku_gen::io::input::shown_path;
 use sudoku_gen::model::shape;
@@ -138,7 +139,7 @@ pub fn parse_hard(text: &str) -> Result<usize, String> {
     let message = || {
         format!(
             "expected a mean of guesses such as 34 or 30.5, from 0 to {}",
-            hard::MOST_MEAN
+            hard::HIGHEST_MEAN
         )
     };
     let (whole, tenth) = text.split_once('.').unwrap_or((text, "0"));
@@ -148,7 +149,7 @@ pub fn parse_hard(text: &str) -> Result<usize, String> {
             .flatten()
     };
     match (digits(whole, 4), digits(tenth, 1)) {
-        (Some(whole), Some(tenth)) if whole <= hard::MOST_MEAN => Ok(10 * whole + tenth),
+        (Some(whole), Some(tenth)) if whole <= hard::HIGHEST_MEAN => Ok(10 * whole + tenth),
         _ => Err(message()),
     }
 }

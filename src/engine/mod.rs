@@ -15,6 +15,7 @@
 pub mod distinct;
 pub mod generic;
 pub(crate) mod give_back;
+pub mod hard;
 pub mod standard;
 
 use crate::model::grid::{CELLS, Grid};
@@ -110,7 +111,7 @@ const SUPPORT: &[(Feature, [bool; 2])] = &[
     (Feature::Shuffle, [true, true]),
     (Feature::Classes, [true, true]),
     (Feature::Guesses, [true, true]),
-    (Feature::Hard, [true, false]),
+    (Feature::Hard, [true, true]),
     (Feature::Shard, [true, true]),
     (Feature::Column, [true, true]),
     (Feature::Grade, [true, false]),

@@ -28,12 +28,20 @@
 //! ([`crate::engine::generic::levels`]): a range must reach a share of the cells for levels 2
 //! and 3, which past 16×16 are refused (level 2 is made on 25×25); the `--guesses` range must
 //! hold the counts of an eighth of a sample of the kind of puzzle asked.
+//!
+//! `--hard` searches instead of digging, on every shape through one search
+//! ([`crate::engine::hard`]), with a reach per shape ([`crate::engine::hard::reach`]).
 
 use super::{Finished, Job};
 use crate::classes::{distinct, shaped};
 use crate::engine::Kernel;
-use crate::engine::generic::{dig as generic_dig, walk as generic_walk};
-use crate::engine::standard::{dig, hard, walk};
+use crate::engine::generic::{
+    check_has_grid, dig as generic_dig, hard as generic_hard, walk as generic_walk,
+};
+use crate::engine::hard::measure::mean_text;
+use crate::engine::hard::{self, HardRequest, Shortfall};
+use crate::engine::standard::hard::{self as standard_hard, Standard};
+use crate::engine::standard::{dig, walk};
 use crate::error::Error;
 use crate::io::output::Destination;
 use crate::io::progress::Progress;
@@ -94,17 +102,17 @@ pub(super) fn run(
             count,
             minimal,
             symmetric,
-            hard: Some(total),
+            hard: Some(asked),
             classes,
             shard,
             first,
             format,
             ..
-        } if kernel == Kernel::Standard => {
-            let request = hard::HardRequest {
+        } => {
+            let request = HardRequest {
                 count,
                 seed,
-                total,
+                total: hard::reach::total(&shape, asked, symmetric),
                 minimal,
                 symmetric,
                 classes,
@@ -112,10 +120,35 @@ pub(super) fn run(
                 first: first.map(|symbol| shape.symbols().value_of(symbol)),
                 with_levels: format == OutputFormat::Csv,
             };
+            if kernel == Kernel::Generic {
+                check_has_grid(&shape, count)?;
+            }
+            let too_few = |made| Error::TooFewMade {
+                asked: count,
+                made,
+                of: generic_dig::shape_or_shard(&shape, shard),
+                classes,
+            };
             let progress = Progress::slow(count, "puzzles");
-            let puzzles = hard::search_puzzles(&request, &|| progress.advance());
+            let advance = || progress.advance();
+            let text = match kernel {
+                Kernel::Standard => hard::search_puzzles(&Standard, &request, &advance)
+                    .map(|puzzles| standard_hard::render_hard(&puzzles, format)),
+                Kernel::Generic => {
+                    let board = generic_hard::Shaped::new(&shape);
+                    hard::search_puzzles(&board, &request, &advance)
+                        .map(|puzzles| generic_hard::render_hard(&shape, puzzles, format))
+                }
+            };
             progress.finish();
-            hard::render_hard(&puzzles, format)
+            text.map_err(|shortfall| match shortfall {
+                Shortfall::NoGrid => too_few(0),
+                Shortfall::Puzzles { made } => too_few(made),
+                Shortfall::Level { reached } => Error::HardOutOfReach {
+                    asked: mean_text(request.total),
+                    reached: mean_text(reached),
+                },
+            })?
         }
         Job::Puzzles {
             count,

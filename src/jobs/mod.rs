@@ -109,8 +109,9 @@ pub enum Job {
         symmetric: bool,
         /// The search's guesses allowed.
         guesses: Option<RangeInclusive<usize>>,
-        /// Hard puzzles by a search: the least total of guesses over the measure's equivalents.
-        hard: Option<usize>,
+        /// Hard puzzles by a search: the least total of guesses over the measure's equivalents,
+        /// or (`Some(None)`) the shape's default level.
+        hard: Option<Option<usize>>,
         /// No two puzzles equivalent.
         classes: bool,
         /// The shard of a corpus made by many runs.

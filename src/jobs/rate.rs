@@ -30,7 +30,8 @@ use std::fmt;
 
 use rayon::prelude::*;
 
-use crate::engine::standard::hard::measure::{push_mean, total_guesses};
+use crate::engine::hard::measure::push_mean;
+use crate::engine::standard::hard::measure::total_guesses;
 use crate::engine::standard::solve::Solver;
 use crate::jobs::solve::{BatchOutput, PuzzleProblem};
 use crate::model::grid::{CELLS, Grid, HOUSES, houses_of};
@@ -120,8 +121,8 @@ pub struct Rating {
     /// difficulty that needs no logic.
     pub guesses: u32,
     /// The guesses the search makes to find a solution over the fixed random equivalents of
-    /// `-n --hard`'s measure, added up (ten times their mean); `None` on shapes without
-    /// equivalents.
+    /// `-n --hard`'s measure, added up (ten times their mean), by the kernel of the puzzle's
+    /// shape; `None` until the search has counted them.
     pub guesses_total: Option<usize>,
 }
 

@@ -11,7 +11,8 @@ use super::shaped;
 use super::{Job, Mode};
 use crate::engine::generic::levels;
 use crate::engine::generic::reach as generic_reach;
-use crate::engine::standard::{hard, reach};
+use crate::engine::hard::reach as hard_reach;
+use crate::engine::standard::reach;
 use crate::engine::{Feature, Kernel};
 use crate::error::Error;
 use crate::grade::GradeJob;
@@ -211,16 +212,11 @@ fn standard(
             format,
         } => {
             standard_first(first)?;
-            if let Some(total) = hard {
-                hard::check_reachable(
-                    total,
-                    minimal,
-                    symmetric,
-                    blanks.is_some(),
-                    level.is_some(),
-                    guesses.is_some(),
-                )
-                .map_err(usage)?;
+            if let Some(asked) = hard {
+                let kind = (minimal, symmetric);
+                let given = (blanks.is_some(), level.is_some(), guesses.is_some());
+                hard_reach::check_reachable(&Shape::standard(), asked, kind, given)
+                    .map_err(usage)?;
             }
             if let Some(range) = &blanks
                 && !(reach::BLANKS.contains(range.start()) && reach::BLANKS.contains(range.end()))
@@ -360,9 +356,10 @@ fn features(job: &Job) -> Vec<Feature> {
 
 /// Every refusal of `job` on a shape other than the standard one (`None`: its size is not known
 /// until the input is read) that comes before its work: the features the generic kernel lacks,
-/// the layout's format and `--first`. They are made on the shape before its random layout is
-/// drawn, if it has one (see [`ShapeRequest::undrawn_shape`]); the reach of `-n`, which depends
-/// on the regions, is checked on the layout drawn ([`reach_of_generic`]).
+/// the layout's format, `--first` and the reach of `--hard`. They are made on the shape before
+/// its random layout is drawn, if it has one (see [`ShapeRequest::undrawn_shape`]); the reach of
+/// `-n`'s digging, which depends on the regions, is checked on the layout drawn
+/// ([`reach_of_generic`]).
 fn refuse_generic(job: &Job, request: &ShapeRequest, shape: Option<&Shape>) -> Result<(), Error> {
     let other = match shape {
         Some(shape) => describe(shape),
@@ -411,7 +408,23 @@ fn refuse_generic(job: &Job, request: &ShapeRequest, shape: Option<&Shape>) -> R
             mode.flag()
         ))
     })?;
-    check_first_of_made(job, shape)
+    check_first_of_made(job, shape)?;
+    // The search's reach depends on the size and the kind of regions alone, which the undrawn
+    // shape of a random layout has: refused before the draw, which takes a second at 25×25.
+    if let Job::Puzzles {
+        hard: Some(asked),
+        blanks,
+        level,
+        guesses,
+        minimal,
+        symmetric,
+        ..
+    } = job
+    {
+        let given = (blanks.is_some(), level.is_some(), guesses.is_some());
+        hard_reach::check_reachable(shape, *asked, (*minimal, *symmetric), given).map_err(usage)?;
+    }
+    Ok(())
 }
 
 /// Refuses `-n` on `shape` (the one drawn, for a random layout) asking for what the shape does
@@ -423,10 +436,15 @@ fn reach_of_generic(job: &Job, shape: &Shape) -> Result<(), Error> {
         minimal,
         symmetric,
         guesses,
+        hard,
         ..
     } = job
     {
         let (minimal, symmetric) = (*minimal, *symmetric);
+        // The search has a reach of its own, checked before the layout was drawn.
+        if hard.is_some() {
+            return Ok(());
+        }
         generic_reach::check_reachable(shape, blanks.as_ref(), minimal, symmetric)
             .map_err(usage)?;
         if let Some(level) = *level {

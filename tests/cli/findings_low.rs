@@ -23,7 +23,7 @@ fn jigsaw_random_refusals_came_after_the_layout_was_drawn() {
         let message = refusal(args);
         assert!(
             message.contains("--format line")
-                || message.contains("9×9 shape only")
+                || message.contains("is not served")
                 || message.contains("for -c and -n only"),
             "{args:?}: {message}"
         );

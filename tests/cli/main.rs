@@ -22,6 +22,7 @@ mod generate;
 mod generic_hangs;
 mod grade;
 mod hard;
+mod hard_shapes;
 mod input;
 mod levels_shapes;
 mod output;

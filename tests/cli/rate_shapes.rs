@@ -34,9 +34,10 @@ fn rate_made(count: usize, shape: &[&str], rate_flags: &[&str]) -> Vec<u8> {
     let levels: Vec<u8> = lines
         .map(|row| {
             let fields: Vec<&str> = row.split(',').collect();
-            // guesses_mean last, empty: other shapes have no random equivalents.
+            // guesses_mean last, a mean with one decimal, as at 9×9.
             assert_eq!(fields.len(), 8, "{row}");
-            assert_eq!(fields[7], "", "{row}");
+            let (whole, tenth) = fields[7].split_once('.').unwrap();
+            assert!(whole.parse::<u32>().is_ok() && tenth.len() == 1, "{row}");
             let numbers: Vec<u32> = fields[1..7].iter().map(|f| f.parse().unwrap()).collect();
             let level = numbers[0] as u8;
             assert!((1..=3).contains(&level), "{row}");

@@ -72,7 +72,7 @@ pub struct ShapedPuzzleRequest {
 }
 
 /// Tries per puzzle before a request is given up.
-const TRIES: usize = 50;
+pub(super) const TRIES: usize = 50;
 
 /// The attempt series that gave repeats an index of `-n` may take before the shape is deemed to
 /// have no more puzzles than those made (series that gave nothing count a sixteenth: see
@@ -83,7 +83,7 @@ const MOST_SERIES: u64 = 20;
 const GRID_GUESSES_PER_CELL: usize = 8;
 
 /// The guesses, per cell, the search may spend on whether blanking a cell keeps one solution.
-const DIG_GUESSES_PER_CELL: usize = 400;
+pub(super) const DIG_GUESSES_PER_CELL: usize = 400;
 
 /// Where the digging aims from, in percent of the cells, for shapes past `MINIMAL_UP_TO` and no
 /// range asked: well short of the reach, so that most puzzles land in the range.
@@ -250,8 +250,13 @@ fn draw_listed(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzle>, Error
 
 /// The shape of a request, or its shard, as a message names it.
 fn of_the_shape(request: &ShapedPuzzleRequest) -> String {
-    let n = request.shape.size();
-    match request.shard {
+    shape_or_shard(&request.shape, request.shard)
+}
+
+/// `shape`, or its shard `shard`, as a message names it.
+pub fn shape_or_shard(shape: &Shape, shard: Option<Shard>) -> String {
+    let n = shape.size();
+    match shard {
         None => format!("this {n}×{n} shape"),
         Some(shard) => format!("shard {shard} of this {n}×{n} shape"),
     }
@@ -306,7 +311,6 @@ pub(super) fn make_one(
             ^ series.wrapping_mul(0xd1b5_4a32_d192_ed03),
     );
     let shape = &request.shape;
-    let n = shape.size();
     let within = |puzzle: &Vec<u8>, ceiling: Level| {
         logic
             .expect("a request for levels has the logic to rate them")
@@ -320,17 +324,10 @@ pub(super) fn make_one(
         .filter(|&level| level > Level::Singles || aimed.is_none());
     let mut scratch = vec![0; shape.cells()];
     for _ in 0..TRIES {
-        let mut solution = random_grid(shape, solver, &mut rng)?;
-        if let Some(shard) = request.shard {
-            let regions = &shape.houses()[2 * n..3 * n];
-            match relabel_into(&solution, regions, shard, request.first, &mut rng) {
-                Some(grid) => solution = grid,
-                None => continue,
-            }
-        } else if let Some(value) = request.first {
-            let top_left = solution[0];
-            swap_values(&mut solution, top_left, value);
-        }
+        let Some(solution) = drawn_solution(shape, solver, request.shard, request.first, &mut rng)?
+        else {
+            continue;
+        };
         let target = match &aimed {
             _ if wanted.is_some() => deepest(shape),
             Some(range) => rng.random_range(range.clone()),
@@ -475,8 +472,31 @@ fn random_grid<R: Rng + ?Sized>(
     Some(grid.iter().map(|&v| labels[usize::from(v) - 1]).collect())
 }
 
+/// A random complete grid of `shape`, relabelled into one of `shard`'s grids and to hold `first`
+/// in its top-left cell when they are asked: `None` when the shape has no grid, `Some(None)`
+/// when the grid drawn has no relabelling into the shard.
+pub(super) fn drawn_solution<R: Rng + ?Sized>(
+    shape: &Shape,
+    solver: &mut Solver,
+    shard: Option<Shard>,
+    first: Option<u8>,
+    rng: &mut R,
+) -> Option<Option<Vec<u8>>> {
+    let mut solution = random_grid(shape, solver, rng)?;
+    if let Some(shard) = shard {
+        let n = shape.size();
+        let regions = &shape.houses()[2 * n..3 * n];
+        return Some(relabel_into(&solution, regions, shard, first, rng));
+    }
+    if let Some(value) = first {
+        let top_left = solution[0];
+        swap_values(&mut solution, top_left, value);
+    }
+    Some(Some(solution))
+}
+
 /// Blanks cells of `solution` while the puzzle keeps one solution, up to `target` blanks.
-fn dig(
+pub(super) fn dig(
     shape: &Shape,
     solver: &mut Solver,
     solution: &[u8],

@@ -3,6 +3,7 @@
 
 pub mod deal;
 pub mod dig;
+pub mod hard;
 pub mod levels;
 pub mod listed;
 pub mod reach;

@@ -16,6 +16,7 @@ use super::{
     HEADER, Level, NOT_ONE_SOLUTION, Rating, Steps, bits, find_subset, push_columns,
     solve_logically,
 };
+use crate::engine::generic::hard::measure::ShapedMeasure;
 use crate::engine::generic::solve::{SOLVE_GUESSES_PER_CELL, Solver, undecided_after};
 use crate::jobs::solve::{BatchOutput, PuzzleProblem};
 use crate::model::shape::Shape;
@@ -77,6 +78,7 @@ impl ShapeLogic {
 struct Rater {
     solver: Solver,
     logic: ShapeLogic,
+    measure: ShapedMeasure,
 }
 
 /// Why a puzzle has no rating.
@@ -93,6 +95,7 @@ impl Rater {
         Rater {
             solver: Solver::new(shape),
             logic: ShapeLogic::new(shape),
+            measure: ShapedMeasure::new(shape),
         }
     }
 
@@ -105,9 +108,11 @@ impl Rater {
             Some(_) => return Err(Unrated::NotOneSolution),
             None => return Err(Unrated::Undecided),
         }
+        let guesses = u32::try_from(self.solver.guesses_made()).unwrap_or(u32::MAX);
         let mut board = Board::new(shape, &self.logic.links, puzzle);
         Ok(Rating {
-            guesses: u32::try_from(self.solver.guesses_made()).unwrap_or(u32::MAX),
+            guesses,
+            guesses_total: Some(self.measure.total(&mut self.solver, puzzle)),
             ..solve_logically(&mut board, Some(&solution), Level::Harder)
         })
     }
