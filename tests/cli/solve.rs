@@ -141,7 +141,11 @@ fn grid_format_in_and_out() {
     let compact: String = grid_puzzle.replace(' ', "");
     let (code, stdout, _) = solve_stdin(&[], compact.as_bytes());
     assert_eq!(code, 0);
-    let unspaced: Vec<u8> = expected[..162].iter().copied().filter(|&b| b != b' ').collect();
+    let unspaced: Vec<u8> = expected[..162]
+        .iter()
+        .copied()
+        .filter(|&b| b != b' ')
+        .collect();
     assert_eq!(stdout, unspaced);
 }
 
