@@ -75,12 +75,10 @@ fn shuffle_csv(header: &Header, rows: &Rows, seed: u64) -> Vec<u8> {
         .enumerate()
         .map(|(k, (record, (puzzle, solution)))| {
             let transformation = transformation_of(seed, k);
-            // A corpus that writes blanks as `0` (Kaggle's) gets them back as it wrote them.
-            let field = record.get(header.puzzle).unwrap_or_default();
-            let blank = if field.contains(&b'0') { b'0' } else { b'.' };
+            // Blanks as `.`: the corpus's own blank (Kaggle's `0`) is put back with the field.
             let image = |grid: &Grid| {
                 let mut line = Vec::with_capacity(CELLS);
-                push_line(&mut line, &transformation.apply(grid), blank);
+                push_line(&mut line, &transformation.apply(grid), b'.');
                 line
             };
             let puzzle = image(puzzle);

@@ -51,7 +51,8 @@ pub enum ShapeError {
     PrimeSize(usize),
     /// The `--box` split does not tile N.
     #[error(
-        "--box {rows}x{columns}: {rows}·{columns} is not {size}; expected RxC with R·C = {size}, both at least 2"
+        "--box {rows}x{columns}: {}; expected RxC with R·C = {size}, both at least 2",
+        box_problem(*.rows, *.columns, *.size)
     )]
     BoxSplit {
         /// Rows of a box.
@@ -80,6 +81,15 @@ pub enum ShapeError {
         /// What is wrong with it.
         problem: String,
     },
+}
+
+/// What is wrong with boxes of `rows` × `columns` cells for a grid of `size`.
+fn box_problem(rows: usize, columns: usize, size: usize) -> String {
+    if rows * columns != size {
+        format!("{rows}·{columns} is not {size}")
+    } else {
+        "a box one cell wide or high is no box".to_owned()
+    }
 }
 
 /// The default box split of `size`: R the largest divisor not above √N, or `None` for a prime.

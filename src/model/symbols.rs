@@ -37,8 +37,9 @@ impl Symbols {
             // would open a quoted field.
             if !can_be_symbol(ch) {
                 return Err(format!(
-                    "character {} cannot be a symbol (expected printable ASCII other than '.', \
-                     '-', '#', ',' and '\"')",
+                    "{} (character {}) cannot be a symbol (expected printable ASCII other than \
+                     '.', '-', '#', ',' and '\"')",
+                    crate::problems::shown_character(text, i),
                     i + 1
                 ));
             }

@@ -574,8 +574,9 @@ pub(crate) fn write_rows(
     write_records(rows.iter())
 }
 
-/// `record` with its puzzle field replaced by `puzzle`, and its solution and layout fields by
-/// `solution` and `layout` where they are given.
+/// `record` with its puzzle field replaced by `puzzle` (written with `.` for blanks, which
+/// become the blank the field had: `-`, or `0` where it is no symbol), and its solution and
+/// layout fields by `solution` and `layout` where they are given.
 pub(crate) fn replaced_fields(
     header: &Header,
     record: &csv::ByteRecord,
@@ -583,10 +584,24 @@ pub(crate) fn replaced_fields(
     solution: Option<&[u8]>,
     layout: Option<&[u8]>,
 ) -> csv::ByteRecord {
+    let old = record.get(header.puzzle).unwrap_or_default();
+    let blank = if old.contains(&b'.') {
+        b'.'
+    } else if old.contains(&b'-') {
+        b'-'
+    } else if old.contains(&b'0') && !puzzle.contains(&b'0') {
+        b'0'
+    } else {
+        b'.'
+    };
+    let puzzle: Vec<u8> = puzzle
+        .iter()
+        .map(|&b| if b == b'.' { blank } else { b })
+        .collect();
     let mut row = csv::ByteRecord::new();
     for (i, field) in record.iter().enumerate() {
         let replacement = if i == header.puzzle {
-            Some(puzzle)
+            Some(&puzzle[..])
         } else if Some(i) == header.solution {
             solution
         } else if Some(i) == header.layout {

@@ -14,6 +14,7 @@ mod findings;
 mod findings_csv;
 mod findings_diagonal;
 mod findings_form;
+mod findings_hostile;
 mod findings_low;
 mod findings_messages;
 mod findings_more;
