@@ -13,7 +13,7 @@
 //! The run ends with its program, or at the limit, never with its standard output: a process that
 //! left the group (`setsid`) can hold that pipe open as long as it lives. When the program is
 //! done, its group is killed, and so is any process that left the group but still works in the
-//! case's folder or holds the pipe (`strays.rs`); the pipe is then read for a moment longer, for
+//! case's folder, holds the pipe, or carries the case's mark in its environment (`strays.rs`); the pipe is then read for a moment longer, for
 //! what the killed left in it, and let go of if something unknown still holds it.
 //!
 //! This is not a sandbox: the program runs as the grader's user and sees the whole file system.
@@ -43,7 +43,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::grade::live::{self, Group};
-use crate::grade::strays::{kill_strays, pipe_inode, running_in};
+use crate::grade::strays::{kill_strays, mark, pipe_inode, running_in};
 
 /// How long the pipe is still read once everything that could hold it was killed: the dying let
 /// go of it at once, so only what is out of reach keeps it open that long.
@@ -182,6 +182,7 @@ pub(crate) fn run_limited(
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .process_group(0);
+    mark(&mut command, folder);
     let cap = limits.output_cap;
     let file_cap = cap.saturating_add(1);
     #[cfg(target_os = "linux")]

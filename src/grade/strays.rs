@@ -2,14 +2,20 @@
 //! and killed.
 //!
 //! A program can leave its group (`setsid`, `setpgid`), and `killpg` then misses it. On Linux,
-//! `/proc` shows two ties that such a process keeps unless it takes care to cut them: its working
-//! folder (inside the case's) and its open files (the run's standard output pipe). A process with
-//! either tie is a stray unless it is in the run's group (killed with it), is the grader, or is
-//! a child of the grader: another run's program, between its fork and its exec, holds a copy of
-//! every pipe the grader has open. Elsewhere than on Linux none is found.
+//! `/proc` shows three ties that such a process keeps unless it takes care to cut them: its
+//! working folder (inside the case's), its open files (the run's standard output pipe), and its
+//! environment, which carries the mark [`MARK`] naming the case's folder from the program down to
+//! every process it starts (`cd /` and closed files cut the first two; only a cleared
+//! environment cuts the third). A process with any tie is a stray unless it is in the run's group
+//! (killed with it), is the grader, or is a child of the grader: another run's program, between
+//! its fork and its exec, holds a copy of every pipe the grader has open. Elsewhere than on Linux
+//! none is found.
 
 use std::collections::HashSet;
 use std::path::Path;
+
+/// The environment variable that marks a case's processes; its value is the case's folder.
+const MARK: &str = "SUDOKU_GEN_GRADE_CASE";
 
 /// Kills the strays of a run: the processes working in `folder`, or holding the pipe whose inode
 /// is `pipe`, outside `group`. Returns those it killed.
@@ -85,6 +91,7 @@ fn find(
 ) -> Vec<(libc::pid_t, libc::pid_t)> {
     let grader = std::process::id() as libc::pid_t;
     let pipe = pipe.map(|inode| format!("pipe:[{inode}]"));
+    let mark = marked(folder);
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
@@ -101,7 +108,7 @@ fn find(
             let works_here =
                 std::fs::read_link(proc.join("cwd")).is_ok_and(|cwd| cwd.starts_with(folder));
             let holds_pipe = pipe.as_ref().is_some_and(|pipe| holds(&proc, pipe));
-            (works_here || holds_pipe).then_some((pid, its_group))
+            (works_here || holds_pipe || is_marked(&proc, &mark)).then_some((pid, its_group))
         })
         .collect()
 }
@@ -129,6 +136,27 @@ fn holds(proc: &Path, pipe: &str) -> bool {
     };
     fds.flatten()
         .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|link| link.as_os_str() == pipe))
+}
+
+/// Marks the processes of `command`, to run in `folder`, as that case's.
+pub(crate) fn mark(command: &mut std::process::Command, folder: &Path) {
+    command.env(
+        MARK,
+        folder.canonicalize().unwrap_or_else(|_| folder.to_owned()),
+    );
+}
+
+/// The entry `MARK=FOLDER` as it stands in an environment, for the case of `folder`.
+fn marked(folder: &Path) -> Vec<u8> {
+    use std::os::unix::ffi::OsStrExt;
+    [MARK.as_bytes(), b"=", folder.as_os_str().as_bytes()].concat()
+}
+
+/// Whether the environment of the process of `/proc/PID` holds the entry `mark`.
+#[cfg(target_os = "linux")]
+fn is_marked(proc: &Path, mark: &[u8]) -> bool {
+    std::fs::read(proc.join("environ"))
+        .is_ok_and(|environ| environ.split(|&b| b == 0).any(|entry| entry == mark))
 }
 
 /// The inode of an open pipe, as `/proc` links name it.

@@ -22,6 +22,7 @@ mod first;
 mod generate;
 mod generic_hangs;
 mod grade;
+mod grade_processes;
 mod hard;
 mod hard_shapes;
 mod input;
