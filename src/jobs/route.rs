@@ -102,11 +102,17 @@ pub(super) fn plan(job: Job, flags: &ShapeFlags, seed: u64) -> Result<Planned, E
             return Err(usage(error.to_string()));
         }
         let undrawn = match default_size(&request, mode)? {
-            Some(size) => Some(
-                request
-                    .undrawn_shape(size)
-                    .map_err(|e| usage(request.in_words_of_flags(e).to_string()))?,
-            ),
+            Some(size) => match request.undrawn_shape(size) {
+                Ok(shape) => Some(shape),
+                // An input's LAYOUT PUZZLE lines give regions at a prime size; its reader
+                // names the problem of one that does not.
+                Err(ShapeError::PrimeSize(_))
+                    if request.layout.is_none() && !matches!(mode, Mode::Grids | Mode::Puzzles) =>
+                {
+                    None
+                }
+                Err(error) => return Err(usage(request.in_words_of_flags(error).to_string())),
+            },
             None => None,
         };
         // A random layout is drawn only once the job is known to be served: the draw takes a

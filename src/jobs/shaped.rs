@@ -76,8 +76,8 @@ pub enum Job {
 /// kernel, not the standard one, must read it. A CSV corpus (`column`: its puzzle column, when
 /// named) is told from the puzzle fields of its first rows, read as the lines of a line file; one
 /// whose header is malformed is left to the standard reader, which names the problem. With
-/// `standard` (the flags named the standard shape), only a corpus with a layout column is of
-/// another shape: the standard reader would ignore its regions. `request` asks for no shape but
+/// `standard` (the flags named the standard shape), only lines or a corpus that carry layouts are
+/// of another shape: the standard reader would ignore their regions. `request` asks for no shape but
 /// may refuse the diagonals (`--diagonal=no`).
 pub(super) fn is_other_shape(
     text: &[u8],
@@ -86,7 +86,11 @@ pub(super) fn is_other_shape(
     request: &ShapeRequest,
 ) -> bool {
     match detect_header(text, column) {
-        None => !standard && is_other_line_text(text, request),
+        // Lines that carry their layouts are a jigsaw's, whatever size the flags name.
+        None => {
+            detect_size(text, None).is_some_and(|(_, prefixed)| prefixed)
+                || !standard && is_other_line_text(text, request)
+        }
         Some(Ok(header)) => {
             let body = memchr::memchr(b'\n', text).map_or(text.len(), |at| at + 1);
             let lines = puzzle_lines(&text[body..], &header, 2);

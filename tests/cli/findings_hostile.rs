@@ -80,3 +80,43 @@ fn a_solvable_25x25_puzzle_of_many_solutions_was_left_undecided() {
         solution.as_bytes()
     ));
 }
+
+#[test]
+fn a_layout_puzzle_file_was_refused_under_its_own_size() {
+    // `--size 9` sent LAYOUT PUZZLE lines to the reader of plain 9×9 lines, and `--size 11` was
+    // refused as a prime size before the file, whose lines give the regions, was read.
+    let jigsaw = "tests/data/shapes/jigsaw9.txt";
+    for mode in ["-s", "--rate", "--canon", "--shuffle"] {
+        let out = sudoku_gen()
+            .args([mode, jigsaw, "--size", "9"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{mode}");
+        assert!(out.stderr.is_empty(), "{mode}");
+    }
+    let made = sudoku_gen()
+        .args([
+            "-n", "2", "--size", "11", "--jigsaw", "random", "--seed", "1",
+        ])
+        .args(["--format", "line"])
+        .output()
+        .unwrap();
+    assert_eq!(made.status.code(), Some(0));
+    let dir = tempfile::tempdir().unwrap();
+    let puzzles = dir.path().join("puzzles.txt");
+    std::fs::write(&puzzles, &made.stdout).unwrap();
+    let solved = sudoku_gen()
+        .arg("-s")
+        .arg(&puzzles)
+        .args(["--size", "11"])
+        .output()
+        .unwrap();
+    assert_eq!(solved.status.code(), Some(0));
+    let checked = sudoku_gen()
+        .args(["--check", "-", "--size", "11"])
+        .write_stdin(solved.stdout)
+        .output()
+        .unwrap();
+    assert_eq!(checked.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&checked.stdout).starts_with("ok: 2 grids"));
+}
