@@ -65,7 +65,7 @@ pub fn shuffle_text(
 
 /// Shuffles the rows of a CSV corpus, as [`corpus::read_corpus`] reads them: each row's puzzle
 /// and solution fields are replaced by their images under the row's transformation (in the line
-/// format, blanks as the puzzle field wrote them, `0` or `.`; an empty solution field stays
+/// format, blanks as the puzzle field wrote them, `.`, `-` or `0`; an empty solution field stays
 /// empty), and its other fields are kept.
 fn shuffle_csv(header: &Header, rows: &Rows, seed: u64) -> Vec<u8> {
     let records: Vec<csv::ByteRecord> = rows

@@ -13,8 +13,9 @@
 //! The run ends with its program, or at the limit, never with its standard output: a process that
 //! left the group (`setsid`) can hold that pipe open as long as it lives. When the program is
 //! done, its group is killed, and so is any process that left the group but still works in the
-//! case's folder, holds the pipe, or carries the case's mark in its environment (`strays.rs`); the pipe is then read for a moment longer, for
-//! what the killed left in it, and let go of if something unknown still holds it.
+//! case's folder, holds the pipe, or carries the case's mark in its environment (`strays.rs`);
+//! the pipe is then read for a moment longer, for what the killed left in it, and let go of if
+//! something unknown still holds it.
 //!
 //! This is not a sandbox: the program runs as the grader's user and sees the whole file system.
 //!

@@ -17,15 +17,14 @@ use std::path::Path;
 /// The environment variable that marks a case's processes; its value is the case's folder.
 const MARK: &str = "SUDOKU_GEN_GRADE_CASE";
 
-/// Kills the strays of a run: the processes working in `folder`, or holding the pipe whose inode
-/// is `pipe`, outside `group`. Returns those it killed.
+/// Kills the strays of a run: the processes working in `folder`, holding the pipe whose inode is
+/// `pipe`, or carrying the mark of `folder`, outside `group`. Returns those it killed.
 pub(crate) fn kill_strays(
     folder: &Path,
     pipe: Option<u64>,
     group: Option<libc::pid_t>,
 ) -> HashSet<libc::pid_t> {
-    // Working folders are shown with every link resolved.
-    let folder = folder.canonicalize().unwrap_or_else(|_| folder.to_owned());
+    let folder = resolved(folder);
     let mut killed = HashSet::new();
     // A stray can start another between a look and the kill: look again until no new one shows
     // (a killed one can show for a moment, dying).
@@ -138,15 +137,19 @@ fn holds(proc: &Path, pipe: &str) -> bool {
         .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|link| link.as_os_str() == pipe))
 }
 
-/// Marks the processes of `command`, to run in `folder`, as that case's.
-pub(crate) fn mark(command: &mut std::process::Command, folder: &Path) {
-    command.env(
-        MARK,
-        folder.canonicalize().unwrap_or_else(|_| folder.to_owned()),
-    );
+/// `folder` with every link resolved, as `/proc` shows working folders, and as the mark names it
+/// (the mark set and the mark looked for must be the same bytes).
+fn resolved(folder: &Path) -> std::path::PathBuf {
+    folder.canonicalize().unwrap_or_else(|_| folder.to_owned())
 }
 
-/// The entry `MARK=FOLDER` as it stands in an environment, for the case of `folder`.
+/// Marks the processes of `command`, to run in `folder`, as that case's.
+pub(crate) fn mark(command: &mut std::process::Command, folder: &Path) {
+    command.env(MARK, resolved(folder));
+}
+
+/// The entry `MARK=FOLDER` as it stands in an environment, for the case of `folder` (resolved).
+#[cfg(target_os = "linux")]
 fn marked(folder: &Path) -> Vec<u8> {
     use std::os::unix::ffi::OsStrExt;
     [MARK.as_bytes(), b"=", folder.as_os_str().as_bytes()].concat()

@@ -43,7 +43,7 @@ pub struct ShapeFlags {
 pub(super) enum Planned {
     /// A job of the standard kernel. With `standard_shape`, the shape flags named the standard 9×9
     /// shape, so that an input of another shape is malformed rather than sent to the generic
-    /// kernel; without, an input without shape flags is served by the kernel its text asks for,
+    /// kernel (but for one that carries its layouts); without, an input without shape flags is served by the kernel its text asks for,
     /// read as `request` (no flag, or `--diagonal=no`) says.
     Standard {
         job: Job,

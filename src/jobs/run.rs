@@ -66,8 +66,8 @@ pub(super) fn run(
 }
 
 /// A job of the standard kernel. Without `standard_shape`, an input of another shape goes to the
-/// generic kernel instead, read as `request` says; with it, a CSV corpus whose rows carry layouts
-/// still does.
+/// generic kernel instead, read as `request` says; with it, lines or a CSV corpus that carry
+/// layouts still do.
 fn run_standard(
     job: Job,
     seed: u64,

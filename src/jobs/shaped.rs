@@ -86,18 +86,15 @@ pub(super) fn is_other_shape(
     request: &ShapeRequest,
 ) -> bool {
     match detect_header(text, column) {
-        // Lines that carry their layouts are a jigsaw's, whatever size the flags name.
-        None => {
-            detect_size(text, None).is_some_and(|(_, prefixed)| prefixed)
-                || !standard && is_other_line_text(text, request)
-        }
+        None => carries_layouts(text) || !standard && is_other_line_text(text, request),
         Some(Ok(header)) => {
             let body = memchr::memchr(b'\n', text).map_or(text.len(), |at| at + 1);
             let lines = puzzle_lines(&text[body..], &header, 2);
-            let prefixed = detect_size(&lines, None).is_some_and(|(_, prefixed)| prefixed);
             // A layout column makes a jigsaw corpus, even where its first row's field is empty
             // (which the generic reader then reports) and the row reads as a plain 9×9 line.
-            header.layout.is_some() || prefixed || !standard && is_other_line_text(&lines, request)
+            header.layout.is_some()
+                || carries_layouts(&lines)
+                || !standard && is_other_line_text(&lines, request)
         }
         Some(Err(_)) => false,
     }
@@ -112,10 +109,16 @@ pub(super) fn is_compact_rows(text: &[u8]) -> bool {
             .is_some_and(|(size, layout)| size == 9 && layout == Layout::Grid { compact: true })
 }
 
+/// Whether the lines of `text` carry their layouts (`LAYOUT PUZZLE`): a jigsaw's, whatever size
+/// the flags name.
+fn carries_layouts(text: &[u8]) -> bool {
+    detect_size(text, None).is_some_and(|(_, prefixed)| prefixed)
+}
+
+/// Whether lines that carry no layouts are of another shape than 9×9 (see [`is_other_shape`]).
 fn is_other_line_text(text: &[u8], request: &ShapeRequest) -> bool {
     detect_size(text, None).is_some_and(|(size, prefixed)| {
         size != 9
-            || prefixed
             || written_alphabet(text, size, prefixed).is_some()
             || read_shaped(text, request).is_ok_and(|(puzzles, _)| puzzles.shapes[0].diagonal())
     })

@@ -351,6 +351,11 @@ pub fn read_shaped(
                 ),
             );
         }
+        // A prime size the flags gave, of records that carry no layouts to stand for boxes.
+        Err(error @ ShapeError::PrimeSize(_)) => {
+            let error = request.in_words_of_flags(error);
+            return fail(1, format!("{error}, or lines that carry their layouts"));
+        }
         Err(error) => return fail(1, error.to_string()),
     };
     let Some(detected) = detected else {

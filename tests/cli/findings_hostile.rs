@@ -21,33 +21,37 @@ fn a_refused_symbol_was_not_shown() {
 
 #[test]
 fn shuffled_csv_rows_lost_their_corpus_blank() {
-    let made = sudoku_gen()
-        .args(["-n", "6", "--seed", "5", "--format", "csv"])
-        .output()
-        .unwrap();
-    assert_eq!(made.status.code(), Some(0));
-    let rows = csv_records(&made.stdout);
+    // 9×9 corpora and those of other shapes are shuffled by different kernels.
     let dir = tempfile::tempdir().unwrap();
-    for blank in ['-', '0', '.'] {
-        let mut text = String::from("puzzle,solution\n");
-        for row in &rows[1..] {
-            text += &format!("{},{}\n", row[0].replace('.', &blank.to_string()), row[1]);
-        }
-        let input = dir.path().join("corpus.csv");
-        std::fs::write(&input, text).unwrap();
-        let out = sudoku_gen()
-            .args(["--shuffle"])
-            .arg(&input)
-            .args(["--seed", "1"])
+    for shape in [&["--size", "9"][..], &["--size", "16"]] {
+        let made = sudoku_gen()
+            .args(["-n", "6", "--seed", "5", "--format", "csv"])
+            .args(shape)
             .output()
             .unwrap();
-        assert_eq!(out.status.code(), Some(0), "{blank}");
-        let shuffled = csv_records(&out.stdout);
-        assert_eq!(shuffled.len(), rows.len());
-        for (row, before) in shuffled[1..].iter().zip(&rows[1..]) {
-            let blanks = row[0].chars().filter(|&c| c == blank).count();
-            let was = before[0].chars().filter(|&c| c == '.').count();
-            assert_eq!(blanks, was, "{blank}: {}", row[0]);
+        assert_eq!(made.status.code(), Some(0));
+        let rows = csv_records(&made.stdout);
+        for blank in ['-', '0', '.'] {
+            let mut text = String::from("puzzle,solution\n");
+            for row in &rows[1..] {
+                text += &format!("{},{}\n", row[0].replace('.', &blank.to_string()), row[1]);
+            }
+            let input = dir.path().join("corpus.csv");
+            std::fs::write(&input, text).unwrap();
+            let out = sudoku_gen()
+                .args(["--shuffle"])
+                .arg(&input)
+                .args(["--seed", "1"])
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(0), "{shape:?} {blank}");
+            let shuffled = csv_records(&out.stdout);
+            assert_eq!(shuffled.len(), rows.len());
+            for (row, before) in shuffled[1..].iter().zip(&rows[1..]) {
+                let blanks = row[0].chars().filter(|&c| c == blank).count();
+                let was = before[0].chars().filter(|&c| c == '.').count();
+                assert_eq!(blanks, was, "{shape:?} {blank}: {}", row[0]);
+            }
         }
     }
 }
@@ -119,4 +123,22 @@ fn a_layout_puzzle_file_was_refused_under_its_own_size() {
         .unwrap();
     assert_eq!(checked.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&checked.stdout).starts_with("ok: 2 grids"));
+}
+
+#[test]
+fn a_prime_size_for_lines_without_layouts_named_a_flag_not_given() {
+    // Let through to the file for the layouts its lines might carry, a prime size of plain lines
+    // is refused in the words of the flag that gave it.
+    let cases: [(&str, &str); 2] = [("--size", "7"), ("--symbols", "ABCDEFG")];
+    for (flag, value) in cases {
+        let out = sudoku_gen()
+            .args(["-s", "tests/data/sample_17_clue.txt", flag, value])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{flag}");
+        assert!(out.stdout.is_empty());
+        let message = String::from_utf8(out.stderr).unwrap();
+        assert!(message.contains(&format!("{flag} {value}")), "{message}");
+        assert!(message.contains("carry their layouts"), "{message}");
+    }
 }

@@ -43,9 +43,9 @@ pub(crate) fn write_script(folder: &Path, name: &str, body: &str) -> PathBuf {
 
 /// What one grading printed: exit code, terminal report, score sheet.
 pub(crate) struct Graded {
-    pub(crate) code: i32,
+    code: i32,
     pub(crate) report: String,
-    pub(crate) sheet: String,
+    sheet: String,
 }
 
 impl Graded {

@@ -44,11 +44,13 @@ fn assert_ends(mark: &Path) {
 }
 
 /// Lines of script that start a process which leaves the process group (`setsid`), writes its id
-/// to `mark`, then sleeps 30 s; the script goes on once the mark is written.
+/// to `mark`, then sleeps 30 s; the script goes on once the mark is written. The process drops
+/// the variable that marks the case's processes, so that it is found by the ties a test leaves it
+/// (its working folder, its standard output) alone.
 fn detach(mark: &Path, redirect: &str) -> String {
     let mark = mark.display();
     format!(
-        "setsid sh -c 'echo $$ > \"{mark}\"; exec sleep 30' {redirect} &\nwhile [ ! -s \"{mark}\" ]; do sleep 0.05; done\n"
+        "env -u SUDOKU_GEN_GRADE_CASE setsid sh -c 'echo $$ > \"{mark}\"; exec sleep 30' {redirect} &\nwhile [ ! -s \"{mark}\" ]; do sleep 0.05; done\n"
     )
 }
 

@@ -237,6 +237,29 @@ impl Solver {
         unreachable!("the runs go on until one ends")
     }
 
+    /// A first solution of `puzzle`, written into `solution`: as [`Solver::count_within`] with a
+    /// limit of 1, but trying two restart schedules.
+    pub fn first_within(
+        &mut self,
+        puzzle: &[u8],
+        solution: &mut [u8],
+        guesses: usize,
+    ) -> Option<usize> {
+        // The runs of a first solution's schedule are short, and their lengths alone differ from
+        // those of a count to two: on a 25×25 puzzle of many solutions, the latter's found one
+        // in 1.7 s where every run of the former ran out (27 s). The first schedule, which ends
+        // nearly every search, gets a quarter of the guesses, so that the other takes over soon
+        // (8 s on that puzzle, against 15 s with a half).
+        if let Some(count) = self.count_within(puzzle, 1, solution, guesses / 4) {
+            return Some(count);
+        }
+        match self.count_within(puzzle, 2, solution, guesses - guesses / 4) {
+            Some(count) => Some(count.min(1)),
+            // A count that ran out before a second solution has written its first.
+            None => (!self.known.is_empty()).then_some(1),
+        }
+    }
+
     /// Builds the state of `puzzle` and the propagation stacks it starts with; false when it
     /// plainly has no solution (a value out of range, twice in a house, or a cell or a house's
     /// value with no place).
@@ -602,7 +625,6 @@ pub(crate) fn undecided_after(cells: usize) -> String {
 /// With `unique`, each puzzle must have exactly one solution.
 pub fn solve_all(puzzles: &ShapedPuzzles, unique: bool) -> BatchOutput {
     let cells = puzzles.cells_per_puzzle();
-    let limit = if unique { 2 } else { 1 };
     let mut solutions = puzzles.cells.clone();
     let counts: Vec<Option<usize>> = solutions
         .par_chunks_mut(cells)
@@ -618,20 +640,11 @@ pub fn solve_all(puzzles: &ShapedPuzzles, unique: bool) -> BatchOutput {
                 let (_, solver) = solver.as_mut().expect("made above");
                 let guesses = SOLVE_GUESSES_PER_CELL * cells;
                 let puzzle = puzzles.puzzle(index);
-                if limit > 1 {
-                    return solver.count_within(puzzle, limit, solution, guesses);
+                if unique {
+                    solver.count_within(puzzle, 2, solution, guesses)
+                } else {
+                    solver.first_within(puzzle, solution, guesses)
                 }
-                // A first solution's runs are short, and their lengths alone differ from those
-                // of a count to two: the latter's schedule found one where every run of the
-                // former ran out (a 25×25 puzzle of many solutions, 1.7 s against "undecided"
-                // after 27 s). The first gets a quarter of the guesses, the second the rest.
-                solver
-                    .count_within(puzzle, 1, solution, guesses / 4)
-                    .or_else(|| {
-                        solver
-                            .count_within(puzzle, 2, solution, guesses - guesses / 4)
-                            .map(|count| count.min(1))
-                    })
             },
         )
         .collect();
@@ -661,108 +674,4 @@ pub fn solve_all(puzzles: &ShapedPuzzles, unique: bool) -> BatchOutput {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::symbols::Symbols;
-
-    #[test]
-    fn transpose_reads_a_bit_matrix_the_other_way() {
-        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
-        let mut rows = [0u32; 32];
-        for row in &mut rows {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            *row = state as u32;
-        }
-        for size in [4, 6, 9, 16, 25, 32] {
-            let mut square = rows;
-            for (r, row) in square.iter_mut().enumerate() {
-                *row = if r < size {
-                    *row & (u32::MAX >> (32 - size))
-                } else {
-                    0
-                };
-            }
-            let mut turned = square;
-            transpose(&mut turned, size);
-            for (r, row) in square.iter().enumerate() {
-                for (c, column) in turned.iter().enumerate() {
-                    assert_eq!(column >> r & 1, row >> c & 1, "{size}: {r} {c}");
-                }
-            }
-        }
-    }
-
-    /// Counts solutions by trying every value in every blank, in order: the plain twin of the search.
-    fn brute_force(shape: &Shape, grid: &mut Vec<u8>, limit: usize) -> usize {
-        let Some(cell) = grid.iter().position(|&v| v == 0) else {
-            return 1;
-        };
-        let mut count = 0;
-        for value in 1..=shape.size() as u8 {
-            if shape
-                .peers(cell)
-                .iter()
-                .all(|&p| grid[usize::from(p)] != value)
-            {
-                grid[cell] = value;
-                count += brute_force(shape, grid, limit - count);
-                grid[cell] = 0;
-                if count >= limit {
-                    break;
-                }
-            }
-        }
-        count
-    }
-
-    #[test]
-    fn every_4x4_grid_is_found() {
-        let shape = Shape::boxed(4, None, false, Symbols::default_for(4)).unwrap();
-        let mut solver = Solver::new(&shape);
-        let mut solution = vec![0; 16];
-        assert_eq!(solver.count(&[0; 16], usize::MAX, &mut solution), 288);
-        assert!(shape.first_repeat(&solution).is_none() && !solution.contains(&0));
-    }
-
-    #[test]
-    fn counts_agree_with_brute_force_on_small_shapes() {
-        let shapes = [
-            Shape::boxed(4, None, true, Symbols::default_for(4)).unwrap(),
-            Shape::boxed(6, None, false, Symbols::default_for(6)).unwrap(),
-            Shape::boxed(6, Some((3, 2)), false, Symbols::default_for(6)).unwrap(),
-        ];
-        for shape in &shapes {
-            let mut solver = Solver::new(shape);
-            let cells = shape.cells();
-            // Puzzles: a solution with a growing number of cells blanked, in a fixed scattered order.
-            let mut grid = vec![0; cells];
-            solver.count(&vec![0; cells], 1, &mut grid);
-            for blanks in [0, cells / 3, cells / 2, 2 * cells / 3, cells - 4] {
-                let mut puzzle = grid.clone();
-                for k in 0..blanks {
-                    puzzle[k * 7 % cells] = 0;
-                }
-                let mut out = vec![0; cells];
-                let fast = solver.count(&puzzle, 50, &mut out);
-                assert_eq!(fast, brute_force(shape, &mut puzzle.clone(), 50));
-                assert!(out.iter().zip(&puzzle).all(|(&o, &p)| p == 0 || o == p));
-            }
-        }
-    }
-
-    #[test]
-    fn contradictions_have_no_solution() {
-        let shape = Shape::boxed(4, None, false, Symbols::default_for(4)).unwrap();
-        let mut solver = Solver::new(&shape);
-        let mut out = vec![0; 16];
-        let mut puzzle = vec![0; 16];
-        puzzle[0] = 1;
-        puzzle[3] = 1;
-        assert_eq!(solver.count(&puzzle, 2, &mut out), 0);
-        // A jigsaw layout that no grid fills.
-        let layout = Shape::jigsaw(b"aaabcabbccbdcddd", None, false, None).unwrap();
-        assert_eq!(Solver::new(&layout).count(&[0; 16], 1, &mut [0; 16]), 0);
-    }
-}
+mod tests;
