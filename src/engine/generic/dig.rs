@@ -85,6 +85,12 @@ const GRID_GUESSES_PER_CELL: usize = 8;
 /// The guesses, per cell, the search may spend on whether blanking a cell keeps one solution.
 pub(super) const DIG_GUESSES_PER_CELL: usize = 400;
 
+/// The checks' worth of guesses one digging may spend in all: where each check costs near its
+/// budget (a 25×25 layout whose regions are its rows, a Latin square to the search, took 6 to 45
+/// s a puzzle), the digging stops where it is, a puzzle of fewer blanks, rather than crawl on.
+/// Diggings of other shapes spend far less.
+const DIG_CHECKS_OF_GUESSES: usize = 4;
+
 /// Where the digging aims from, in percent of the cells, for shapes past `MINIMAL_UP_TO` and no
 /// range asked: well short of the reach, so that most puzzles land in the range.
 const AIM_FROM_PERCENT: usize = 45;
@@ -512,7 +518,12 @@ pub(super) fn dig(
     let mut puzzle = solution.to_vec();
     let mut scratch = vec![0; cells];
     let mut blanks = 0;
+    let guesses = DIG_GUESSES_PER_CELL * cells;
+    let mut spent = 0;
     for cell in order {
+        if spent >= DIG_CHECKS_OF_GUESSES * guesses {
+            break;
+        }
         let partner = if symmetric { cells - 1 - cell } else { cell };
         let removed = 1 + usize::from(partner != cell);
         if blanks + removed > target {
@@ -522,7 +533,9 @@ pub(super) fn dig(
         puzzle[partner] = 0;
         // A check that runs out of guesses keeps the given: the puzzle keeps one solution, and
         // the digging its pace.
-        if solver.count_within(&puzzle, 2, &mut scratch, DIG_GUESSES_PER_CELL * cells) == Some(1) {
+        let count = solver.count_within(&puzzle, 2, &mut scratch, guesses);
+        spent += solver.guesses_made();
+        if count == Some(1) {
             blanks += removed;
             if blanks == target {
                 break;

@@ -565,7 +565,19 @@ impl Solver {
 /// `r` being word `r` and column `c` its bit `c`: each step swaps the off-diagonal blocks of
 /// every diagonal block twice its size, from the smallest power of two that holds `size`.
 fn transpose(rows: &mut [u32; 32], size: usize) {
-    let span = size.next_power_of_two();
+    // A span known when compiling unrolls the steps into straight lines of whole-row operations,
+    // which the compiler runs four rows at a time.
+    match size.next_power_of_two() {
+        32 => transpose_span::<32>(rows),
+        16 => transpose_span::<16>(rows),
+        8 => transpose_span::<8>(rows),
+        _ => transpose_span::<4>(rows),
+    }
+}
+
+/// [`transpose`] of the first `SPAN` rows and bits.
+#[inline(always)]
+fn transpose_span<const SPAN: usize>(rows: &mut [u32; 32]) {
     for (step, mask) in [
         (16, 0x0000_FFFF_u32),
         (8, 0x00FF_00FF),
@@ -573,10 +585,10 @@ fn transpose(rows: &mut [u32; 32], size: usize) {
         (2, 0x3333_3333),
         (1, 0x5555_5555),
     ] {
-        if step >= span {
+        if step >= SPAN {
             continue;
         }
-        for base in (0..span).step_by(2 * step) {
+        for base in (0..SPAN).step_by(2 * step) {
             for r in base..base + step {
                 let swapped = ((rows[r] >> step) ^ rows[r + step]) & mask;
                 rows[r + step] ^= swapped;
