@@ -55,10 +55,10 @@ fn main() -> ExitCode {
             let code = if error.use_stderr() { USAGE } else { 0 };
             match error.print() {
                 Err(failed) if failed.kind() != std::io::ErrorKind::BrokenPipe => {
-                    eprintln!(
+                    report(format_args!(
                         "sudoku-gen: error: {}",
                         Error::io("standard output", failed)
-                    );
+                    ));
                     return ExitCode::FAILURE;
                 }
                 _ => {}
@@ -78,13 +78,13 @@ fn main() -> ExitCode {
         && (request.output.is_some() || matches!(request.job, Job::Grade { .. }))
         && let Err(error) = clean_up_before_ending_on_signals()
     {
-        eprintln!("sudoku-gen: error: signal handling: {error}");
+        report(format_args!("sudoku-gen: error: signal handling: {error}"));
         return ExitCode::FAILURE;
     }
     match request.and_then(sudoku_gen::jobs::run) {
         Ok(finished) => {
             for message in &finished.messages {
-                eprintln!("{message}");
+                report(format_args!("{message}"));
             }
             if finished.with_problems {
                 ExitCode::FAILURE
@@ -99,14 +99,21 @@ fn main() -> ExitCode {
             ExitCode::from(USAGE)
         }
         Err(Error::Unusable(message)) => {
-            eprintln!("{message}");
+            report(format_args!("{message}"));
             ExitCode::from(USAGE)
         }
         Err(error) => {
-            eprintln!("sudoku-gen: error: {error}");
+            report(format_args!("sudoku-gen: error: {error}"));
             ExitCode::FAILURE
         }
     }
+}
+
+/// Writes `message` and a line end on standard error. A standard error closed (`2>&-`, or a pipe
+/// whose reader has gone) loses the message, not the exit code: `eprintln!` would panic there.
+fn report(message: std::fmt::Arguments) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{message}");
 }
 
 /// A thread waits for the [`ENDING_SIGNALS`]: on one, it removes the temporary file of `-o FILE`,

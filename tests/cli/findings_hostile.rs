@@ -171,3 +171,20 @@ fn a_25x25_layout_of_rows_crawled_through_its_digging() {
     assert!(spec.is_consistent(cells));
     assert!(cells.iter().filter(|&&c| c == b'.').count() > 200);
 }
+
+#[test]
+fn a_message_on_a_closed_standard_error_panicked() {
+    // The reader of standard error gone, a data problem still exits 1, not 101 with a panic.
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "11.......\n").unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-gen"))
+        .arg("-s")
+        .arg(&bad)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    assert_eq!(child.wait().unwrap().code(), Some(1));
+}
