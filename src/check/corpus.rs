@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use super::GridRules;
 use super::count::count_solutions;
 use super::layout::Spot;
-use super::report::{Fault, Problem, Report, Subject};
+use super::report::{Fault, Problem, Report, Subject, check_count};
 use super::solutions::judge_solution;
 use crate::io::input::Piece;
 use crate::text::corpus::Header;
@@ -25,12 +25,21 @@ pub struct CorpusRules {
 pub(super) struct CorpusCheck {
     header: Header,
     pub report: Report,
+    /// The last line read.
+    last_line: usize,
 }
 
 impl CorpusCheck {
+    /// The report, once every piece is checked: with `count`, the rows must be that many.
+    pub fn finish(mut self, count: Option<usize>) -> Report {
+        check_count(&mut self.report, self.last_line.max(1), count);
+        self.report
+    }
+
     pub fn new(header: Header) -> CorpusCheck {
         CorpusCheck {
             header,
+            last_line: 1,
             report: Report {
                 subject: Subject::Solutions,
                 ..Report::default()
@@ -40,6 +49,8 @@ impl CorpusCheck {
 
     /// Checks the rows of `piece` (the header too, in the first).
     pub fn piece(&mut self, piece: &Piece, rules: GridRules, unique: bool) {
+        let ends = memchr::memchr_iter(b'\n', piece).count();
+        self.last_line = piece.first_line + ends - usize::from(piece.ends_with(b"\n"));
         let (text, first_line) = if piece.first_line == 1 {
             let body = memchr::memchr(b'\n', piece).map_or(piece.len(), |at| at + 1);
             (&piece[body..], 2)

@@ -17,7 +17,7 @@ use super::GridRules;
 use super::corpus::{CorpusCheck, CorpusRules};
 use super::layout::{Layout, Place, Spot, Template, regular_count};
 use super::repeats::{Places, SeenGrids, add_repeats, seen_key};
-use super::report::{Cell, Fault, Problem, Report, check_total};
+use super::report::{Cell, Fault, Problem, Report, check_count, check_total};
 use super::scan::{Form, byte_order_mark, scan};
 use crate::error::Error;
 use crate::io::input::{Boundary, Pieces};
@@ -183,14 +183,8 @@ impl FileCheck {
 
     /// The file's report once every piece is checked (repeats aside: see `add_repeats`).
     fn finish(mut self, rules: GridRules) -> Report {
-        if let Some(count) = rules.count.filter(|&count| count != self.report.grids) {
-            let lines = self.lines + usize::from(self.unterminated);
-            let fault = Fault::GridCount {
-                expected: count,
-                found: self.report.grids,
-            };
-            self.report.add_fault(lines.max(1), None, fault);
-        }
+        let lines = self.lines + usize::from(self.unterminated);
+        check_count(&mut self.report, lines.max(1), rules.count);
         self.report
     }
 }
@@ -282,7 +276,7 @@ pub fn check_grid_files(
             }
         }
         if let Some(corpus) = corpus {
-            reports.push(corpus.report);
+            reports.push(corpus.finish(file_rules.count));
             continue;
         }
         last_lines = (check.lines + usize::from(check.unterminated)).max(1);

@@ -156,6 +156,17 @@ pub fn files_text(reports: &[(String, Report)]) -> String {
     text
 }
 
+/// Reports on `last_line` of `report` when its grids (a corpus's rows) are not `count`.
+pub(super) fn check_count(report: &mut Report, last_line: usize, count: Option<usize>) {
+    if let Some(expected) = count.filter(|&c| c != report.grids) {
+        let fault = Fault::GridCount {
+            expected,
+            found: report.grids,
+        };
+        report.add_fault(last_line, None, fault);
+    }
+}
+
 /// Reports on `last_line` of the last of several files' `reports` when their grids do not total
 /// `count`.
 pub(super) fn check_total(reports: &mut [Report], last_line: usize, count: Option<usize>) {

@@ -10,7 +10,7 @@
 
 use super::GridRules;
 use super::repeats::{Places, SeenGrids, add_repeats, seen_key};
-use super::report::{Cell, Fault, Report, Subject, check_total};
+use super::report::{Cell, Fault, Report, Subject, check_count, check_total};
 use super::scan::noun_of;
 use super::shaped_form::FormCheck;
 use crate::model::request::ShapeRequest;
@@ -363,16 +363,6 @@ pub(super) fn add_parse_errors(report: &mut Report, errors: &ParseErrors) {
     report
         .problems
         .count_unlisted(errors.count() - errors.listed().len());
-}
-
-fn check_count(report: &mut Report, last_line: usize, count: Option<usize>) {
-    if let Some(expected) = count.filter(|&c| c != report.grids) {
-        let fault = Fault::GridCount {
-            expected,
-            found: report.grids,
-        };
-        report.add_fault(last_line, None, fault);
-    }
 }
 
 pub(crate) fn last_line(text: &[u8]) -> usize {

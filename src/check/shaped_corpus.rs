@@ -9,7 +9,7 @@
 
 use rayon::prelude::*;
 
-use super::report::{Problem, Report, Subject};
+use super::report::{Problem, Report, Subject, check_count};
 use super::shaped::{add_parse_errors, check_solution};
 use crate::model::shape::Shape;
 use crate::text::parse::ParseErrors;
@@ -82,8 +82,10 @@ impl CorpusChecker {
         self.report.problems.count() > before
     }
 
-    /// The report, once every piece is checked.
-    pub fn finish(self) -> Report {
+    /// The report, once every piece is checked, `last_line` the input's last: with `count`, the
+    /// rows must be that many.
+    pub fn finish(mut self, last_line: usize, count: Option<usize>) -> Report {
+        check_count(&mut self.report, last_line, count);
         self.report
     }
 }

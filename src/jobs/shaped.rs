@@ -484,9 +484,8 @@ impl ShapedPieces {
 
 /// What [`check_file`] found in one input.
 struct Checked {
-    /// A CSV corpus's report, checked row by row; `None` for grids, whose problems the checker
-    /// holds.
-    corpus: Option<Report>,
+    /// A CSV corpus's check, row by row; `None` for grids, whose problems the checker holds.
+    corpus: Option<CorpusChecker>,
     /// The input's last line.
     last_line: usize,
     /// With `--classes`, the equivalent pairs found.
@@ -510,7 +509,7 @@ fn check_inputs(
         let (name, pieces) = inputs.into_iter().next().expect("one input");
         let checked = check_file(pieces, &mut checker, rules.first, unique, classes)?;
         let mut report = match checked.corpus {
-            Some(report) => report,
+            Some(corpus) => corpus.finish(checked.last_line, rules.count),
             None => checker
                 .finish(checked.last_line, rules.count)
                 .map_err(spill_failed)?,
@@ -526,7 +525,12 @@ fn check_inputs(
         let (report, next) = checker.next_file();
         checker = next;
         names.push(name);
-        reports.push(checked.corpus.unwrap_or(report));
+        // Several files' count is their total (`finish_files`).
+        reports.push(
+            checked
+                .corpus
+                .map_or(report, |corpus| corpus.finish(1, None)),
+        );
         last_line = checked.last_line.max(1);
     }
     checker
@@ -603,7 +607,7 @@ fn check_file(
         }
     }
     Ok(Checked {
-        corpus: corpus.map(CorpusChecker::finish),
+        corpus,
         last_line,
         pairs: index.map(|_| pairs),
     })

@@ -188,3 +188,29 @@ fn a_message_on_a_closed_standard_error_panicked() {
     drop(child.stderr.take());
     assert_eq!(child.wait().unwrap().code(), Some(1));
 }
+
+#[test]
+fn a_csv_corpus_checked_alone_ignored_its_count() {
+    let dir = tempfile::tempdir().unwrap();
+    for size in ["9", "6"] {
+        let made = sudoku_gen()
+            .args(["-n", "5", "--seed", "1", "--format", "csv", "--size", size])
+            .output()
+            .unwrap();
+        let corpus = dir.path().join(format!("corpus{size}.csv"));
+        std::fs::write(&corpus, &made.stdout).unwrap();
+        let check = |count: &str| {
+            sudoku_gen()
+                .arg("--check")
+                .arg(&corpus)
+                .args(["--count", count])
+                .output()
+                .unwrap()
+        };
+        let wrong = check("4");
+        assert_eq!(wrong.status.code(), Some(1), "{size}");
+        let report = String::from_utf8(wrong.stdout).unwrap();
+        assert!(report.contains(":6: expected 4 grids, found 5"), "{report}");
+        assert_eq!(check("5").status.code(), Some(0), "{size}");
+    }
+}
