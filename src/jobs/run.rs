@@ -23,7 +23,7 @@ use crate::text::format::Format;
 use crate::text::parse::ParseErrors;
 
 /// How much of an input tells its shape (the first block of a 25×25 grid is about 1.3 KB).
-const PEEK: usize = 64 << 10;
+pub(super) const PEEK: usize = 64 << 10;
 
 /// Runs `planned` on a pool of `threads`, writing its output where `output` names.
 pub(super) fn run(

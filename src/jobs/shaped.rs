@@ -143,8 +143,23 @@ pub(super) fn run(
             unique,
             column,
         } => {
-            let input = ShapedPieces::new(open(&path)?, request, column);
-            solve_pieces(input, format, unique, destination)
+            let mut input = open(&path)?;
+            // The grid format has no place for a record's layout: its output would be read
+            // back in boxes, or not at all.
+            if format == Some(Format::Grid) && carries_layouts(&input.peek(super::run::PEEK)?) {
+                return Err(Error::Usage(format!(
+                    "-s --format grid: the puzzles of {} carry their layouts (LAYOUT PUZZLE \
+                     lines), which the grid format would drop, so its solutions could not be \
+                     read back: use --format line, as the input's own",
+                    source_name(&path)
+                )));
+            }
+            solve_pieces(
+                ShapedPieces::new(input, request, column),
+                format,
+                unique,
+                destination,
+            )
         }
         Job::Rate {
             path,

@@ -214,3 +214,25 @@ fn a_csv_corpus_checked_alone_ignored_its_count() {
         assert_eq!(check("5").status.code(), Some(0), "{size}");
     }
 }
+
+#[test]
+fn solutions_of_layout_puzzle_lines_in_the_grid_format_lost_their_regions() {
+    // Written without their layouts, they read back as boxed 9×9 grids, or not at all at 7×7.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("solved.txt");
+    let refused = sudoku_gen()
+        .args([
+            "-s",
+            "tests/data/shapes/jigsaw9.txt",
+            "--format",
+            "grid",
+            "-o",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(refused.stdout.is_empty() && !out.exists());
+    let message = String::from_utf8(refused.stderr).unwrap();
+    assert!(message.contains("use --format line"), "{message}");
+}
