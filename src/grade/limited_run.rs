@@ -13,9 +13,9 @@
 //! The run ends with its program, or at the limit, never with its standard output: a process that
 //! left the group (`setsid`) can hold that pipe open as long as it lives. When the program is
 //! done, its group is killed, and so is any process that left the group but still works in the
-//! case's folder, holds the pipe, or carries the case's mark in its environment (`strays.rs`);
-//! the pipe is then read for a moment longer, for what the killed left in it, and let go of if
-//! something unknown still holds it.
+//! case's folder, holds the pipe, carries the case's mark in its environment, or descends from
+//! the program (`strays.rs`); the pipe is then read for a moment longer, for what the killed left
+//! in it, and let go of if something unknown still holds it.
 //!
 //! This is not a sandbox: the program runs as the grader's user and sees the whole file system.
 //!
@@ -44,7 +44,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::grade::live::{self, Group};
-use crate::grade::strays::{kill_strays, mark, pipe_inode, running_in};
+use crate::grade::strays::{Claimant, adopt_orphans, kill_strays, mark, pipe_inode, running_in};
 
 /// How long the pipe is still read once everything that could hold it was killed: the dying let
 /// go of it at once, so only what is out of reach keeps it open that long.
@@ -210,6 +210,8 @@ pub(crate) fn run_limited(
             {
                 return Err(io::Error::other("the grader is ending"));
             }
+            // What the program starts stays below it, however it leaves (`strays.rs`).
+            adopt_orphans();
             Ok(())
         });
     }
@@ -221,10 +223,14 @@ pub(crate) fn run_limited(
     let (mut child, group) = spawn(&mut command)?;
     let stdout = child.stdout.take().expect("stdout is piped");
     let pipe = pipe_inode(&stdout);
+    let claimant = Claimant::new(group.id());
     let (sender, ended) = mpsc::channel();
     let waiter = std::thread::spawn(move || {
         let status = child.wait();
-        let _ = sender.send((status, Instant::now()));
+        let finished = Instant::now();
+        // At once: the program's end has just handed what it leaves to the grader.
+        let adopted = live::claim_adopted(Some(claimant));
+        let _ = sender.send((status, finished, adopted));
         drop(exit_sender);
     });
 
@@ -242,8 +248,9 @@ pub(crate) fn run_limited(
         false => Default::default(),
     };
     group.kill();
-    let (status, finished) = ended.recv().expect("the waiting thread reports");
+    let (status, finished, adopted) = ended.recv().expect("the waiting thread reports");
     let _ = waiter.join();
+    left.extend(adopted);
     left.extend(kill_strays(folder, pipe, Some(group.id())));
     let killed = left.len();
     drop(group);

@@ -65,6 +65,7 @@ pub fn abandon_runs() {
         // SAFETY: a plain system call; the group is a run's, which the grader made.
         unsafe { libc::killpg(group, libc::SIGKILL) };
     }
+    strays::claim_adopted(&registry.groups, None);
     for folder in &registry.folders {
         strays::kill_strays(folder, None, None);
         remove_folder(folder);
@@ -98,6 +99,8 @@ impl Drop for Group {
 
 /// Starts `command`, whose child leads a new process group, and registers that group.
 pub(crate) fn spawn(command: &mut Command) -> io::Result<(Child, Group)> {
+    static ADOPTING: std::sync::Once = std::sync::Once::new();
+    ADOPTING.call_once(strays::adopt_orphans);
     let mut registry = registry();
     if registry.abandoned {
         drop(registry);
@@ -107,6 +110,17 @@ pub(crate) fn spawn(command: &mut Command) -> io::Result<(Child, Group)> {
     let group = child.id() as libc::pid_t;
     registry.groups.push(group);
     Ok((child, Group(group)))
+}
+
+/// Kills the processes the program of `claimant` left to the grader, or all those left without
+/// it (see [`strays::claim_adopted`]), the list of runs held meanwhile so that no program is
+/// started while the processes are looked at; then reaps them.
+pub(crate) fn claim_adopted(
+    claimant: Option<strays::Claimant>,
+) -> std::collections::HashSet<libc::pid_t> {
+    let killed = strays::claim_adopted(&registry().groups, claimant);
+    strays::reap(&killed);
+    killed
 }
 
 /// A case's temporary folder, removed when dropped, even when what ran in it took away the

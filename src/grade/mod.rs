@@ -210,6 +210,8 @@ pub fn grade(job: &GradeJob) -> Result<Grading, Error> {
     }
     // Results of runs killed by a signal's clean-up are no results.
     live::stop_if_abandoned();
+    // Orphans of strays killed, which showed after their run's look: nothing outlives the grading.
+    live::claim_adopted(None);
     Ok(Grading {
         plan: plan.name.clone(),
         cases: cases

@@ -8,14 +8,79 @@
 //! every process it starts (`cd /` and closed files cut the first two; only a cleared
 //! environment cuts the third). A process with any tie is a stray unless it is in the run's group
 //! (killed with it), is the grader, or is a child of the grader: another run's program, between
-//! its fork and its exec, holds a copy of every pipe the grader has open. Elsewhere than on Linux
-//! none is found.
+//! its fork and its exec, holds a copy of every pipe the grader has open.
+//!
+//! A fourth tie cannot be cut: descent. Each program is the subreaper of what it starts, and the
+//! grader of its programs (see [`adopt_orphans`]): a process whose parent ends stays below the
+//! program while it runs, however far it went from the case, and becomes the grader's child when
+//! the program ends. So the children of the grader other than its programs, taken the moment a
+//! program's end is seen ([`claim_adopted`]), are that program's strays, whichever ties they cut:
+//! but for those still in another program's group, or started before the program, which are not
+//! its; only strays of two programs ending within the same instant could then be mistaken for
+//! each other. What shows later (the orphans of a stray killed) is killed when the grading
+//! ends, charged to no one.
+//!
+//! Elsewhere than on Linux none is found: without `/proc` there are no processes to look at.
 
 use std::collections::HashSet;
 use std::path::Path;
 
 /// The environment variable that marks a case's processes; its value is the case's folder.
 const MARK: &str = "SUDOKU_GEN_GRADE_CASE";
+
+/// Makes the calling process the subreaper of its descendants: one whose parent ends becomes its
+/// child, not init's. Called by the grader, and by each program between its fork and its exec
+/// (the attribute outlives an exec). Async-signal-safe; on other systems than Linux, a no-op.
+pub(crate) fn adopt_orphans() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: a plain system call that sets an attribute of this process.
+    unsafe {
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1);
+    }
+}
+
+/// A run's program, as [`claim_adopted`] tells its strays from others'.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Claimant {
+    /// Its process id, which is its group's.
+    group: libc::pid_t,
+    /// When it started, in the clock ticks of `/proc` (0 where unknown).
+    started: u64,
+}
+
+impl Claimant {
+    /// The program of process id `pid`, just started.
+    pub(crate) fn new(pid: libc::pid_t) -> Claimant {
+        Claimant {
+            group: pid,
+            started: stat_of(pid).map_or(0, |stat| stat.started),
+        }
+    }
+}
+
+/// Kills the grader's children that are none of `programs` (the runs' programs, from a list the
+/// caller holds, so that none is being started), and what they lead: those of `claimant`'s run
+/// (see the module documentation), or all without one. Returns those it killed, for [`reap`].
+pub(crate) fn claim_adopted(
+    programs: &[libc::pid_t],
+    claimant: Option<Claimant>,
+) -> HashSet<libc::pid_t> {
+    let grader = std::process::id() as libc::pid_t;
+    let is_its = |stat: &Stat| {
+        claimant.is_none_or(|run| {
+            let others = stat.group != run.group && programs.contains(&stat.group);
+            !others && stat.started >= run.started
+        })
+    };
+    kill_found(|| {
+        processes()
+            .filter(|(pid, stat)| {
+                stat.parent == grader && !stat.ended && !programs.contains(pid) && is_its(stat)
+            })
+            .map(|(pid, stat)| (pid, stat.group))
+            .collect()
+    })
+}
 
 /// Kills the strays of a run: the processes working in `folder`, holding the pipe whose inode is
 /// `pipe`, or carrying the mark of `folder`, outside `group`. Returns those it killed.
@@ -25,11 +90,16 @@ pub(crate) fn kill_strays(
     group: Option<libc::pid_t>,
 ) -> HashSet<libc::pid_t> {
     let folder = resolved(folder);
+    kill_found(|| find(&folder, pipe, group))
+}
+
+/// Kills the processes `found` gives, each with what it leads. Returns those it killed.
+fn kill_found(found: impl Fn() -> Vec<(libc::pid_t, libc::pid_t)>) -> HashSet<libc::pid_t> {
     let mut killed = HashSet::new();
     // A stray can start another between a look and the kill: look again until no new one shows
     // (a killed one can show for a moment, dying).
     for _ in 0..8 {
-        let found: Vec<_> = find(&folder, pipe, group)
+        let found: Vec<_> = found()
             .into_iter()
             .filter(|(pid, _)| !killed.contains(pid))
             .collect();
@@ -37,7 +107,7 @@ pub(crate) fn kill_strays(
             break;
         }
         for (pid, its_group) in found {
-            // SAFETY: plain system calls; the process is tied to this run, and so is a group it
+            // SAFETY: plain system calls; the process is tied to a run, and so is a group it
             // leads, which it made by leaving the run's.
             unsafe {
                 libc::kill(pid, libc::SIGKILL);
@@ -51,38 +121,35 @@ pub(crate) fn kill_strays(
     killed
 }
 
+/// Reaps those of `killed` that were the grader's children (adopted): they would otherwise stay
+/// as zombies until the grader ends. Others are reaped by their parents.
+pub(crate) fn reap(killed: &HashSet<libc::pid_t>) {
+    for &pid in killed {
+        // A killed process takes a moment to end.
+        for _ in 0..100 {
+            // SAFETY: waits on the process only if it is a child of this process, which no
+            // other code waits on (the programs are never killed here); otherwise fails at once.
+            let done = unsafe { libc::waitpid(pid, std::ptr::null_mut(), libc::WNOHANG) };
+            if done != 0 {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+}
+
 /// The processes of `group` still running (not dead and waiting to be reaped): what a program
 /// left behind in its own group when it ended. One about to leave the group (`setsid &` and
 /// exit) is still in it or already out of it, a stray, so that the two looks together find it
 /// whichever came first.
-#[cfg(target_os = "linux")]
 pub(crate) fn running_in(group: libc::pid_t) -> HashSet<libc::pid_t> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return HashSet::new();
-    };
-    entries
-        .flatten()
-        .filter_map(|entry| entry.file_name().to_str()?.parse::<libc::pid_t>().ok())
-        .filter(|&pid| {
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-            let mut fields =
-                stat[stat.rfind(')').map_or(stat.len(), |at| at + 1)..].split_whitespace();
-            let running = fields
-                .next()
-                .is_some_and(|state| !matches!(state, "Z" | "X"));
-            let its_group = fields.nth(1).and_then(|field| field.parse().ok());
-            running && its_group == Some(group)
-        })
+    processes()
+        .filter(|(_, stat)| !stat.ended && stat.group == group)
+        .map(|(pid, _)| pid)
         .collect()
 }
 
-#[cfg(not(target_os = "linux"))]
-pub(crate) fn running_in(_: libc::pid_t) -> HashSet<libc::pid_t> {
-    HashSet::new()
-}
-
 /// The strays, each with its process group.
-#[cfg(target_os = "linux")]
 fn find(
     folder: &Path,
     pipe: Option<u64>,
@@ -91,44 +158,51 @@ fn find(
     let grader = std::process::id() as libc::pid_t;
     let pipe = pipe.map(|inode| format!("pipe:[{inode}]"));
     let mark = marked(folder);
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .flatten()
-        .filter_map(|entry| entry.file_name().to_str()?.parse::<libc::pid_t>().ok())
-        .filter(|&pid| pid != grader)
-        .filter_map(|pid| {
-            let proc = Path::new("/proc").join(pid.to_string());
-            let (parent, its_group) = parent_and_group(&proc)?;
-            if parent == grader || Some(its_group) == group {
-                return None;
+    processes()
+        .filter(|&(pid, ref stat)| {
+            pid != grader && !stat.ended && stat.parent != grader && Some(stat.group) != group && {
+                let proc = Path::new("/proc").join(pid.to_string());
+                std::fs::read_link(proc.join("cwd")).is_ok_and(|cwd| cwd.starts_with(folder))
+                    || pipe.as_ref().is_some_and(|pipe| holds(&proc, pipe))
+                    || is_marked(&proc, &mark)
             }
-            let works_here =
-                std::fs::read_link(proc.join("cwd")).is_ok_and(|cwd| cwd.starts_with(folder));
-            let holds_pipe = pipe.as_ref().is_some_and(|pipe| holds(&proc, pipe));
-            (works_here || holds_pipe || is_marked(&proc, &mark)).then_some((pid, its_group))
         })
+        .map(|(pid, stat)| (pid, stat.group))
         .collect()
 }
 
-#[cfg(not(target_os = "linux"))]
-fn find(_: &Path, _: Option<u64>, _: Option<libc::pid_t>) -> Vec<(libc::pid_t, libc::pid_t)> {
-    Vec::new()
+/// What `/proc/PID/stat` tells of a process.
+struct Stat {
+    /// Whether it has ended, and waits to be reaped.
+    ended: bool,
+    parent: libc::pid_t,
+    group: libc::pid_t,
+    /// When it started, in clock ticks since the system's start.
+    started: u64,
 }
 
-/// The parent and the process group of the process of `/proc/PID`, from its `stat`:
-/// `PID (NAME) STATE PARENT GROUP ...`, where the name may hold spaces and parentheses.
-#[cfg(target_os = "linux")]
-fn parent_and_group(proc: &Path) -> Option<(libc::pid_t, libc::pid_t)> {
-    let stat = std::fs::read_to_string(proc.join("stat")).ok()?;
+/// Every process, with its [`Stat`] (on Linux; elsewhere none).
+fn processes() -> impl Iterator<Item = (libc::pid_t, Stat)> {
+    let entries = std::fs::read_dir("/proc").into_iter().flatten().flatten();
+    entries
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<libc::pid_t>().ok())
+        .filter_map(|pid| Some((pid, stat_of(pid)?)))
+}
+
+/// The [`Stat`] of process `pid`, from `PID (NAME) STATE PARENT GROUP ...` (the start time is
+/// the 22nd field), where the name may hold spaces and parentheses.
+fn stat_of(pid: libc::pid_t) -> Option<Stat> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     let mut fields = stat[stat.rfind(')')? + 1..].split_whitespace();
-    let _state = fields.next()?;
-    Some((fields.next()?.parse().ok()?, fields.next()?.parse().ok()?))
+    Some(Stat {
+        ended: matches!(fields.next()?, "Z" | "X"),
+        parent: fields.next()?.parse().ok()?,
+        group: fields.next()?.parse().ok()?,
+        started: fields.nth(16)?.parse().ok()?,
+    })
 }
 
 /// Whether the process of `/proc/PID` has `pipe` (as its links show it) open.
-#[cfg(target_os = "linux")]
 fn holds(proc: &Path, pipe: &str) -> bool {
     let Ok(fds) = std::fs::read_dir(proc.join("fd")) else {
         return false;
@@ -149,14 +223,12 @@ pub(crate) fn mark(command: &mut std::process::Command, folder: &Path) {
 }
 
 /// The entry `MARK=FOLDER` as it stands in an environment, for the case of `folder` (resolved).
-#[cfg(target_os = "linux")]
 fn marked(folder: &Path) -> Vec<u8> {
     use std::os::unix::ffi::OsStrExt;
     [MARK.as_bytes(), b"=", folder.as_os_str().as_bytes()].concat()
 }
 
 /// Whether the environment of the process of `/proc/PID` holds the entry `mark`.
-#[cfg(target_os = "linux")]
 fn is_marked(proc: &Path, mark: &[u8]) -> bool {
     std::fs::read(proc.join("environ"))
         .is_ok_and(|environ| environ.split(|&b| b == 0).any(|entry| entry == mark))

@@ -139,6 +139,46 @@ fn a_grandchild_that_left_the_case_folder_and_closed_its_output_ran_on() {
     assert_ends(&mark);
 }
 
+#[test]
+fn a_grandchild_that_cut_every_tie_escaped_the_grader() {
+    // Out of the group and the case's folder, its files closed, its environment cleared: only
+    // its descent ties it to its program. A correct program graded beside it, at the same time,
+    // is not charged with it.
+    let folder = tempfile::tempdir().unwrap();
+    let mark = folder.path().join("gone");
+    let shown = mark.display();
+    let body = format!(
+        "setsid sh -c 'cd /; echo $$ > \"{shown}\"; exec env -i sleep 30' </dev/null >/dev/null 2>&1 &\n\
+         while [ ! -s \"{shown}\" ]; do sleep 0.05; done\n"
+    ) + &correct_run();
+    let programs = folder.path().join("programs");
+    std::fs::create_dir(&programs).unwrap();
+    write_script(&programs, "a-escapes", &body);
+    write_script(&programs, "b-correct", &correct_run());
+    let graded = grade_with(
+        &[&programs],
+        &[
+            "--plan",
+            ONE_GRID,
+            "--timeout",
+            "2",
+            "--first",
+            "5",
+            "-j",
+            "2",
+        ],
+    );
+    assert_eq!(graded.failed(1), names(&["c-1"]), "{}", graded.report);
+    assert!(graded.failed(2).is_empty(), "{}", graded.report);
+    let lines = lines_of(&graded, "c-1");
+    assert!(
+        lines[0].ends_with(&format!("exited, but {KILLED}")),
+        "{}",
+        lines[0]
+    );
+    assert_ends(&mark);
+}
+
 /// A grader of a submission that writes its id and its child's to `pids` and waits 30 s for the
 /// child, with its temporary folders in `tmp`.
 fn grader_of_a_sleeper(folder: &Path, pids: &Path, tmp: &Path) -> std::process::Command {
