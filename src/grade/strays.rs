@@ -59,17 +59,26 @@ impl Claimant {
 }
 
 /// Kills the grader's children that are none of `programs` (the runs' programs, from a list the
-/// caller holds, so that none is being started), and what they lead: those of `claimant`'s run
-/// (see the module documentation), or all without one. Returns those it killed, for [`reap`].
+/// caller holds, so that none is being started), and what they lead: those that left the group of
+/// `claimant`'s run (see the module documentation), or all without one. Returns those it killed,
+/// for [`reap`]; reaps those that ended before (killed with their group, or on their own).
 pub(crate) fn claim_adopted(
     programs: &[libc::pid_t],
     claimant: Option<Claimant>,
 ) -> HashSet<libc::pid_t> {
     let grader = std::process::id() as libc::pid_t;
+    let ended: HashSet<_> = processes()
+        .filter(|(pid, stat)| stat.parent == grader && stat.ended && !programs.contains(pid))
+        .map(|(pid, _)| pid)
+        .collect();
+    reap(&ended);
+    // What stayed in the run's group is the run's to judge (`running_in`) and kill: at the time
+    // limit, it is no stray.
     let is_its = |stat: &Stat| {
         claimant.is_none_or(|run| {
-            let others = stat.group != run.group && programs.contains(&stat.group);
-            !others && stat.started >= run.started
+            stat.group != run.group
+                && !programs.contains(&stat.group)
+                && stat.started >= run.started
         })
     };
     kill_found(|| {

@@ -236,3 +236,24 @@ fn solutions_of_layout_puzzle_lines_in_the_grid_format_lost_their_regions() {
     let message = String::from_utf8(refused.stderr).unwrap();
     assert!(message.contains("use --format line"), "{message}");
 }
+
+#[test]
+fn a_layout_puzzle_line_a_cell_short_was_read_as_plain_cells() {
+    // First in its file, it was "unexpected character 'a'", and every good line after it "a
+    // LAYOUT PUZZLE line among plain lines".
+    let text = std::fs::read_to_string("tests/data/shapes/jigsaw9.txt").unwrap();
+    let mut lines: Vec<String> = text.lines().take(3).map(str::to_owned).collect();
+    lines[0].pop();
+    let out = sudoku_gen()
+        .args(["-s", "-"])
+        .write_stdin(lines.join("\n") + "\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let message = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        message.starts_with("<stdin>:1:83: expected 81 cells for a 9×9 puzzle, found 80"),
+        "{message}"
+    );
+    assert_eq!(message.lines().count(), 1, "{message}");
+}
