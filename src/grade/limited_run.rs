@@ -44,7 +44,10 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::grade::live::{self, Group};
-use crate::grade::strays::{Claimant, adopt_orphans, kill_strays, mark, pipe_inode, running_in};
+use crate::grade::strays::{Claimant, adopt_orphans, mark, pipe_inode, running_in};
+
+/// How often a running program's children are noted.
+const NOTE_EVERY: Duration = Duration::from_millis(20);
 
 /// How long the pipe is still read once everything that could hold it was killed: the dying let
 /// go of it at once, so only what is out of reach keeps it open that long.
@@ -251,7 +254,7 @@ pub(crate) fn run_limited(
     let (status, finished, adopted) = ended.recv().expect("the waiting thread reports");
     let _ = waiter.join();
     left.extend(adopted);
-    left.extend(kill_strays(folder, pipe, Some(group.id())));
+    left.extend(live::kill_strays(folder, pipe, group.id()));
     let killed = left.len();
     drop(group);
     output.drain(Instant::now() + DRAIN_GRACE);
@@ -303,11 +306,22 @@ impl Output {
         deadline: Option<Instant>,
         group: &Group,
     ) -> bool {
+        // The program's children are noted as it runs, so that its end hands the grader only
+        // known processes (`strays.rs`).
+        let mut note = Instant::now() + NOTE_EVERY;
         loop {
-            let (exited, readable) = match wait_for(Some(exit_signal), self.pipe.as_ref(), deadline)
-            {
+            let wake = deadline.map_or(note, |deadline| deadline.min(note));
+            let ready = wait_for(Some(exit_signal), self.pipe.as_ref(), Some(wake));
+            if Instant::now() >= note {
+                live::note_children(group.id());
+                note += NOTE_EVERY;
+            }
+            let (exited, readable) = match ready {
                 Some(ready) => ready,
-                None => return false,
+                None if deadline.is_some_and(|deadline| Instant::now() >= deadline) => {
+                    return false;
+                }
+                None => continue,
             };
             if readable {
                 self.read_some();

@@ -22,12 +22,16 @@ struct Registry {
     abandoned: bool,
     groups: Vec<libc::pid_t>,
     folders: Vec<PathBuf>,
+    /// The children each run's program was last seen with, as (child, the run's group): what
+    /// its end may hand to the grader (see `strays.rs`).
+    known: Vec<(libc::pid_t, libc::pid_t)>,
 }
 
 static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
     abandoned: false,
     groups: Vec::new(),
     folders: Vec::new(),
+    known: Vec::new(),
 });
 
 fn registry() -> MutexGuard<'static, Registry> {
@@ -65,9 +69,9 @@ pub fn abandon_runs() {
         // SAFETY: a plain system call; the group is a run's, which the grader made.
         unsafe { libc::killpg(group, libc::SIGKILL) };
     }
-    strays::claim_adopted(&registry.groups, None);
+    strays::claim_adopted(&registry.groups, &registry.known, None);
     for folder in &registry.folders {
-        strays::kill_strays(folder, None, None);
+        strays::kill_strays(folder, None, None, &registry.groups);
         remove_folder(folder);
     }
     registry.groups.clear();
@@ -93,7 +97,9 @@ impl Group {
 impl Drop for Group {
     fn drop(&mut self) {
         self.kill();
-        registry().groups.retain(|&g| g != self.0);
+        let mut registry = registry();
+        registry.groups.retain(|&g| g != self.0);
+        registry.known.retain(|&(_, g)| g != self.0);
     }
 }
 
@@ -112,13 +118,39 @@ pub(crate) fn spawn(command: &mut Command) -> io::Result<(Child, Group)> {
     Ok((child, Group(group)))
 }
 
+/// Notes the children the program of run `group` has now.
+pub(crate) fn note_children(group: libc::pid_t) {
+    let children = strays::children_of(group);
+    let mut registry = registry();
+    for child in children {
+        if !registry.known.iter().any(|&(known, _)| known == child) {
+            registry.known.push((child, group));
+        }
+    }
+}
+
 /// Kills the processes the program of `claimant` left to the grader, or all those left without
 /// it (see [`strays::claim_adopted`]), the list of runs held meanwhile so that no program is
 /// started while the processes are looked at; then reaps them.
 pub(crate) fn claim_adopted(
     claimant: Option<strays::Claimant>,
 ) -> std::collections::HashSet<libc::pid_t> {
-    let killed = strays::claim_adopted(&registry().groups, claimant);
+    let killed = {
+        let registry = registry();
+        strays::claim_adopted(&registry.groups, &registry.known, claimant)
+    };
+    strays::reap(&killed);
+    killed
+}
+
+/// Kills the strays of the run of `group` (see [`strays::kill_strays`]), the list of runs held
+/// meanwhile, as for [`claim_adopted`].
+pub(crate) fn kill_strays(
+    folder: &Path,
+    pipe: Option<u64>,
+    group: libc::pid_t,
+) -> std::collections::HashSet<libc::pid_t> {
+    let killed = strays::kill_strays(folder, pipe, Some(group), &registry().groups);
     strays::reap(&killed);
     killed
 }

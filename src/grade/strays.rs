@@ -13,12 +13,13 @@
 //! A fourth tie cannot be cut: descent. Each program is the subreaper of what it starts, and the
 //! grader of its programs (see [`adopt_orphans`]): a process whose parent ends stays below the
 //! program while it runs, however far it went from the case, and becomes the grader's child when
-//! the program ends. So the children of the grader other than its programs, taken the moment a
-//! program's end is seen ([`claim_adopted`]), are that program's strays, whichever ties they cut:
-//! but for those still in another program's group, or started before the program, which are not
-//! its; only strays of two programs ending within the same instant could then be mistaken for
-//! each other. What shows later (the orphans of a stray killed) is killed when the grading
-//! ends, charged to no one.
+//! the program ends. The children of each program are noted as it runs (every few milliseconds),
+//! and those of them the grader adopts are that program's strays, whichever ties they cut; they
+//! are claimed the moment the program's end is seen ([`claim_adopted`]). A child not noted (born
+//! and handed over between two looks) is charged to the run that ends first, unless it is in
+//! another run's group or started before its program: only two programs ending within the same
+//! instant could then be mistaken for each other. What shows later (the orphans of a stray
+//! killed) is killed when the grading ends, charged to no one.
 //!
 //! Elsewhere than on Linux none is found: without `/proc` there are no processes to look at.
 
@@ -59,11 +60,13 @@ impl Claimant {
 }
 
 /// Kills the grader's children that are none of `programs` (the runs' programs, from a list the
-/// caller holds, so that none is being started), and what they lead: those that left the group of
-/// `claimant`'s run (see the module documentation), or all without one. Returns those it killed,
-/// for [`reap`]; reaps those that ended before (killed with their group, or on their own).
+/// caller holds, so that none is being started), and what they lead: those of `claimant`'s run
+/// that left its group (those `known` to be its children, as (child, group), or of no run known
+/// and not another's; see the module documentation), or all without a claimant. Returns those it
+/// killed, for [`reap`]; reaps those that ended before (killed with their group, or on their own).
 pub(crate) fn claim_adopted(
     programs: &[libc::pid_t],
+    known: &[(libc::pid_t, libc::pid_t)],
     claimant: Option<Claimant>,
 ) -> HashSet<libc::pid_t> {
     let grader = std::process::id() as libc::pid_t;
@@ -74,17 +77,22 @@ pub(crate) fn claim_adopted(
     reap(&ended);
     // What stayed in the run's group is the run's to judge (`running_in`) and kill: at the time
     // limit, it is no stray.
-    let is_its = |stat: &Stat| {
+    let is_its = |pid: libc::pid_t, stat: &Stat| {
         claimant.is_none_or(|run| {
             stat.group != run.group
-                && !programs.contains(&stat.group)
-                && stat.started >= run.started
+                && match known.iter().find(|&&(child, _)| child == pid) {
+                    Some(&(_, group)) => group == run.group,
+                    None => !programs.contains(&stat.group) && stat.started >= run.started,
+                }
         })
     };
     kill_found(|| {
         processes()
-            .filter(|(pid, stat)| {
-                stat.parent == grader && !stat.ended && !programs.contains(pid) && is_its(stat)
+            .filter(|&(pid, ref stat)| {
+                stat.parent == grader
+                    && !stat.ended
+                    && !programs.contains(&pid)
+                    && is_its(pid, stat)
             })
             .map(|(pid, stat)| (pid, stat.group))
             .collect()
@@ -92,14 +100,33 @@ pub(crate) fn claim_adopted(
 }
 
 /// Kills the strays of a run: the processes working in `folder`, holding the pipe whose inode is
-/// `pipe`, or carrying the mark of `folder`, outside `group`. Returns those it killed.
+/// `pipe`, or carrying the mark of `folder`, outside `group`, other than `programs` (the runs'
+/// programs, from a list the caller holds: a program between its fork and its exec holds a copy
+/// of every pipe the grader has open). Returns those it killed.
 pub(crate) fn kill_strays(
     folder: &Path,
     pipe: Option<u64>,
     group: Option<libc::pid_t>,
+    programs: &[libc::pid_t],
 ) -> HashSet<libc::pid_t> {
     let folder = resolved(folder);
-    kill_found(|| find(&folder, pipe, group))
+    kill_found(|| find(&folder, pipe, group, programs))
+}
+
+/// The children of process `pid` (of each of its threads), as `/proc` lists them.
+pub(crate) fn children_of(pid: libc::pid_t) -> Vec<libc::pid_t> {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task"));
+    tasks
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
+        .flat_map(|list| {
+            list.split_whitespace()
+                .filter_map(|child| child.parse().ok())
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }
 
 /// Kills the processes `found` gives, each with what it leads. Returns those it killed.
@@ -163,18 +190,23 @@ fn find(
     folder: &Path,
     pipe: Option<u64>,
     group: Option<libc::pid_t>,
+    programs: &[libc::pid_t],
 ) -> Vec<(libc::pid_t, libc::pid_t)> {
     let grader = std::process::id() as libc::pid_t;
     let pipe = pipe.map(|inode| format!("pipe:[{inode}]"));
     let mark = marked(folder);
     processes()
         .filter(|&(pid, ref stat)| {
-            pid != grader && !stat.ended && stat.parent != grader && Some(stat.group) != group && {
-                let proc = Path::new("/proc").join(pid.to_string());
-                std::fs::read_link(proc.join("cwd")).is_ok_and(|cwd| cwd.starts_with(folder))
-                    || pipe.as_ref().is_some_and(|pipe| holds(&proc, pipe))
-                    || is_marked(&proc, &mark)
-            }
+            pid != grader
+                && !stat.ended
+                && !programs.contains(&pid)
+                && Some(stat.group) != group
+                && {
+                    let proc = Path::new("/proc").join(pid.to_string());
+                    std::fs::read_link(proc.join("cwd")).is_ok_and(|cwd| cwd.starts_with(folder))
+                        || pipe.as_ref().is_some_and(|pipe| holds(&proc, pipe))
+                        || is_marked(&proc, &mark)
+                }
         })
         .map(|(pid, stat)| (pid, stat.group))
         .collect()

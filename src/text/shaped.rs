@@ -277,6 +277,19 @@ pub fn read_shaped(
         return Err(errors);
     }
     let known = request.known_size();
+    if let (Some(known), Some(found)) = (known, detect(text, known))
+        && found.prefixed
+        && found.size != known
+    {
+        let side = found.size;
+        return fail(
+            1,
+            format!(
+                "the first line carries a {side}×{side} layout (LAYOUT PUZZLE), where the flags \
+                 ask for {known}×{known}: give the size of the layouts, or none"
+            ),
+        );
+    }
     // A first record of another size than the one asked is malformed, not a sign of the layout:
     // read line by line, each line is told what it lacks.
     let detected = detect(text, known).map(|d| match known {

@@ -257,3 +257,23 @@ fn a_layout_puzzle_line_a_cell_short_was_read_as_plain_cells() {
     );
     assert_eq!(message.lines().count(), 1, "{message}");
 }
+
+#[test]
+fn layout_puzzle_lines_under_another_size_were_told_of_boxes() {
+    // `--size 11` of 9×9 LAYOUT PUZZLE lines said a prime size has no boxes; `--size 16`, that
+    // the line was 81 cells short.
+    for size in ["11", "16"] {
+        let out = sudoku_gen()
+            .args(["-s", "tests/data/shapes/jigsaw9.txt", "--size", size])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let message = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            message.contains(&format!(
+                "carries a 9×9 layout (LAYOUT PUZZLE), where the flags ask for {size}×{size}"
+            )),
+            "{message}"
+        );
+    }
+}
