@@ -108,8 +108,9 @@ pub struct Run {
 /// output after it was read, or work on while later runs are timed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Strays {
-    /// Processes found (in the group after the program's exit; outside it, in the case's folder
-    /// or holding the run's standard output) and killed.
+    /// Processes found (in the group after the program's exit; outside it, in the case's folder,
+    /// holding the run's standard output, carrying the case's mark, or left below the program)
+    /// and killed.
     pub killed: usize,
     /// Whether something not found held its standard output open even then; the grader stopped
     /// reading it.
@@ -184,15 +185,14 @@ pub(crate) fn run_limited(
         .current_dir(folder)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .process_group(0);
+        .stderr(Stdio::null());
     mark(&mut command, folder);
     let cap = limits.output_cap;
     let file_cap = cap.saturating_add(1);
     #[cfg(target_os = "linux")]
     // SAFETY: getpid is async-signal-safe.
     let grader = unsafe { libc::getpid() };
-    // SAFETY: setrlimit, signal, prctl and getppid are async-signal-safe and touch nothing of the
+    // SAFETY: setrlimit, signal, prctl, getppid and setsid are async-signal-safe and touch nothing of the
     // parent's.
     unsafe {
         command.pre_exec(move || {
@@ -213,7 +213,11 @@ pub(crate) fn run_limited(
             {
                 return Err(io::Error::other("the grader is ending"));
             }
-            // What the program starts stays below it, however it leaves (`strays.rs`).
+            // A session of its own, which no process of another program can join; what the
+            // program starts stays below it, however it leaves (`strays.rs`).
+            if libc::setsid() < 0 {
+                return Err(io::Error::last_os_error());
+            }
             adopt_orphans();
             Ok(())
         });
@@ -254,6 +258,12 @@ pub(crate) fn run_limited(
     let (status, finished, adopted) = ended.recv().expect("the waiting thread reports");
     let _ = waiter.join();
     left.extend(adopted);
+    // The group's end hands over what its processes started: claimed once they are dead.
+    let dead = Instant::now() + Duration::from_secs(1);
+    while !running_in(group.id()).is_empty() && Instant::now() < dead {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    left.extend(live::claim_adopted(Some(claimant)));
     left.extend(live::kill_strays(folder, pipe, group.id()));
     let killed = left.len();
     drop(group);
@@ -306,15 +316,17 @@ impl Output {
         deadline: Option<Instant>,
         group: &Group,
     ) -> bool {
-        // The program's children are noted as it runs, so that its end hands the grader only
-        // known processes (`strays.rs`).
-        let mut note = Instant::now() + NOTE_EVERY;
+        // The program's children are noted as it runs, soon after its start and then now and
+        // then, so that what its end hands the grader is known as its (`strays.rs`).
+        let mut wait = Duration::from_millis(1);
+        let mut note = Instant::now() + wait;
         loop {
             let wake = deadline.map_or(note, |deadline| deadline.min(note));
             let ready = wait_for(Some(exit_signal), self.pipe.as_ref(), Some(wake));
             if Instant::now() >= note {
                 live::note_children(group.id());
-                note += NOTE_EVERY;
+                wait = (2 * wait).min(NOTE_EVERY);
+                note = Instant::now() + wait;
             }
             let (exited, readable) = match ready {
                 Some(ready) => ready,
@@ -405,7 +417,7 @@ fn wait_for(
             return Some((fds[0].revents != 0, fds[1].revents != 0));
         }
         // Interrupted by a signal, or timed out: the deadline is checked again. Anything else
-        // would fail again at once, and ends the wait as the limit does.
+        // would fail again at once, and ends the wait (the caller looks at its limit).
         if ready < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
             return None;
         }

@@ -9,6 +9,7 @@
 //! new ones from being made afterwards. Starting a program and making a folder take the registry's
 //! lock, so none slips past it.
 
+use std::collections::{HashMap, HashSet};
 use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -22,16 +23,16 @@ struct Registry {
     abandoned: bool,
     groups: Vec<libc::pid_t>,
     folders: Vec<PathBuf>,
-    /// The children each run's program was last seen with, as (child, the run's group): what
-    /// its end may hand to the grader (see `strays.rs`).
-    known: Vec<(libc::pid_t, libc::pid_t)>,
+    /// The children each run's program was seen with, child to the run's group (the latest
+    /// owner of a pid reused): what its end may hand to the grader (see `strays.rs`).
+    known: Option<HashMap<libc::pid_t, libc::pid_t>>,
 }
 
 static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
     abandoned: false,
     groups: Vec::new(),
     folders: Vec::new(),
-    known: Vec::new(),
+    known: None,
 });
 
 fn registry() -> MutexGuard<'static, Registry> {
@@ -69,7 +70,8 @@ pub fn abandon_runs() {
         // SAFETY: a plain system call; the group is a run's, which the grader made.
         unsafe { libc::killpg(group, libc::SIGKILL) };
     }
-    strays::claim_adopted(&registry.groups, &registry.known, None);
+    let known = registry.known.take().unwrap_or_default();
+    strays::claim_adopted(&registry.groups, &known, None);
     for folder in &registry.folders {
         strays::kill_strays(folder, None, None, &registry.groups);
         remove_folder(folder);
@@ -99,7 +101,20 @@ impl Drop for Group {
         self.kill();
         let mut registry = registry();
         registry.groups.retain(|&g| g != self.0);
-        registry.known.retain(|&(_, g)| g != self.0);
+        if let Some(known) = &mut registry.known {
+            known.retain(|_, &mut g| g != self.0);
+        }
+    }
+}
+
+/// Kills, when dropped, every process the grading's programs left to the grader (see
+/// [`claim_adopted`]): nothing outlives a grading, whether it ends with its results, an error or a
+/// panic.
+pub(crate) struct Sweep;
+
+impl Drop for Sweep {
+    fn drop(&mut self) {
+        claim_adopted(None);
     }
 }
 
@@ -122,24 +137,20 @@ pub(crate) fn spawn(command: &mut Command) -> io::Result<(Child, Group)> {
 pub(crate) fn note_children(group: libc::pid_t) {
     let children = strays::children_of(group);
     let mut registry = registry();
+    let known = registry.known.get_or_insert_with(HashMap::new);
     for child in children {
-        if !registry.known.iter().any(|&(known, _)| known == child) {
-            registry.known.push((child, group));
-        }
+        known.insert(child, group);
     }
 }
 
 /// Kills the processes the program of `claimant` left to the grader, or all those left without
 /// it (see [`strays::claim_adopted`]), the list of runs held meanwhile so that no program is
 /// started while the processes are looked at; then reaps them.
-pub(crate) fn claim_adopted(
-    claimant: Option<strays::Claimant>,
-) -> std::collections::HashSet<libc::pid_t> {
-    let killed = {
-        let registry = registry();
-        strays::claim_adopted(&registry.groups, &registry.known, claimant)
-    };
-    strays::reap(&killed);
+pub(crate) fn claim_adopted(claimant: Option<strays::Claimant>) -> HashSet<libc::pid_t> {
+    let mut registry = registry();
+    let known = registry.known.take().unwrap_or_default();
+    let killed = strays::claim_adopted(&registry.groups, &known, claimant);
+    registry.known = Some(known);
     killed
 }
 
@@ -149,10 +160,8 @@ pub(crate) fn kill_strays(
     folder: &Path,
     pipe: Option<u64>,
     group: libc::pid_t,
-) -> std::collections::HashSet<libc::pid_t> {
-    let killed = strays::kill_strays(folder, pipe, Some(group), &registry().groups);
-    strays::reap(&killed);
-    killed
+) -> HashSet<libc::pid_t> {
+    strays::kill_strays(folder, pipe, Some(group), &registry().groups)
 }
 
 /// A case's temporary folder, removed when dropped, even when what ran in it took away the

@@ -153,6 +153,7 @@ pub fn grade(job: &GradeJob) -> Result<Grading, Error> {
         first,
         timeout,
     } = job;
+    let _sweep = live::Sweep;
     let cases: Vec<&Case> = plan.cases().collect();
     let inputs: Vec<Option<Vec<u8>>> = cases.iter().map(|case| make_input(case)).collect();
     let reference =
@@ -210,8 +211,6 @@ pub fn grade(job: &GradeJob) -> Result<Grading, Error> {
     }
     // Results of runs killed by a signal's clean-up are no results.
     live::stop_if_abandoned();
-    // Orphans of strays killed, which showed after their run's look: nothing outlives the grading.
-    live::claim_adopted(None);
     Ok(Grading {
         plan: plan.name.clone(),
         cases: cases

@@ -7,23 +7,27 @@
 //! environment, which carries the mark [`MARK`] naming the case's folder from the program down to
 //! every process it starts (`cd /` and closed files cut the first two; only a cleared
 //! environment cuts the third). A process with any tie is a stray unless it is in the run's group
-//! (killed with it), is the grader, or is a child of the grader: another run's program, between
-//! its fork and its exec, holds a copy of every pipe the grader has open.
+//! (killed with it), is the grader, or is one of its programs (from the list of runs, held while
+//! the processes are looked at: a program between its fork and its exec holds a copy of every
+//! pipe the grader has open).
 //!
-//! A fourth tie cannot be cut: descent. Each program is the subreaper of what it starts, and the
-//! grader of its programs (see [`adopt_orphans`]): a process whose parent ends stays below the
-//! program while it runs, however far it went from the case, and becomes the grader's child when
-//! the program ends. The children of each program are noted as it runs (every few milliseconds),
-//! and those of them the grader adopts are that program's strays, whichever ties they cut; they
-//! are claimed the moment the program's end is seen ([`claim_adopted`]). A child not noted (born
-//! and handed over between two looks) is charged to the run that ends first, unless it is in
-//! another run's group or started before its program: only two programs ending within the same
-//! instant could then be mistaken for each other. What shows later (the orphans of a stray
-//! killed) is killed when the grading ends, charged to no one.
+//! A fourth tie is descent. Each program is the subreaper of what it starts, and the grader of
+//! its programs (see [`adopt_orphans`]): a process whose parent ends stays below the program while
+//! it runs, however far it went from the case, and becomes the grader's child when the program
+//! ends. The children of each program are noted as it runs (at 1, 2, 4, ... ms, then every 20
+//! ms), and those the grader adopts are that program's strays, whichever ties they cut; they are
+//! claimed when the program's end is seen, and again once its group is dead, for what the group's
+//! end handed over ([`claim_adopted`]). A child not noted (born and handed over between two
+//! looks) is charged to the run that claims first, unless it is in another run's group or started
+//! before its program. What shows later is killed when the grading ends, charged to no one.
+//!
+//! Each program leads a session of its own, so that no process of another can join its group.
+//! This is not a sandbox (see `limited_run.rs`): a program can still clear its subreaper
+//! attribute, or work in another case's folder, and so be charged to another run.
 //!
 //! Elsewhere than on Linux none is found: without `/proc` there are no processes to look at.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 /// The environment variable that marks a case's processes; its value is the case's folder.
@@ -61,12 +65,12 @@ impl Claimant {
 
 /// Kills the grader's children that are none of `programs` (the runs' programs, from a list the
 /// caller holds, so that none is being started), and what they lead: those of `claimant`'s run
-/// that left its group (those `known` to be its children, as (child, group), or of no run known
+/// that left its group (those `known` to be its children, child to group, or of no run known
 /// and not another's; see the module documentation), or all without a claimant. Returns those it
-/// killed, for [`reap`]; reaps those that ended before (killed with their group, or on their own).
+/// killed, and reaps them and those that ended before (killed with their group, or on their own).
 pub(crate) fn claim_adopted(
     programs: &[libc::pid_t],
-    known: &[(libc::pid_t, libc::pid_t)],
+    known: &HashMap<libc::pid_t, libc::pid_t>,
     claimant: Option<Claimant>,
 ) -> HashSet<libc::pid_t> {
     let grader = std::process::id() as libc::pid_t;
@@ -80,13 +84,13 @@ pub(crate) fn claim_adopted(
     let is_its = |pid: libc::pid_t, stat: &Stat| {
         claimant.is_none_or(|run| {
             stat.group != run.group
-                && match known.iter().find(|&&(child, _)| child == pid) {
-                    Some(&(_, group)) => group == run.group,
+                && match known.get(&pid) {
+                    Some(&group) => group == run.group,
                     None => !programs.contains(&stat.group) && stat.started >= run.started,
                 }
         })
     };
-    kill_found(|| {
+    let killed = kill_found(|| {
         processes()
             .filter(|&(pid, ref stat)| {
                 stat.parent == grader
@@ -96,7 +100,9 @@ pub(crate) fn claim_adopted(
             })
             .map(|(pid, stat)| (pid, stat.group))
             .collect()
-    })
+    });
+    reap(&killed);
+    killed
 }
 
 /// Kills the strays of a run: the processes working in `folder`, holding the pipe whose inode is
@@ -110,7 +116,9 @@ pub(crate) fn kill_strays(
     programs: &[libc::pid_t],
 ) -> HashSet<libc::pid_t> {
     let folder = resolved(folder);
-    kill_found(|| find(&folder, pipe, group, programs))
+    let killed = kill_found(|| find(&folder, pipe, group, programs));
+    reap(&killed);
+    killed
 }
 
 /// The children of process `pid` (of each of its threads), as `/proc` lists them.
@@ -132,9 +140,11 @@ pub(crate) fn children_of(pid: libc::pid_t) -> Vec<libc::pid_t> {
 /// Kills the processes `found` gives, each with what it leads. Returns those it killed.
 fn kill_found(found: impl Fn() -> Vec<(libc::pid_t, libc::pid_t)>) -> HashSet<libc::pid_t> {
     let mut killed = HashSet::new();
-    // A stray can start another between a look and the kill: look again until no new one shows
-    // (a killed one can show for a moment, dying).
-    for _ in 0..8 {
+    // A stray can start another between a look and the kill, and a killed one hands its children
+    // over as it ends: look again, once the killed are dead, until no new one shows. A chain that
+    // grows as fast as it is cut is given up on after a few seconds.
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while std::time::Instant::now() < until {
         let found: Vec<_> = found()
             .into_iter()
             .filter(|(pid, _)| !killed.contains(pid))
@@ -153,24 +163,27 @@ fn kill_found(found: impl Fn() -> Vec<(libc::pid_t, libc::pid_t)>) -> HashSet<li
             }
             killed.insert(pid);
         }
-    }
-    killed
-}
-
-/// Reaps those of `killed` that were the grader's children (adopted): they would otherwise stay
-/// as zombies until the grader ends. Others are reaped by their parents.
-pub(crate) fn reap(killed: &HashSet<libc::pid_t>) {
-    for &pid in killed {
-        // A killed process takes a moment to end.
         for _ in 0..100 {
-            // SAFETY: waits on the process only if it is a child of this process, which no
-            // other code waits on (the programs are never killed here); otherwise fails at once.
-            let done = unsafe { libc::waitpid(pid, std::ptr::null_mut(), libc::WNOHANG) };
-            if done != 0 {
+            if killed
+                .iter()
+                .all(|&pid| stat_of(pid).is_none_or(|stat| stat.ended))
+            {
                 break;
             }
             std::thread::sleep(std::time::Duration::from_millis(1));
         }
+    }
+    killed
+}
+
+/// Reaps those of `ended` that are the grader's children (adopted), dead: they would otherwise
+/// stay as zombies until the grader ends. Others are reaped by their parents. The caller holds
+/// the list of runs, so that no pid of `ended` is a program's, reused.
+fn reap(ended: &HashSet<libc::pid_t>) {
+    for &pid in ended {
+        // SAFETY: does not wait; takes the status of a child of this process that is none of its
+        // programs (whose statuses `Child::wait` takes), or fails at once.
+        unsafe { libc::waitpid(pid, std::ptr::null_mut(), libc::WNOHANG) };
     }
 }
 
@@ -230,16 +243,21 @@ fn processes() -> impl Iterator<Item = (libc::pid_t, Stat)> {
         .filter_map(|pid| Some((pid, stat_of(pid)?)))
 }
 
-/// The [`Stat`] of process `pid`, from `PID (NAME) STATE PARENT GROUP ...` (the start time is
-/// the 22nd field), where the name may hold spaces and parentheses.
+/// The [`Stat`] of process `pid`, from `PID (NAME) STATE PARENT GROUP ...` (the thread count is
+/// the 20th field, the start time the 22nd), where the name may hold spaces and parentheses.
 fn stat_of(pid: libc::pid_t) -> Option<Stat> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     let mut fields = stat[stat.rfind(')')? + 1..].split_whitespace();
+    let state = fields.next()?;
+    let parent = fields.next()?.parse().ok()?;
+    let group = fields.next()?.parse().ok()?;
+    let threads: u64 = fields.nth(14)?.parse().ok()?;
     Some(Stat {
-        ended: matches!(fields.next()?, "Z" | "X"),
-        parent: fields.next()?.parse().ok()?,
-        group: fields.next()?.parse().ok()?,
-        started: fields.nth(16)?.parse().ok()?,
+        // A process whose first thread has ended shows as a zombie while its other threads run.
+        ended: matches!(state, "Z" | "X") && threads <= 1,
+        parent,
+        group,
+        started: fields.nth(1)?.parse().ok()?,
     })
 }
 
