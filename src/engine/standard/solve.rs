@@ -120,17 +120,22 @@ fn houses_in_band(cells: u32) -> (u32, bool) {
     let rest = cells ^ first;
     let second = rest & rest.wrapping_neg();
     let third = rest ^ second;
-    let [a, b, c] =
-        [first, second, third].map(|cell| HOUSES_OF_CELL[cell.trailing_zeros() as usize]);
+    let houses = |cell: u32| HOUSES_OF_CELL[cell.trailing_zeros() as usize];
+    let (a, b, c) = (houses(first), houses(second), houses(third));
     let clash = a & rest | b & third | third & third.wrapping_sub(1);
     (a | b | c, clash != 0)
 }
 
 /// The two lowest digits (0..9) of a digit set (bit `digit`) that holds at least two; 8 in place
 /// of a missing one, so that the caller may index with them unchecked.
+///
+/// The search's small arrays are written out rather than made by `map` or `from_fn`: those are
+/// generic functions of `core`, which a build in several codegen units without link-time
+/// optimisation (the test profile) may leave as calls, and the search then ran at half speed.
 #[inline(always)]
 fn two_digits(digits: u32) -> [usize; 2] {
-    [digits, digits & digits.wrapping_sub(1)].map(|d| (d.trailing_zeros() as usize).min(8))
+    let lowest = |d: u32| (d.trailing_zeros() as usize).min(8);
+    [lowest(digits), lowest(digits & digits.wrapping_sub(1))]
 }
 
 /// The grid whose value planes (see [`value_planes`]) are `planes`.
@@ -320,7 +325,8 @@ impl State {
         self.stale_stacks = 0;
         for digit in (0..9).filter(|&d| stale >> d & 1 == 1) {
             // Per band, the columns where the digit has a candidate.
-            let columns = [0, 1, 2].map(|band| columns_of(self.candidates[9 * band + digit]));
+            let columns_in = |band: usize| columns_of(self.candidates[9 * band + digit]);
+            let columns = [columns_in(0), columns_in(1), columns_in(2)];
             for stack in 0..3 {
                 let pattern = (0..3).fold(0, |acc, band| {
                     acc | (columns[band] >> (3 * stack) & 7) << (3 * band)

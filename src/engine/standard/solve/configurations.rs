@@ -128,14 +128,16 @@ impl State {
         let mut progress = false;
         for stack in [false, true] {
             for index in 0..3 {
-                let mut patterns: [u16; 9] = std::array::from_fn(|digit| {
+                // Filled in place, not by `from_fn` (see `two_digits` in `solve.rs`).
+                let mut patterns = [0u16; 9];
+                for (digit, slot) in patterns.iter_mut().enumerate() {
                     let pattern = self.pattern_in(stack, index, digit, segments) & 0x1ff;
-                    if stack {
+                    *slot = if stack {
                         TRANSPOSED[pattern]
                     } else {
                         pattern as u16
-                    }
-                });
+                    };
+                }
                 // Per segment, whether at least k digits can take it, and must.
                 let (mut can, mut must) = ([0x1ffu16, 0, 0, 0, 0], [0x1ffu16, 0, 0, 0, 0]);
                 for &pattern in &patterns {
@@ -227,9 +229,10 @@ impl State {
         let mut best: Option<(u32, Branch)> = None;
         for stack in [false, true] {
             for index in 0..3 {
-                let orders: [u8; 9] = std::array::from_fn(|digit| {
-                    ORDERS_IN[self.pattern_in(stack, index, digit, segments) & 0x1ff]
-                });
+                let mut orders = [0u8; 9];
+                for (digit, slot) in orders.iter_mut().enumerate() {
+                    *slot = ORDERS_IN[self.pattern_in(stack, index, digit, segments) & 0x1ff];
+                }
                 let count: u32 = orders.iter().map(|o| o.count_ones()).sum();
                 if count <= 9 || best.is_some_and(|(least, _)| count >= least) {
                     continue;

@@ -28,7 +28,7 @@ impl State {
     #[inline(always)]
     pub(super) fn guess(&self, reasoning: Reasoning) -> Guess {
         let lowest = |cells: u32| cells & cells.wrapping_neg();
-        let pairs: [u32; 3] = std::array::from_fn(|band| {
+        let pairs_in = |band: usize| {
             let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
             for &cells in &self.candidates[9 * band..9 * band + 9] {
                 three |= two & cells;
@@ -36,7 +36,8 @@ impl State {
                 one |= cells;
             }
             self.empty[band] & two & !three
-        });
+        };
+        let pairs = [pairs_in(0), pairs_in(1), pairs_in(2)];
         let first_in = |cells: [u32; 3]| {
             (0..3)
                 .find(|&band| cells[band] != 0)
@@ -72,7 +73,10 @@ impl State {
                     let score = two_digits(digits).iter().fold(0, |score, &digit| {
                         let in_band = words[digit] & peers;
                         let in_column = column
-                            & other_bands([below, above].map(|b| self.candidates[9 * b + digit]));
+                            & other_bands([
+                                self.candidates[9 * below + digit],
+                                self.candidates[9 * above + digit],
+                            ]);
                         score
                             + in_band.count_ones()
                             + 2 * (in_band & pairs[band]).count_ones()
@@ -87,10 +91,12 @@ impl State {
             let (_, band, bit, digits) = best;
             if bit != 0 {
                 // The digit with more candidates left in the grid goes first (the lower on a tie).
-                let [low, high] = two_digits(digits).map(|digit| {
+                let spread = |digit: usize| {
                     let spread = (0..3).map(|band| self.candidates[9 * band + digit]);
                     (spread.map(u32::count_ones).sum::<u32>(), digit)
-                });
+                };
+                let [low, high] = two_digits(digits);
+                let (low, high) = (spread(low), spread(high));
                 let lead = if high.0 > low.0 { high.1 } else { low.1 };
                 return Guess {
                     band,
