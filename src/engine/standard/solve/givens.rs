@@ -28,26 +28,37 @@ impl Givens {
     /// The givens of `puzzle`, or `None` if two of them clash.
     #[inline(always)]
     pub(crate) fn of(puzzle: &Grid) -> Option<Givens> {
+        // Arrays filled in place, not by `map` or `from_fn` (see `two_digits` in `solve.rs`).
         let planes = value_planes(puzzle);
-        // Per band, the cells by the low two and the high two bits of their value.
-        let low = planes.map(|[p0, p1, _, _]| [!p0 & !p1, p0 & !p1, !p0 & p1, p0 & p1]);
-        let high = planes.map(|[_, _, p2, p3]| [!p2 & !p3, p2 & !p3, !p2 & p3]);
-        let by_band: [[u32; 9]; 3] = std::array::from_fn(|band| {
-            std::array::from_fn(|digit| low[band][(digit + 1) & 3] & high[band][(digit + 1) >> 2])
-        });
-        let cells: [u32; 27] = by_band.as_flattened().try_into().expect("27 band digits");
-        let houses = cells.map(houses_in_band);
-        let mut clash = houses.iter().any(|&(_, clash)| clash);
-        let columns = std::array::from_fn(|digit| {
-            let [a, b, c] = [0, 1, 2].map(|band| columns_of(cells[9 * band + digit]));
+        let (mut cells, mut filled) = ([0u32; 27], [0u32; 3]);
+        for (band, &[p0, p1, p2, p3]) in planes.iter().enumerate() {
+            // The band's cells by the low two and the high two bits of their value.
+            let low = [!p0 & !p1, p0 & !p1, !p0 & p1, p0 & p1];
+            let high = [!p2 & !p3, p2 & !p3, !p2 & p3];
+            for digit in 0..9 {
+                cells[9 * band + digit] = low[(digit + 1) & 3] & high[(digit + 1) >> 2];
+            }
+            filled[band] = p0 | p1 | p2 | p3;
+        }
+        let (mut houses, mut clash) = ([0u32; 27], false);
+        for (houses, &band_cells) in houses.iter_mut().zip(&cells) {
+            let (in_band, clashes) = houses_in_band(band_cells);
+            *houses = in_band;
+            clash |= clashes;
+        }
+        let mut columns = [0u32; 9];
+        for (digit, column) in columns.iter_mut().enumerate() {
+            let a = columns_of(cells[digit]);
+            let b = columns_of(cells[9 + digit]);
+            let c = columns_of(cells[18 + digit]);
             clash |= a & b | a & c | b & c != 0;
-            a | b | c
-        });
-        (!clash).then(|| Givens {
+            *column = a | b | c;
+        }
+        (!clash).then_some(Givens {
             cells,
-            houses: houses.map(|(houses, _)| houses),
+            houses,
             columns,
-            filled: planes.map(|[p0, p1, p2, p3]| p0 | p1 | p2 | p3),
+            filled,
         })
     }
 
@@ -114,11 +125,18 @@ impl Givens {
     #[inline(always)]
     pub(super) fn state(&self) -> State {
         let mut state = State {
-            candidates: std::array::from_fn(|bd| self.candidates(bd)),
-            empty: self.filled.map(|filled| BAND & !filled),
+            candidates: [0; 27],
+            empty: [
+                BAND & !self.filled[0],
+                BAND & !self.filled[1],
+                BAND & !self.filled[2],
+            ],
             dirty: 0,
             stale_stacks: 0,
         };
+        for (bd, candidates) in state.candidates.iter_mut().enumerate() {
+            *candidates = self.candidates(bd);
+        }
         for (bd, &cells) in self.cells.iter().enumerate() {
             // A digit given three times in a band (never more) has nothing left to reason about
             // there; with the lowest two given cells taken out, nothing is left of fewer.
