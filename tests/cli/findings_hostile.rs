@@ -146,7 +146,7 @@ fn a_prime_size_for_lines_without_layouts_named_a_flag_not_given() {
 #[test]
 fn a_25x25_layout_of_rows_crawled_through_its_digging() {
     // Regions that are the rows make a Latin square of the grid, whose uniqueness checks each
-    // cost near their budget past 40 % blanks: seed 2 took 45 s a puzzle, now under 2 s.
+    // cost near their budget past 40 % blanks: seed 2 crawled for most of a minute.
     let dir = tempfile::tempdir().unwrap();
     let layout: String = (b'a'..=b'y')
         .map(|region| format!("{}\n", (region as char).to_string().repeat(25)))

@@ -86,9 +86,9 @@ const GRID_GUESSES_PER_CELL: usize = 8;
 pub(super) const DIG_GUESSES_PER_CELL: usize = 400;
 
 /// The checks' worth of guesses one digging may spend in all: where each check costs near its
-/// budget (a 25×25 layout whose regions are its rows, a Latin square to the search, took 6 to 45
-/// s a puzzle), the digging stops where it is, a puzzle of fewer blanks, rather than crawl on.
-/// Diggings of other shapes spend far less.
+/// budget (a 25×25 layout whose regions are its rows is a Latin square to the search), the
+/// digging stops where it is, a puzzle of fewer blanks, rather than crawl on. Diggings of other
+/// shapes spend far less.
 const DIG_CHECKS_OF_GUESSES: usize = 4;
 
 /// Where the digging aims from, in percent of the cells, for shapes past `MINIMAL_UP_TO` and no

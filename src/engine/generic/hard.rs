@@ -22,8 +22,8 @@ use measure::ShapedMeasure;
 /// The moves, times the cells, a lineage may make before its pool reaches the level, and a fork
 /// after its last find, before the search gives up: a jigsaw layout whose puzzles climb slower
 /// than its family's (one close to boxes), or a small shape with fewer puzzles at the level than
-/// asked, ends in seconds with an error rather than crawl. 66,000 moves at 6×6, 24,000 at 10×10,
-/// 16,000 at 12×12: from two to four times what the levels of `engine::hard::reach` took at most.
+/// asked, ends in seconds with an error rather than crawl; a few times what the levels of
+/// `engine::hard::reach` need at most (BENCHMARKS.md).
 const PATIENCE: usize = 2_400_000;
 
 /// A shape other than the standard one, as the search sees it.
@@ -138,9 +138,9 @@ impl Board for Shaped<'_> {
 
     fn has_backdoor(&self, _solver: &mut Solver, _puzzle: &Vec<u8>, _solution: &Vec<u8>) -> bool {
         // The generic search reasons with singles and locked candidates only, and one more given
-        // lets it finish nearly every puzzle of the small shapes: dropping those left 6×6 nothing
-        // to climb to, and 8×8 a mean of 1 in 17 s instead of 0.02 s. The measure is its own
-        // guesses, with no faster solver's to agree with.
+        // lets it finish nearly every puzzle of the small shapes: dropping those would leave the
+        // climb almost nothing to keep (BENCHMARKS.md, "Hard puzzles on every shape"). The
+        // measure is its own guesses, with no faster solver's to agree with.
         false
     }
 

@@ -246,10 +246,10 @@ impl Solver {
         guesses: usize,
     ) -> Option<usize> {
         // The runs of a first solution's schedule are short, and their lengths alone differ from
-        // those of a count to two: on a 25×25 puzzle of many solutions, the latter's found one
-        // in 1.7 s where every run of the former ran out (27 s). The first schedule, which ends
-        // nearly every search, gets a quarter of the guesses, so that the other takes over soon
-        // (8 s on that puzzle, against 15 s with a half).
+        // those of a count to two, which can find a solution where every run of the former runs
+        // out (a 25×25 puzzle of many solutions: `tests/data/shapes/undecided25.txt`). The first
+        // schedule, which ends nearly every search, gets a quarter of the guesses, so that the
+        // other takes over soon.
         if let Some(count) = self.count_within(puzzle, 1, solution, guesses / 4) {
             return Some(count);
         }

@@ -13,8 +13,8 @@
 //!   regions. A jigsaw layout climbs slower the closer it is to boxes; one too close for its
 //!   row ends with an error after a bounded search (see `generic/hard.rs`), never a crawl.
 //! - **4×4** puzzles never need a guess, so no mean is hard; and past the table (13×13, and
-//!   diagonals or jigsaw regions past 12×12, anything past 16×16) the first pools alone take from
-//!   8 s (13×13 jigsaw) to over a minute (16×16 jigsaw, 20×20) to dig: both are refused.
+//!   diagonals or jigsaw regions past 12×12, anything past 16×16) the first pools alone take
+//!   seconds to minutes to dig: both are refused.
 
 use crate::engine::hard::measure::mean_text;
 use crate::model::shape::{Regions, Shape};

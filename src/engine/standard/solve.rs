@@ -131,7 +131,7 @@ fn houses_in_band(cells: u32) -> (u32, bool) {
 ///
 /// The search's small arrays are written out rather than made by `map` or `from_fn`: those are
 /// generic functions of `core`, which a build in several codegen units without link-time
-/// optimisation (the test profile) may leave as calls, and the search then ran at half speed.
+/// optimisation (the test profile) may leave as calls in the search's hottest loops.
 #[inline(always)]
 fn two_digits(digits: u32) -> [usize; 2] {
     let lowest = |d: u32| (d.trailing_zeros() as usize).min(8);
