@@ -93,3 +93,10 @@ impl Symbols {
         self.as_bytes() == &DEFAULT_SYMBOLS[..self.size]
     }
 }
+
+/// The values of `line`, written in digits (`.` or `0` for blank): for the tests of every module.
+#[cfg(test)]
+pub(crate) fn digit_values(line: &str) -> Vec<u8> {
+    let digits = Symbols::default_for(9);
+    line.bytes().map(|ch| digits.value_of(ch)).collect()
+}

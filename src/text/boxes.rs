@@ -355,11 +355,7 @@ mod tests {
 
     /// The values of records written in digits, `.` for blank.
     fn values(records: &[&str]) -> Vec<u8> {
-        let cells = records.concat();
-        cells
-            .bytes()
-            .map(|b| if b == b'.' { 0 } else { b - b'0' })
-            .collect()
+        crate::model::symbols::digit_values(&records.concat())
     }
 
     /// The records, read as `shape` with nothing told yet.

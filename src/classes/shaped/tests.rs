@@ -368,10 +368,7 @@ fn a_band_whose_given_rows_could_form_a_group_reads_its_blank_row_first() {
     let shape = boxed(6, (3, 2), false);
     let canon = Canon::new(&shape);
     let s = ".....5...........2.....1............";
-    let cells: Vec<u8> = s
-        .bytes()
-        .map(|b| if b == b'.' { 0 } else { b - b'0' })
-        .collect();
+    let cells = crate::model::symbols::digit_values(s);
     let group = brute::group(&shape);
     assert_eq!(canon.form(&cells), brute::smallest(&group, &cells));
 }

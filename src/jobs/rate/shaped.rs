@@ -328,16 +328,10 @@ mod tests {
     use super::*;
     use crate::jobs::rate::rate;
     use crate::model::grid::Grid;
-    use crate::model::symbols::Symbols;
+    use crate::model::symbols::{Symbols, digit_values as values};
 
     fn rate_on(shape: &Shape, puzzle: &[u8]) -> Option<Rating> {
         Rater::new(shape).rate(shape, puzzle).ok()
-    }
-
-    fn values(line: &str) -> Vec<u8> {
-        line.bytes()
-            .map(|b| if b == b'.' { 0 } else { b - b'0' })
-            .collect()
     }
 
     #[test]

@@ -62,13 +62,7 @@ impl ShapedMeasure {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::symbols::Symbols;
-
-    fn values(line: &str) -> Vec<u8> {
-        line.bytes()
-            .map(|b| if b == b'.' { 0 } else { b - b'0' })
-            .collect()
-    }
+    use crate::model::symbols::{Symbols, digit_values as values};
 
     #[test]
     fn a_puzzle_solved_by_singles_has_a_mean_of_0() {

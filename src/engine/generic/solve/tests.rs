@@ -111,10 +111,7 @@ fn a_first_solution_is_given_whenever_one_is_written() {
     let text = include_str!("../../../../tests/data/sample_forum_hardest.txt");
     let (mut solved, mut undecided) = (0, 0);
     for line in text.lines().take(8) {
-        let puzzle: Vec<u8> = line
-            .bytes()
-            .map(|b| if b == b'.' { 0 } else { b - b'0' })
-            .collect();
+        let puzzle = crate::model::symbols::digit_values(line);
         let mut guesses = 8;
         while guesses < 50_000 {
             let mut solution = puzzle.clone();
