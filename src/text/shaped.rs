@@ -277,7 +277,8 @@ pub fn read_shaped(
         return Err(errors);
     }
     let known = request.known_size();
-    if let (Some(known), Some(found)) = (known, detect(text, known))
+    let found = detect(text, known);
+    if let (Some(known), Some(found)) = (known, &found)
         && found.prefixed
         && found.size != known
     {
@@ -292,7 +293,7 @@ pub fn read_shaped(
     }
     // A first record of another size than the one asked is malformed, not a sign of the layout:
     // read line by line, each line is told what it lacks.
-    let detected = detect(text, known).map(|d| match known {
+    let detected = found.map(|d| match known {
         Some(known) if known != d.size => Detected {
             size: known,
             layout: Layout::Line,
