@@ -86,15 +86,13 @@ pub(super) fn is_other_shape(
     request: &ShapeRequest,
 ) -> bool {
     match detect_header(text, column) {
-        None => carries_layouts(text) || !standard && is_other_line_text(text, request),
+        None => is_other_line_text(text, standard, request),
         Some(Ok(header)) => {
             let body = memchr::memchr(b'\n', text).map_or(text.len(), |at| at + 1);
             let lines = puzzle_lines(&text[body..], &header, 2);
             // A layout column makes a jigsaw corpus, even where its first row's field is empty
             // (which the generic reader then reports) and the row reads as a plain 9×9 line.
-            header.layout.is_some()
-                || carries_layouts(&lines)
-                || !standard && is_other_line_text(&lines, request)
+            header.layout.is_some() || is_other_line_text(&lines, standard, request)
         }
         Some(Err(_)) => false,
     }
@@ -115,12 +113,18 @@ fn carries_layouts(text: &[u8]) -> bool {
     detect_size(text, None).is_some_and(|(_, prefixed)| prefixed)
 }
 
-/// Whether lines that carry no layouts are of another shape than 9×9 (see [`is_other_shape`]).
-fn is_other_line_text(text: &[u8], request: &ShapeRequest) -> bool {
+/// Whether lines are of another shape than 9×9: they carry layouts, or, unless the flags named
+/// the standard shape (`standard`), their size, alphabet or diagonals say so (see
+/// [`is_other_shape`]).
+fn is_other_line_text(text: &[u8], standard: bool, request: &ShapeRequest) -> bool {
     detect_size(text, None).is_some_and(|(size, prefixed)| {
-        size != 9
-            || written_alphabet(text, size, prefixed).is_some()
-            || read_shaped(text, request).is_ok_and(|(puzzles, _)| puzzles.shapes[0].diagonal())
+        // Lines that carry their layouts are a jigsaw's, whatever size the flags name.
+        prefixed
+            || !standard
+                && (size != 9
+                    || written_alphabet(text, size, prefixed).is_some()
+                    || read_shaped(text, request)
+                        .is_ok_and(|(puzzles, _)| puzzles.shapes[0].diagonal()))
     })
 }
 
