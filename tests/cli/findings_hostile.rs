@@ -277,3 +277,32 @@ fn layout_puzzle_lines_under_another_size_were_told_of_boxes() {
         );
     }
 }
+
+#[test]
+fn the_canonical_form_of_a_pattern_grid_of_boxes_two_rows_high_never_came() {
+    // The pattern grid's every column pair ties through the second row: the search tried all
+    // 10! orders of them, and 12! at 24×24.
+    let symbols = b"123456789ABCDEFGHIJKLMNO";
+    for (n, stack) in [(20, 10), (24, 12)] {
+        let grid: Vec<u8> = (0..n * n)
+            .map(|k: usize| symbols[(stack * (k / n % 2) + k / n / 2 + k % n) % n])
+            .chain([b'\n'])
+            .collect();
+        let size = n.to_string();
+        let boxes = format!("2x{stack}");
+        for mode in [&["--canon", "-"][..], &["--check", "-", "--classes"]] {
+            let out = sudoku_gen()
+                .args(mode)
+                .args(["--size", &size, "--box", &boxes])
+                .write_stdin(grid.clone())
+                .timeout(std::time::Duration::from_secs(60))
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(0), "{n} {mode:?}");
+            if mode[0] == "--canon" {
+                // The pattern grid is its own form.
+                assert_eq!(out.stdout, grid, "{n}");
+            }
+        }
+    }
+}

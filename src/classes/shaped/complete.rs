@@ -11,7 +11,9 @@
 //! stack, or the first of the next output stack when its input stack has none), so it is placed
 //! there, without a branch. Of the choices at a position, only those giving the smallest cell are
 //! tried. Boxes two rows high tie at every position of the first stack, so there the second row
-//! is laid out whole from the cycles it implies ([`CompleteSearch::lay_cycles`]).
+//! is laid out whole from the cycles it implies (see `cycles`).
+
+mod cycles;
 
 use super::best::Best;
 use super::{Frame, MAX, Standing};
@@ -108,6 +110,13 @@ pub(super) fn applies(frame: &Frame, cells: &[u8]) -> bool {
 
 /// The smallest line of `cells`, one of the grids [`applies`] accepts.
 pub(super) fn search(frame: &Frame, cells: &[u8]) -> Vec<u8> {
+    search_with(frame, cells, frame.n as u64)
+}
+
+/// [`search`], where boxes are two rows high trying each layout of the second row while there
+/// are at most `lazy_above` of them, and letting the third row decide them beyond (see
+/// `cycles`): both give the smallest line, the first quicker with few layouts.
+fn search_with(frame: &Frame, cells: &[u8], lazy_above: u64) -> Vec<u8> {
     let n = frame.n;
     let mut search = CompleteSearch {
         frame: *frame,
@@ -117,7 +126,9 @@ pub(super) fn search(frame: &Frame, cells: &[u8]) -> Vec<u8> {
         column_of: [0; MAX + 1],
         first_columns: 0,
         line: vec![0; n * n],
+        probe: [0; MAX],
         best: Best::new(n),
+        lazy_above,
     };
     for (j, cell) in search.line[..n].iter_mut().enumerate() {
         *cell = j as u8 + 1;
@@ -152,7 +163,11 @@ struct CompleteSearch {
     /// The input columns (bit per column) that can come first.
     first_columns: u32,
     line: Vec<u8>,
+    /// The cells the third row reads so far while it lays the second row out (see `cycles`).
+    probe: [u8; MAX],
     best: Best,
+    /// How many layouts of the second row are tried each (see [`search_with`]).
+    lazy_above: u64,
 }
 
 /// The column order so far: the input column of each output position and the position of each
@@ -297,88 +312,6 @@ impl CompleteSearch {
         }
     }
 
-    /// The second row where boxes are two rows high, so that a band has two stacks and each
-    /// column's partner lies in the other stack. Its first stack then reads `C+1, ..., 2C`
-    /// whatever the order of its columns, their partners taking the second stack's positions in
-    /// turn, and the second stack reads one plus the position of each column's partner's partner.
-    /// That is `π²`, a permutation of the first stack, read through the order: it reads least when
-    /// its cycles lie in turn, fixed points first and then by increasing length, each cycle in its
-    /// own order from any of its columns. Every such layout is tried, from either input stack, in
-    /// place of the search over orders, which tied through the whole first stack.
-    fn lay_cycles(&mut self, used: u32) {
-        let Frame { n, stack, .. } = self.frame;
-        for input in 0..2 {
-            let first: Vec<u8> = (input * stack..(input + 1) * stack)
-                .map(|c| c as u8)
-                .collect();
-            let mut cycles: Vec<Vec<u8>> = Vec::new();
-            let mut seen = 0u32;
-            for &start in &first {
-                let mut cycle = Vec::new();
-                let mut c = start;
-                while seen >> c & 1 == 0 {
-                    seen |= 1 << c;
-                    cycle.push(c);
-                    c = self.partner(1, self.partner(1, c));
-                }
-                if !cycle.is_empty() {
-                    cycles.push(cycle);
-                }
-            }
-            cycles.sort_by_key(Vec::len);
-            let mut j = 0;
-            for cycle in &cycles {
-                for i in 0..cycle.len() {
-                    self.line[n + j + i] = (stack + j + i + 1) as u8;
-                    self.line[n + stack + j + i] = (j + (i + 1) % cycle.len() + 1) as u8;
-                }
-                j += cycle.len();
-            }
-            let standing = (n..2 * n).try_fold(self.start(Standing::Level), |standing, k| {
-                standing.after(&self.best.line, k, self.line[k])
-            });
-            if let Some(standing) = standing {
-                self.each_layout(used, &mut cycles, 0, Order::OPEN, standing);
-            }
-        }
-    }
-
-    /// Lays `cycles[from..]` out after the positions `order` holds, each cycle taking in turn
-    /// every place among those of its length and every rotation, and orders the rows of each
-    /// layout.
-    fn each_layout(
-        &mut self,
-        used: u32,
-        cycles: &mut [Vec<u8>],
-        from: usize,
-        order: Order,
-        mut standing: Standing,
-    ) {
-        let Some(len) = cycles.get(from).map(Vec::len) else {
-            return self.order_rows(used, &order, standing);
-        };
-        let stack = self.frame.stack;
-        let j: usize = cycles[..from].iter().map(Vec::len).sum();
-        let same = from + cycles[from..].iter().take_while(|c| c.len() == len).count();
-        for chosen in from..same {
-            cycles.swap(from, chosen);
-            for turn in 0..len {
-                let mut order = order;
-                for i in 0..len {
-                    let column = cycles[from][(turn + i) % len];
-                    order.put(&self.frame, column, j + i);
-                    order.put(&self.frame, self.partner(1, column), stack + j + i);
-                }
-                let improvements = self.best.improvements;
-                self.each_layout(used, cycles, from + 1, order, standing);
-                if self.best.improvements != improvements {
-                    standing = Standing::Level;
-                }
-            }
-            cycles.swap(from, chosen);
-        }
-    }
-
     /// `order` with `column` put at position `j` and its partner placed.
     fn with_column(&self, mut order: Order, column: u8, j: usize) -> Order {
         order.put(&self.frame, column, j);
@@ -449,5 +382,64 @@ impl CompleteSearch {
             }
             k += 1;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pattern grid of boxes two rows high: `π²` is the identity, every layout ties.
+    fn pattern(n: usize, stack: usize) -> Vec<u8> {
+        (0..n * n)
+            .map(|k| ((stack * (k / n % 2) + k / n / 2 + k % n) % n + 1) as u8)
+            .collect()
+    }
+
+    #[test]
+    fn the_third_row_lays_out_what_every_layout_would() {
+        use crate::engine::generic::solve::Solver;
+        use crate::model::shape::Shape;
+        use crate::model::symbols::Symbols;
+        for (n, stack) in [(6, 3), (8, 4), (10, 5), (12, 6)] {
+            let frame = Frame::new(n, 2, stack);
+            let shape = Shape::boxed(n, Some((2, stack)), false, Symbols::default_for(n)).unwrap();
+            let mut solver = Solver::new(&shape);
+            for seed in 0..12 {
+                // Random grids under the pattern grid's first band, whose every column is a
+                // fixed point of `π²`, and under a first band with one cycle of two: many cycles
+                // of one length, and layouts that tie far into the rows.
+                let mut start = pattern(n, stack);
+                start[2 * n..].fill(0);
+                if seed % 2 == 1 {
+                    start.swap(n, n + 1);
+                    start.swap(n + stack, n + stack + 1);
+                }
+                let mut cells = vec![0; n * n];
+                assert_eq!(
+                    solver.random_solution(&start, seed, &mut cells, usize::MAX),
+                    Some(true)
+                );
+                assert!(applies(&frame, &cells));
+                assert_eq!(
+                    search_with(&frame, &cells, 0),
+                    search_with(&frame, &cells, u64::MAX),
+                    "{n}: {cells:?}"
+                );
+            }
+            let cells = pattern(n, stack);
+            assert_eq!(
+                search_with(&frame, &cells, 0),
+                search_with(&frame, &cells, u64::MAX)
+            );
+        }
+    }
+
+    #[test]
+    fn a_20x20_pattern_grid_of_boxes_two_rows_high_has_its_form() {
+        let frame = Frame::new(20, 2, 10);
+        let form = search(&frame, &pattern(20, 10));
+        // The pattern grid is its own form: its first row reads 1..20, its second 11..20 1..10.
+        assert_eq!(form, pattern(20, 10));
     }
 }
