@@ -306,3 +306,56 @@ fn the_canonical_form_of_a_pattern_grid_of_boxes_two_rows_high_never_came() {
         }
     }
 }
+
+#[test]
+fn a_complete_grid_whose_boxes_repeat_symbols_crashed_or_left_its_class() {
+    // Every row holds every symbol; the boxes do not. The search for complete grids took them.
+    // A grid of 4x4 boxes read under 2x8 boxes, as the tool's own -c wrote it.
+    let made = sudoku_gen()
+        .args(["-c", "1", "--size", "16", "--seed", "1", "--format", "line"])
+        .output()
+        .unwrap();
+    let made = String::from_utf8(made.stdout).unwrap();
+    let cases: [(&str, &[&str]); 4] = [
+        ("1234234134124123\n", &[]),
+        ("123456123456123456123456123456123456\n", &[]),
+        ("346152123564365412623154645123342561\n", &[]),
+        (&made, &["--box", "2x8"]),
+    ];
+    for (grid, shape) in cases {
+        let form = sudoku_gen()
+            .args(["--canon", "-"])
+            .args(shape)
+            .write_stdin(grid)
+            .output()
+            .unwrap();
+        assert_eq!(form.status.code(), Some(0), "{grid}");
+        let mut symbols: Vec<u8> = form.stdout.clone();
+        let mut given: Vec<u8> = grid.as_bytes().to_vec();
+        // An equivalent holds each symbol as often as the grid, relabelled: the same counts.
+        let counts = |line: &mut Vec<u8>| {
+            line.retain(|b| b.is_ascii_alphanumeric());
+            let mut counts: Vec<usize> = line
+                .iter()
+                .map(|s| line.iter().filter(|&t| t == s).count())
+                .collect();
+            counts.sort_unstable();
+            counts
+        };
+        assert_eq!(counts(&mut symbols), counts(&mut given), "{grid}");
+        let again = sudoku_gen()
+            .args(["--canon", "-"])
+            .args(shape)
+            .write_stdin(form.stdout.clone())
+            .output()
+            .unwrap();
+        assert_eq!(again.stdout, form.stdout, "{grid}: a form is its own form");
+        let classes = sudoku_gen()
+            .args(["--check", "-", "--classes"])
+            .args(shape)
+            .write_stdin(grid)
+            .output()
+            .unwrap();
+        assert_ne!(classes.status.code(), Some(101), "{grid}");
+    }
+}

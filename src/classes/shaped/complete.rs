@@ -92,10 +92,12 @@ fn starts(frame: &Frame, views: &[Vec<u8>; 2]) -> Vec<(usize, u8, u8, u32)> {
     found
 }
 
-/// Whether `cells` is a complete grid whose rows (and columns, where boxes are square) each hold
-/// every symbol once: the grids this search serves.
+/// Whether `cells` is a complete grid of the shape, every row, column and box holding each
+/// symbol once: the grids this search serves. Its reasoning leans on each of those: the labels on
+/// the rows, the partners of a band's rows on its boxes. Anything else, a Latin square whose boxes
+/// repeat symbols included, takes the general search.
 pub(super) fn applies(frame: &Frame, cells: &[u8]) -> bool {
-    let n = frame.n;
+    let Frame { n, band, stack, .. } = *frame;
     let full = |cell: &dyn Fn(usize) -> u8| {
         (0..n)
             .try_fold(0u32, |seen, k| {
@@ -104,8 +106,13 @@ pub(super) fn applies(frame: &Frame, cells: &[u8]) -> bool {
             })
             .is_some()
     };
+    let stacks = n / stack;
     (0..n).all(|r| full(&|c| cells[r * n + c]))
-        && (frame.views() == 1 || (0..n).all(|c| full(&|r| cells[r * n + c])))
+        && (0..n).all(|c| full(&|r| cells[r * n + c]))
+        && (0..n).all(|b| {
+            let (top, left) = (b / stacks * band, b % stacks * stack);
+            full(&|k| cells[(top + k / stack) * n + left + k % stack])
+        })
 }
 
 /// The smallest line of `cells`, one of the grids [`applies`] accepts.

@@ -372,3 +372,34 @@ fn a_band_whose_given_rows_could_form_a_group_reads_its_blank_row_first() {
     let group = brute::group(&shape);
     assert_eq!(canon.form(&cells), brute::smallest(&group, &cells));
 }
+
+#[test]
+fn grids_whose_rows_are_whole_and_boxes_are_not_take_the_smallest_line() {
+    // Rows that each hold every symbol while boxes (or columns) repeat some: the complete
+    // search leaned on the boxes, and wrote lines outside the class or failed.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
+    for (n, split) in [(4, (2, 2)), (6, (2, 3)), (6, (3, 2))] {
+        let shape = boxed(n, split, false);
+        let canon = Canon::new(&shape);
+        let group = brute::group(&shape);
+        let cyclic: Vec<u8> = (0..n * n)
+            .map(|k| ((k / n + k % n) % n + 1) as u8)
+            .collect();
+        let same_rows: Vec<u8> = (0..n * n).map(|k| (k % n + 1) as u8).collect();
+        let mut cases = vec![cyclic, same_rows];
+        for _ in 0..6 {
+            let mut row: Vec<u8> = (1..=n as u8).collect();
+            let mut cells = Vec::new();
+            for _ in 0..n {
+                row.shuffle(&mut rng);
+                cells.extend_from_slice(&row);
+            }
+            cases.push(cells);
+        }
+        for cells in cases {
+            let form = canon.form(&cells);
+            assert_eq!(form, brute::smallest(&group, &cells), "{cells:?}");
+            assert_eq!(canon.form(&form), form, "{cells:?}");
+        }
+    }
+}
