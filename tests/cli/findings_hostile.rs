@@ -279,17 +279,19 @@ fn layout_puzzle_lines_under_another_size_were_told_of_boxes() {
 }
 
 #[test]
-fn the_canonical_form_of_a_pattern_grid_of_boxes_two_rows_high_never_came() {
-    // The pattern grid's every column pair ties through the second row: the search tried all
-    // 10! orders of them, and 12! at 24×24.
+fn the_canonical_form_of_a_pattern_grid_never_came() {
+    // The pattern grid ties the second row at every position through its symmetries: with boxes
+    // two rows high the search tried all 10! orders of a stack at 20x20 (12! at 24x24), and
+    // with deeper boxes millions of mirrored branches.
     let symbols = b"123456789ABCDEFGHIJKLMNO";
-    for (n, stack) in [(20, 10), (24, 12)] {
+    for (rows, columns) in [(2, 10), (2, 12), (4, 5), (6, 4), (10, 2)] {
+        let n: usize = rows * columns;
         let grid: Vec<u8> = (0..n * n)
-            .map(|k: usize| symbols[(stack * (k / n % 2) + k / n / 2 + k % n) % n])
+            .map(|k| symbols[(columns * (k / n % rows) + k / n / rows + k % n) % n])
             .chain([b'\n'])
             .collect();
         let size = n.to_string();
-        let boxes = format!("2x{stack}");
+        let boxes = format!("{rows}x{columns}");
         for mode in [&["--canon", "-"][..], &["--check", "-", "--classes"]] {
             let out = sudoku_gen()
                 .args(mode)
@@ -298,10 +300,10 @@ fn the_canonical_form_of_a_pattern_grid_of_boxes_two_rows_high_never_came() {
                 .timeout(std::time::Duration::from_secs(60))
                 .output()
                 .unwrap();
-            assert_eq!(out.status.code(), Some(0), "{n} {mode:?}");
-            if mode[0] == "--canon" {
-                // The pattern grid is its own form.
-                assert_eq!(out.stdout, grid, "{n}");
+            assert_eq!(out.status.code(), Some(0), "{boxes} {mode:?}");
+            if mode[0] == "--canon" && rows == 2 {
+                // With boxes two rows high the pattern grid is its own form.
+                assert_eq!(out.stdout, grid, "{boxes}");
             }
         }
     }

@@ -135,6 +135,8 @@ fn search_with(frame: &Frame, cells: &[u8], lazy_above: u64) -> Vec<u8> {
         line: vec![0; n * n],
         probe: [0; MAX],
         best: Best::new(n),
+        best_arrangement: ((0, 0, 0), [NONE; MAX]),
+        unwind: None,
         lazy_above,
     };
     for (j, cell) in search.line[..n].iter_mut().enumerate() {
@@ -156,6 +158,7 @@ fn search_with(frame: &Frame, cells: &[u8], lazy_above: u64) -> Vec<u8> {
         } else {
             search.fill_row(n, used, order, search.start(Standing::Level));
         }
+        search.unwind = None;
     }
     search.best.line
 }
@@ -173,8 +176,26 @@ struct CompleteSearch {
     /// The cells the third row reads so far while it lays the second row out (see `cycles`).
     probe: [u8; MAX],
     best: Best,
+    /// The start `(view, first row, second row)` and the column order of the best line.
+    best_arrangement: ((usize, u8, u8), [u8; MAX]),
+    /// Where the search goes back to, having met a mirror of a branch it has searched.
+    unwind: Option<Unwind>,
     /// How many layouts of the second row are tried each (see [`search_with`]).
     lazy_above: u64,
+}
+
+/// A branch found to mirror one already searched, and so left: a line equal to the best one,
+/// read through another arrangement, shows a symmetry of the grid (the one arrangement after the
+/// other's inverse) that maps the two arrangements' common part onto itself and the branch where
+/// they part onto the best line's. Whatever lies further in the branch, the best line's branch
+/// read it too. A symmetric grid (the pattern grid at worst) ties a branch at every position,
+/// and would read the same line through every symmetry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Unwind {
+    /// The whole start: another start's line was met.
+    Start,
+    /// The branch of the second row's position `j`.
+    To(usize),
 }
 
 /// The column order so far: the input column of each output position and the position of each
@@ -313,9 +334,21 @@ impl CompleteSearch {
             Standing::Below => true,
             Standing::Level => rest[..] < self.best.line[2 * n..],
         };
+        let start = (self.transpose, self.rows[0], self.rows[1]);
         if below {
             self.line[2 * n..].copy_from_slice(&rest);
             self.best.take(&self.line);
+            self.best_arrangement = (start, order.at);
+        } else if standing == Standing::Level && rest[..] == self.best.line[2 * n..] {
+            let (best_start, best_at) = self.best_arrangement;
+            self.unwind = if start != best_start {
+                Some(Unwind::Start)
+            } else if self.frame.band > 2 {
+                // The branches of the second row are those of `fill_row`, one a position.
+                (0..n).find(|&j| order.at[j] != best_at[j]).map(Unwind::To)
+            } else {
+                None
+            };
         }
     }
 
@@ -367,6 +400,11 @@ impl CompleteSearch {
                         if self.best.improvements != improvements {
                             // The line taken shares this prefix.
                             child = Standing::Level;
+                        }
+                        match self.unwind {
+                            Some(Unwind::To(at)) if at == j => self.unwind = None,
+                            Some(_) => return,
+                            None => {}
                         }
                     }
                     return;

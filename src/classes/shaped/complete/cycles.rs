@@ -73,6 +73,9 @@ impl CompleteSearch {
                     let mut sorted = cycles.cycles.clone();
                     self.each_layout(used, &mut sorted, 0, Order::OPEN, standing);
                 }
+                if self.unwind.is_some() {
+                    return;
+                }
             } else {
                 let lay = Lay {
                     order: Order::OPEN,
@@ -85,6 +88,9 @@ impl CompleteSearch {
                         break;
                     };
                     self.read_lazily(&cycles, used, row, 0, lay, standing);
+                    if self.unwind.is_some() {
+                        return;
+                    }
                 }
             }
         }
@@ -180,6 +186,10 @@ impl CompleteSearch {
                 if self.best.improvements != improvements {
                     standing = Standing::Level;
                 }
+                if self.unwind.is_some() {
+                    cycles.swap(from, chosen);
+                    return;
+                }
             }
             cycles.swap(from, chosen);
         }
@@ -229,6 +239,9 @@ impl CompleteSearch {
                 for lay in chosen {
                     let improvements = self.best.improvements;
                     self.read_lazily(cycles, used, row, j + 1, lay, child);
+                    if self.unwind.is_some() {
+                        return;
+                    }
                     if self.best.improvements != improvements {
                         // The line taken has the first two rows, but its third may read below
                         // this one.
