@@ -227,8 +227,8 @@ impl Row<'_> {
 }
 
 /// Hands each row of `text` (whose first line is line `first_line` of the corpus) to `read`, and
-/// pushes onto `errors` the problems of the rows it refuses and of quotes never closed. Rows of
-/// empty fields only are skipped.
+/// pushes onto `errors` the problems of the rows it refuses and of quotes never closed. Empty
+/// lines are skipped; a row of commas is a row, whose empty puzzle is a problem.
 pub(crate) fn each_row(
     text: &[u8],
     header: &Header,
@@ -254,7 +254,7 @@ pub(crate) fn each_row(
             });
             continue;
         }
-        if record.iter().all(<[u8]>::is_empty) {
+        if record.len() == 1 && record[0].is_empty() {
             continue;
         }
         // A row of more or fewer fields than the header would have the columns a job writes

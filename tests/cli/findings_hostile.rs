@@ -361,3 +361,44 @@ fn a_complete_grid_whose_boxes_repeat_symbols_crashed_or_left_its_class() {
         assert_ne!(classes.status.code(), Some(101), "{grid}");
     }
 }
+
+#[test]
+fn csv_rows_made_only_of_commas_were_dropped() {
+    let puzzle = std::fs::read_to_string(format!(
+        "{}/tests/data/sample_easy.txt",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+    .lines()
+    .next()
+    .unwrap()
+    .to_owned();
+    let corpus = format!("id,puzzle\n1,{puzzle}\n,\n3,{puzzle}\n,,,\n\n");
+    for mode in ["-s", "--canon", "--check", "--rate", "--shuffle"] {
+        let out = sudoku_gen()
+            .args([mode, "-"])
+            .write_stdin(corpus.clone())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{mode}");
+        // --check reports on standard output.
+        let message = String::from_utf8_lossy(if mode == "--check" {
+            &out.stdout
+        } else {
+            &out.stderr
+        });
+        // --check writes `FILE:LINE: column N:`, the other modes `FILE:LINE:COLUMN:`.
+        let located = |line: &str, column: &str, text: &str| {
+            message.contains(&format!(":{line}:{column}: {text}"))
+                || message.contains(&format!(":{line}: column {column}: {text}"))
+        };
+        assert!(
+            located("3", "2", "expected 81 cells, found 0"),
+            "{mode}: {message}"
+        );
+        assert!(
+            located("5", "1", "the row has 4 fields, the header 2"),
+            "{mode}: {message}"
+        );
+    }
+}
