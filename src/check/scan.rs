@@ -198,7 +198,6 @@ pub(super) fn scan(
     let mut offset = 0;
     // Pieces between line ends, read as they come: a list of them would cost 16 bytes a line.
     let last = bytecount::count(text, b'\n');
-    let ends_with_line_end = text.ends_with(b"\n");
     for (index, piece) in text.split(|&b| b == b'\n').enumerate() {
         let number = place.first_line + index;
         let start = offset;
@@ -239,10 +238,15 @@ pub(super) fn scan(
                 ))
             } else if grids == 0 {
                 Some("expected the first row of a grid, found an empty line".to_owned())
+            } else if place.last
+                && text[offset.min(text.len())..]
+                    .iter()
+                    .all(|&b| b == b'\n' || b == b'\r')
+            {
+                // Only empty lines are left: told once, at the first of them.
+                (empty_run == 1).then(|| "expected no empty line after the last grid".to_owned())
             } else if empty_run == 2 {
                 Some("expected one empty line between grids, found more".to_owned())
-            } else if index + 1 == last && ends_with_line_end && place.last {
-                Some("expected no empty line after the last grid".to_owned())
             } else {
                 None
             };

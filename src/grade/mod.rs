@@ -417,9 +417,15 @@ impl Grader<'_> {
             Some(text) => Ok(text),
             None if run.stdout.is_empty() => Err(format!("wrote no {name} (as a regular file)")),
             None if self.plan.stdout => Ok(run.stdout.clone()),
-            None => Err(format!(
+            None if complete_grids(&run.stdout) > 0 => Err(format!(
                 "wrote its output to standard output, not to {name} (this plan does not accept \
                  standard output)"
+            )),
+            None => Err(format!(
+                "wrote no {name} (as a regular file); its {} byte{} on standard output hold no \
+                 complete grid",
+                run.stdout.len(),
+                if run.stdout.len() == 1 { "" } else { "s" }
             )),
         }
     }

@@ -278,7 +278,13 @@ fn parse_grid_blocks(text: &[u8], first_line: usize) -> ParsedText {
         }
         if block_len < 9 {
             errors.push(ParseError {
-                line: block_end + 1,
+                // Where the next row should have been; the grid's last line when the text ends
+                // there, since no line follows it.
+                line: if number == 0 {
+                    block_end
+                } else {
+                    block_end + 1
+                },
                 column: 1,
                 message: format!(
                     "unfinished grid: the grid starting on line {start} has {block_len} of 9 lines"

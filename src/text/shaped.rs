@@ -303,6 +303,8 @@ pub fn read_shaped(
     });
     let size = match known.or(detected.as_ref().map(|d| d.size)) {
         Some(size) => size,
+        // An empty input holds no record of any size: none is read, as at 9×9.
+        None if text.iter().all(u8::is_ascii_whitespace) => 9,
         None => {
             return fail(
                 1,

@@ -402,3 +402,76 @@ fn csv_rows_made_only_of_commas_were_dropped() {
         );
     }
 }
+
+#[test]
+fn a_program_that_printed_only_a_message_was_said_to_write_its_output_there() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let program = dir.path().join("message.sh");
+    std::fs::write(&program, "#!/bin/sh\necho 'usage: sudoku -c N'\n").unwrap();
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let plan = format!(
+        "{}/tests/data/plans/one-grid.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = sudoku_gen()
+        .arg("--grade")
+        .arg(&program)
+        .args(["--plan", &plan])
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains("wrote no sudoku.txt (as a regular file); its 19 bytes on standard output hold no complete grid"),
+        "{report}"
+    );
+}
+
+#[test]
+fn an_empty_file_checked_under_a_shape_flag_failed() {
+    let out = sudoku_gen()
+        .args(["--check", "-", "--classes", "--diagonal"])
+        .write_stdin("")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("ok: 0 grids"));
+}
+
+#[test]
+fn empty_lines_after_the_last_grid_were_told_to_be_between_grids() {
+    let grids = crate::common::run_ok(&["-c", "3", "--seed", "1"]);
+    for tail in ["\n", "\n\n", "\n\n\n"] {
+        let mut text = grids.clone();
+        text.extend_from_slice(tail.as_bytes());
+        let out = sudoku_gen()
+            .args(["--check", "-"])
+            .write_stdin(text)
+            .output()
+            .unwrap();
+        let report = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            report,
+            "<stdin>:30: expected no empty line after the last grid\nFAIL: 1 problem in 3 grids\n",
+            "{tail:?}"
+        );
+    }
+}
+
+#[test]
+fn a_truncated_grid_was_located_past_the_end_of_its_file() {
+    let puzzles = crate::common::run_ok(&["-n", "3", "--seed", "1"]);
+    let out = sudoku_gen()
+        .args(["-s", "-"])
+        .write_stdin(puzzles[..200].to_vec())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        message.contains(
+            "<stdin>:13:1: unfinished grid: the grid starting on line 11 has 3 of 9 lines"
+        ),
+        "{message}"
+    );
+}

@@ -202,7 +202,7 @@ fn malformed_input_is_located_and_nothing_is_solved() {
         ),
         (
             "0 0 3 0 7 0 0 4 0\n0 0 6 0 0 2 3 0 1\n".into(),
-            "<stdin>:3:1: unfinished grid: the grid starting on line 1 has 2 of 9 lines\n",
+            "<stdin>:2:1: unfinished grid: the grid starting on line 1 has 2 of 9 lines\n",
         ),
         (
             "0 0 3 0 7 0 0 4 0\n".repeat(3)
