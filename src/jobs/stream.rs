@@ -37,9 +37,26 @@ pub(super) fn run_on_puzzles(
     let mut output = destination.into_stream();
     let end = run_batch(&mut pieces, rules, job, &mut output, |items, bytes| {
         progress.advance(items, bytes)
-    })?;
+    });
     progress.finish();
-    finish_stream(output, &name, end)
+    match end {
+        Ok(end) => finish_stream(output, &name, end),
+        // A piece that ends no record (a line longer than any puzzle's) stops the reading as a
+        // malformed record does, after the results before it: say so too.
+        Err(error) if output.has_written() => Ok(Finished::with(
+            1,
+            vec![format!("sudoku-gen: error: {error}"), written_before(&name)],
+        )),
+        Err(error) => Err(error),
+    }
+}
+
+/// The line that says the results before the input's first malformed piece were written.
+fn written_before(name: &str) -> String {
+    format!(
+        "sudoku-gen: the results of the puzzles before the first malformed piece of {name} were \
+         written"
+    )
 }
 
 /// Ends a job over the input `name` whose output went to `output` as `end` says: the output
@@ -59,10 +76,7 @@ pub(super) fn finish_stream(
         BatchEnd::Malformed(errors) => {
             let mut lines = parse_error_lines(name, &errors);
             if output.has_written() {
-                lines.push(format!(
-                    "sudoku-gen: the results of the puzzles before the first malformed piece of \
-                     {name} were written"
-                ));
+                lines.push(written_before(name));
             }
             Ok(Finished::with(1, lines))
         }

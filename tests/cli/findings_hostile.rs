@@ -475,3 +475,27 @@ fn a_truncated_grid_was_located_past_the_end_of_its_file() {
         "{message}"
     );
 }
+
+#[test]
+fn a_line_longer_than_a_piece_after_results_did_not_say_they_were_written() {
+    let first = crate::common::run_ok(&["-n", "1", "--seed", "1", "--format", "line"]);
+    let mut text = first.clone();
+    text.extend(std::iter::repeat_n(b'1', 33 << 20));
+    text.push(b'\n');
+    let out = sudoku_gen()
+        .args(["-s", "-"])
+        .write_stdin(text)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.stdout.len(), 82, "the first puzzle's solution");
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        message.contains("<stdin>:2: no line ends within 32 MiB"),
+        "{message}"
+    );
+    assert!(
+        message.contains("the results of the puzzles before the first malformed piece"),
+        "{message}"
+    );
+}
