@@ -93,33 +93,41 @@ pub fn solve_batch(puzzles: &Puzzles, unique: bool, format: Format) -> BatchOutp
     let blank = if format == Format::Grid { b'0' } else { b'.' };
     let mut text = vec![0; record_len * grids.len()];
     let limit = if unique { 2 } else { 1 };
-    let failures: Vec<(usize, Failure)> = text
-        .par_chunks_mut(record_len)
+    // Each puzzle's verdict, a byte each, written beside its record: a list of failures collected
+    // from the threads grew a vector per piece, page by page, when every puzzle fails.
+    const SOLVED: u8 = 0;
+    const NO_SOLUTION: u8 = 1;
+    const SEVERAL: u8 = 2;
+    let mut verdicts = vec![SOLVED; grids.len()];
+    text.par_chunks_mut(record_len)
         .zip(grids.par_iter())
-        .enumerate()
+        .zip(verdicts.par_iter_mut())
         .with_min_len(256)
         .with_max_len(256)
-        .map_init(Solver::new, |solver, (index, (record, puzzle))| {
+        .for_each_init(Solver::new, |solver, ((record, puzzle), verdict)| {
             let outcome = solver.search_quickly(puzzle, limit);
             let written = outcome.first_solution.as_ref().unwrap_or(puzzle);
             format.write_record(written, blank, record);
-            match (outcome.first_solution, outcome.solutions) {
-                (None, _) => Some((
-                    index,
-                    Failure::NoSolution {
-                        repeat: puzzle.first_repeat(),
-                    },
-                )),
-                (Some(_), 2..) => Some((index, Failure::MoreThanOneSolution)),
-                _ => None,
-            }
-        })
-        .flatten()
-        .collect();
+            *verdict = match (outcome.first_solution, outcome.solutions) {
+                (None, _) => NO_SOLUTION,
+                (Some(_), 2..) => SEVERAL,
+                _ => SOLVED,
+            };
+        });
     text.truncate(format.output_len(grids.len()));
     let mut problems = Problems::new();
-    for (index, failure) in failures {
-        problems.push_with(|| PuzzleProblem::new(puzzles, index, failure));
+    for (index, &verdict) in verdicts.iter().enumerate().filter(|(_, v)| **v != SOLVED) {
+        // Worded only when listed.
+        problems.push_with(|| {
+            let failure = if verdict == NO_SOLUTION {
+                Failure::NoSolution {
+                    repeat: grids[index].first_repeat(),
+                }
+            } else {
+                Failure::MoreThanOneSolution
+            };
+            PuzzleProblem::new(puzzles, index, failure)
+        });
     }
     BatchOutput { text, problems }
 }

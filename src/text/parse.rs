@@ -248,6 +248,8 @@ fn parse_grid_blocks(text: &[u8], first_line: usize) -> ParsedText {
     // line after the text closes the last block; a `#` comment line is skipped wherever it is.
     let mut block: Vec<(usize, &[u8])> = Vec::with_capacity(10);
     let (mut block_len, mut block_end) = (0, 0);
+    let last_line =
+        first_line + bytecount::count(text, b'\n') + usize::from(!text.ends_with(b"\n")) - 1;
     for (number, line) in numbered_lines(text, first_line).chain(std::iter::once((0, &b""[..]))) {
         if line.starts_with(b"#") {
             continue;
@@ -280,11 +282,7 @@ fn parse_grid_blocks(text: &[u8], first_line: usize) -> ParsedText {
             errors.push(ParseError {
                 // Where the next row should have been; the grid's last line when the text ends
                 // there, since no line follows it.
-                line: if number == 0 {
-                    block_end
-                } else {
-                    block_end + 1
-                },
+                line: (block_end + 1).min(last_line),
                 column: 1,
                 message: format!(
                     "unfinished grid: the grid starting on line {start} has {block_len} of 9 lines"
