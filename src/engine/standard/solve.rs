@@ -49,7 +49,7 @@ mod plan;
 mod segments;
 
 pub(crate) use givens::Givens;
-use plan::{Choice, Plan, Reasoning};
+use plan::{Plan, Reasoning};
 #[cfg(target_arch = "x86_64")]
 use segments::V3;
 use segments::{CLOSURE, SegmentBits, Tables};
@@ -538,7 +538,7 @@ impl Solver {
         // The state being worked on; the other branches of each guess wait on the stack.
         let mut current = Some(state);
         while let Some(mut state) = current.take().or_else(|| self.stack.pop()) {
-            let (reasoning, choice) = plan.at(outcome.guesses);
+            let (reasoning, guessing) = plan.at(outcome.guesses);
             if !state.propagate(reasoning, segments) {
                 continue;
             }
@@ -556,7 +556,7 @@ impl Solver {
                 band,
                 cell: bit,
                 lead,
-            } = state.guess(choice);
+            } = state.guess(guessing);
             outcome.guesses += 1;
             // The lead digit goes on at once; the others wait, largest deepest.
             let mut others = state.digits_of(band, bit.trailing_zeros() as usize) & !(1 << lead);

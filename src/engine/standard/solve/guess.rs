@@ -1,18 +1,16 @@
-//! Which cell a search guesses on, and which of its digits it tries first (the plan says how:
-//! see `plan`).
+//! Which cell a search guesses on, and which of its digits it tries first.
 //!
-//! Scored: the cell with two candidates whose two branches take the most candidates out of its
-//! peers (row, box and column), a peer that itself has two candidates counting three times, since
-//! its branch fills it next; among every such cell for the fewest guesses, or among the first
-//! few where a cheap guess will do. First: where any solution will do (digging's "is there
-//! another solution", after reasoning on bands only), the first cell with two candidates:
-//! solutions are many there, and cheaper nodes find one sooner. With no such cell, a cell with the
-//! fewest candidates.
+//! For solving and proving uniqueness (after reasoning on bands and stacks), the cell with two
+//! candidates whose two branches take the most candidates out of its peers (row, box and column),
+//! a peer that itself has two candidates counting three times, since its branch fills it next.
+//! Where any solution will do (digging's "is there another solution", after reasoning on bands
+//! only), the first cell with two candidates: solutions are many there, and cheaper nodes find one
+//! sooner. With no such cell, a cell with the fewest candidates.
 //!
 //! The digit tried first is the one with more candidates left in the grid: it is the likelier to be
 //! wrong, and a wrong branch is cut quickly while the other waits on the stack.
 
-use super::{Choice, HOUSES_OF_CELL, State, column_cells, two_digits};
+use super::{HOUSES_OF_CELL, Reasoning, State, column_cells, two_digits};
 
 /// A guess: the cell to branch on and the digit tried first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,7 +26,7 @@ pub(super) struct Guess {
 impl State {
     /// The guess to make in this state (see the module comment).
     #[inline(always)]
-    pub(super) fn guess(&self, choice: Choice) -> Guess {
+    pub(super) fn guess(&self, reasoning: Reasoning) -> Guess {
         let lowest = |cells: u32| cells & cells.wrapping_neg();
         let pairs_in = |band: usize| {
             let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
@@ -45,7 +43,7 @@ impl State {
                 .find(|&band| cells[band] != 0)
                 .map(|band| (band, lowest(cells[band])))
         };
-        if choice == Choice::First {
+        if reasoning == Reasoning::Bands {
             if let Some((band, bit)) = first_in(pairs) {
                 return Guess {
                     band,
@@ -53,21 +51,19 @@ impl State {
                     lead: self.smallest_digit(band, bit),
                 };
             }
-        } else if let (Choice::Scored { among }, true) = (choice, pairs != [0; 3]) {
+        } else if pairs != [0; 3] {
             // The other two bands side by side, for one count over a column in both.
             let other_bands = |words: [u32; 2]| u64::from(words[0]) << 32 | u64::from(words[1]);
             // A cell's score: the candidates its two digits have among its peers, which the two
             // branches take out between them, those of peers with two candidates three times
             // over, since such a peer is filled next. The first cell with the highest score wins.
             let mut best = (0, 0, 0, 0);
-            let mut scored = 0;
             for band in 0..3 {
                 let words = &self.candidates[9 * band..9 * band + 9];
                 let [below, above] = [(band + 2) % 3, (band + 1) % 3];
                 let pairs_in_other_bands = other_bands([pairs[below], pairs[above]]);
                 let mut rest = pairs[band];
-                while rest != 0 && scored < among {
-                    scored += 1;
+                while rest != 0 {
                     let cell = rest.trailing_zeros() as usize;
                     let bit = lowest(rest);
                     rest &= rest - 1;

@@ -9,15 +9,6 @@ pub(super) enum Reasoning {
     Bands,
 }
 
-/// How a node chooses the cell it guesses on (see `guess`).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Choice {
-    /// The first cell with two candidates, its smallest digit first.
-    First,
-    /// The cell of the best score among the first `among` cells with two candidates.
-    Scored { among: usize },
-}
-
 /// How a search spends its effort.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Plan {
@@ -26,34 +17,27 @@ pub(super) enum Plan {
     Measured,
     /// Bands only and the first cell with two candidates: where any of many solutions will do.
     Loose,
-    /// `Measured` at the givens, then for the next [`QUICK_GUESSES`] guesses bands only and the
-    /// best of the first [`QUICK_AMONG`] cells with two candidates, then `Measured` again. A
-    /// puzzle with many solutions is mostly solved within those guesses, where reasoning on
-    /// stacks and scoring every cell cost more than the guesses they save; a hard puzzle goes
-    /// past them, its first guess chosen as well as ever, and is searched with the fewest
-    /// guesses from there.
+    /// `Loose` for the first [`QUICK_GUESSES`] guesses, then `Measured`. A puzzle with many
+    /// solutions is mostly solved within them, and there scoring cells and reasoning on stacks
+    /// cost more than the guesses they save; a hard puzzle goes past them and is searched with
+    /// the fewest guesses from there. The givens themselves are reasoned on fully, since most
+    /// puzzles that need no guess need the stacks' hidden singles.
     Quick,
 }
 
-/// How many guesses after the first a [`Plan::Quick`] search makes cheaply.
+/// How many guesses a [`Plan::Quick`] search makes loosely.
 const QUICK_GUESSES: usize = 8;
 
-/// How many cells with two candidates those cheap guesses score.
-const QUICK_AMONG: usize = 3;
-
-/// Every cell with two candidates.
-const ALL: usize = usize::MAX;
-
 impl Plan {
-    /// The reasoning of a node, and how it chooses its guess, after `guesses` guesses.
+    /// The reasoning of a node, and that of its guess, after `guesses` guesses.
     #[inline(always)]
-    pub(super) fn at(self, guesses: usize) -> (Reasoning, Choice) {
+    pub(super) fn at(self, guesses: usize) -> (Reasoning, Reasoning) {
         match self {
-            Plan::Loose => (Reasoning::Bands, Choice::First),
-            Plan::Quick if (1..=QUICK_GUESSES).contains(&guesses) => {
-                (Reasoning::Bands, Choice::Scored { among: QUICK_AMONG })
-            }
-            Plan::Measured | Plan::Quick => (Reasoning::Full, Choice::Scored { among: ALL }),
+            Plan::Measured => (Reasoning::Full, Reasoning::Full),
+            Plan::Loose => (Reasoning::Bands, Reasoning::Bands),
+            Plan::Quick if guesses == 0 => (Reasoning::Full, Reasoning::Bands),
+            Plan::Quick if guesses < QUICK_GUESSES => (Reasoning::Bands, Reasoning::Bands),
+            Plan::Quick => (Reasoning::Full, Reasoning::Full),
         }
     }
 }
