@@ -105,7 +105,7 @@ pub fn solve_batch(puzzles: &Puzzles, unique: bool, format: Format) -> BatchOutp
         .with_min_len(256)
         .with_max_len(256)
         .for_each_init(Solver::new, |solver, ((record, puzzle), verdict)| {
-            let outcome = solver.search_quickly(puzzle, limit);
+            let outcome = solver.search(puzzle, limit);
             let written = outcome.first_solution.as_ref().unwrap_or(puzzle);
             format.write_record(written, blank, record);
             *verdict = match (outcome.first_solution, outcome.solutions) {

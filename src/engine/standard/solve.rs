@@ -45,11 +45,9 @@
 mod configurations;
 mod givens;
 mod guess;
-mod plan;
 mod segments;
 
 pub(crate) use givens::Givens;
-use plan::{Plan, Reasoning};
 #[cfg(target_arch = "x86_64")]
 use segments::V3;
 use segments::{CLOSURE, SegmentBits, Tables};
@@ -436,6 +434,15 @@ impl State {
     }
 }
 
+/// How much a search reasons between guesses.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reasoning {
+    /// Bands and stacks (columns): the fewest guesses, what hard and unique puzzles need.
+    Full,
+    /// Bands only: cheaper nodes, for puzzles with many solutions of which any will do.
+    Bands,
+}
+
 /// Where a search starts.
 enum Start<'a> {
     /// From the givens of a puzzle, read in the search so that reading them is compiled with it.
@@ -459,15 +466,8 @@ impl Solver {
     }
 
     /// Searches `puzzle` until `limit` solutions are found (at least 1) or none remain.
-    /// Its count of guesses measures the puzzle's difficulty.
     pub fn search(&mut self, puzzle: &Grid, limit: usize) -> Outcome {
-        self.search_from(Start::Puzzle(puzzle), limit, Plan::Measured)
-    }
-
-    /// [`Solver::search`], sooner on puzzles with many solutions (see [`Plan::Quick`]): its count
-    /// of guesses is no measure, and where there are several solutions it may find another first.
-    pub fn search_quickly(&mut self, puzzle: &Grid, limit: usize) -> Outcome {
-        self.search_from(Start::Puzzle(puzzle), limit, Plan::Quick)
+        self.search_from(Start::Puzzle(puzzle), limit, Reasoning::Full)
     }
 
     /// Whether `puzzle` has a solution in which `cell` does not hold `digit`. With `digit` the
@@ -488,7 +488,7 @@ impl Solver {
         let bd = 9 * (cell / 27) + usize::from(digit) - 1;
         state.candidates[bd] &= !(1 << (cell % 27));
         // Another solution, when there is one, is one of many: cheaper nodes find it sooner.
-        self.search_from(Start::State(state), 1, Plan::Loose)
+        self.search_from(Start::State(state), 1, Reasoning::Bands)
             .solutions
             > 0
     }
@@ -496,20 +496,26 @@ impl Solver {
     /// Searches from `start`, compiled for the processor's bit-manipulation and vector
     /// instructions where it has them (see [`V3`]), checked at run time so that the binary still
     /// runs on any x86-64.
-    fn search_from(&mut self, start: Start, limit: usize, plan: Plan) -> Outcome {
+    fn search_from(&mut self, start: Start, limit: usize, reasoning: Reasoning) -> Outcome {
         #[cfg(target_arch = "x86_64")]
         if let Some(v3) = V3::detect() {
             // SAFETY: `v3` proves that the processor has the extensions `search_with_v3` is
             // compiled for.
-            return unsafe { self.search_with_v3(start, limit, plan, v3) };
+            return unsafe { self.search_with_v3(start, limit, reasoning, v3) };
         }
-        self.search_here(start, limit, plan, Tables)
+        self.search_here(start, limit, reasoning, Tables)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    fn search_with_v3(&mut self, start: Start, limit: usize, plan: Plan, v3: V3) -> Outcome {
-        self.search_here(start, limit, plan, v3)
+    fn search_with_v3(
+        &mut self,
+        start: Start,
+        limit: usize,
+        reasoning: Reasoning,
+        v3: V3,
+    ) -> Outcome {
+        self.search_here(start, limit, reasoning, v3)
     }
 
     /// The search itself, inlined into each of its two compilations.
@@ -518,7 +524,7 @@ impl Solver {
         &mut self,
         start: Start,
         limit: usize,
-        plan: Plan,
+        reasoning: Reasoning,
         segments: impl SegmentBits,
     ) -> Outcome {
         let limit = limit.max(1);
@@ -538,7 +544,6 @@ impl Solver {
         // The state being worked on; the other branches of each guess wait on the stack.
         let mut current = Some(state);
         while let Some(mut state) = current.take().or_else(|| self.stack.pop()) {
-            let (reasoning, guessing) = plan.at(outcome.guesses);
             if !state.propagate(reasoning, segments) {
                 continue;
             }
@@ -556,7 +561,7 @@ impl Solver {
                 band,
                 cell: bit,
                 lead,
-            } = state.guess(guessing);
+            } = state.guess(reasoning);
             outcome.guesses += 1;
             // The lead digit goes on at once; the others wait, largest deepest.
             let mut others = state.digits_of(band, bit.trailing_zeros() as usize) & !(1 << lead);
@@ -659,14 +664,8 @@ mod tests {
         let mut solver = Solver::new();
         for line in sets.iter().flat_map(|set| set.lines()) {
             let p = puzzle(line);
-            for plan in [Plan::Measured, Plan::Quick] {
-                let plain = solver.search_here(Start::Puzzle(&p), 2, plan, Tables);
-                assert_eq!(
-                    solver.search_from(Start::Puzzle(&p), 2, plan),
-                    plain,
-                    "{line}"
-                );
-            }
+            let plain = solver.search_here(Start::Puzzle(&p), 2, Reasoning::Full, Tables);
+            assert_eq!(solver.search(&p, 2), plain, "{line}");
         }
     }
 

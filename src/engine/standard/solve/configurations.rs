@@ -23,7 +23,7 @@
 //! The reasoning between guesses is the solver's own (bands, stacks, singles).
 
 use super::segments::{ORDER_SEGMENTS, SegmentBits};
-use super::{Plan, Reasoning, Solver, Start, State, column_cells, columns_of};
+use super::{Reasoning, Solver, Start, State, column_cells, columns_of};
 use crate::model::grid::{Grid, ORDERS_OF_THREE};
 
 use super::givens::Givens;
@@ -323,7 +323,7 @@ impl Solver {
             let Some(branch) = state.configuration_branch(segments) else {
                 // Every configuration fixed leaves every digit one cell a box: reasoning placed
                 // them all, so this is not reached; a cell guess keeps the search whole if it is.
-                let outcome = self.search_from(Start::State(state), 1, Plan::Measured);
+                let outcome = self.search_from(Start::State(state), 1, Reasoning::Full);
                 return (outcome.solutions > 0).then_some(guesses + outcome.guesses);
             };
             guesses += 1;
