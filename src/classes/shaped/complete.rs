@@ -436,9 +436,7 @@ mod tests {
 
     /// The pattern grid of boxes two rows high: `π²` is the identity, every layout ties.
     fn pattern(n: usize, stack: usize) -> Vec<u8> {
-        (0..n * n)
-            .map(|k| ((stack * (k / n % 2) + k / n / 2 + k % n) % n + 1) as u8)
-            .collect()
+        crate::classes::shaped::tests::pattern(n / stack, stack)
     }
 
     #[test]

@@ -406,7 +406,7 @@ fn grids_whose_rows_are_whole_and_boxes_are_not_take_the_smallest_line() {
 
 /// The pattern grid of boxes of `r`×`c` cells: each row the one `r` rows above it moved one
 /// column on, each row of a band the one above it moved `c` columns on. It has many symmetries.
-fn pattern(r: usize, c: usize) -> Vec<u8> {
+pub(super) fn pattern(r: usize, c: usize) -> Vec<u8> {
     let n = r * c;
     (0..n * n)
         .map(|k| ((c * (k / n % r) + k / n / r + k % n) % n + 1) as u8)
