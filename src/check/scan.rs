@@ -339,8 +339,10 @@ pub(super) fn scan(
         && open.rows < form.rows
         && !form.line_format
     {
+        // On the text's last line: the line after it, where the next row should be, is not in
+        // the file when the text ends with a line end.
         report.add(missing_rows(
-            place.first_line + last,
+            place.first_line + last - usize::from(text.ends_with(b"\n")),
             grids,
             (open.first_line, open.rows),
             form.rows,

@@ -499,3 +499,27 @@ fn a_line_longer_than_a_piece_after_results_did_not_say_they_were_written() {
         "{message}"
     );
 }
+
+#[test]
+fn a_checked_grid_cut_short_was_located_past_the_end_of_its_file() {
+    let grids = crate::common::run_ok(&["-c", "2", "--seed", "1"]);
+    // The first 15 lines: a whole grid, its empty line and five rows of the second.
+    let cut: Vec<u8> = grids
+        .split_inclusive(|&b| b == b'\n')
+        .take(15)
+        .flatten()
+        .copied()
+        .collect();
+    for text in [cut.clone(), cut[..cut.len() - 1].to_vec()] {
+        let out = sudoku_gen()
+            .args(["--check", "-"])
+            .write_stdin(text)
+            .output()
+            .unwrap();
+        let report = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            report.starts_with("<stdin>:15: grid 2: expected 9 rows, found 5"),
+            "{report}"
+        );
+    }
+}
