@@ -196,8 +196,8 @@ pub struct Rows {
     pub errors: ParseErrors,
 }
 
-/// One row of a corpus, as [`each_row`] hands it over: its fields, its line, and its raw first
-/// line, where each field's column is found.
+/// One row of a corpus, as [`each_row`] hands it over: its fields, its line, and its raw text,
+/// where each field's place is found (a quoted field may span lines).
 pub(crate) struct Row<'t> {
     /// The row's fields.
     pub record: csv::ByteRecord,
@@ -207,8 +207,9 @@ pub(crate) struct Row<'t> {
 }
 
 impl Row<'_> {
-    /// Field `index` and the column where its text starts; the located problem when the row has
-    /// no such field (`what` names it).
+    /// Field `index` and where its text starts, as one plus its offset in the row's text (which
+    /// [`Row::error`] turns into a line and a column); the located problem when the row has no
+    /// such field (`what` names it).
     pub fn field(&self, index: usize, what: &str) -> Result<(&[u8], usize), ParseError> {
         match self.record.get(index) {
             Some(bytes) => Ok((bytes, field_column(self.raw, index))),
@@ -216,11 +217,14 @@ impl Row<'_> {
         }
     }
 
-    /// The problem `message` at `column` of the row's line.
-    pub fn error(&self, column: usize, message: String) -> ParseError {
+    /// The problem `message` at `place` (one plus an offset in the row's text), on the line and
+    /// at the column of the corpus that hold it.
+    pub fn error(&self, place: usize, message: String) -> ParseError {
+        let before = &self.raw[..(place - 1).min(self.raw.len())];
+        let line_start = memchr::memrchr(b'\n', before).map_or(0, |at| at + 1);
         ParseError {
-            line: self.line,
-            column,
+            line: self.line + bytecount::count(before, b'\n'),
+            column: place - line_start,
             message,
         }
     }
@@ -272,8 +276,12 @@ pub(crate) fn each_row(
             });
             continue;
         }
-        let raw = &text[start..];
-        let raw = &raw[..memchr::memchr(b'\n', raw).unwrap_or(raw.len())];
+        // The row's text, without the line ends (and any empty lines) after it.
+        let raw = &text[start..end];
+        let raw = &raw[..raw
+            .iter()
+            .rposition(|&b| b != b'\n' && b != b'\r')
+            .map_or(0, |at| at + 1)];
         if let Err(error) = read(Row { record, line, raw }) {
             errors.push(error);
         }

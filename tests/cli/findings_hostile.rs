@@ -523,3 +523,35 @@ fn a_checked_grid_cut_short_was_located_past_the_end_of_its_file() {
         );
     }
 }
+
+#[test]
+fn a_csv_problem_after_a_note_across_lines_was_located_on_the_rows_first_line() {
+    let puzzle = String::from_utf8(crate::common::run_ok(&[
+        "-n", "1", "--seed", "1", "--format", "line",
+    ]))
+    .unwrap();
+    let puzzle = puzzle.trim_end();
+    let cases = [
+        // One cell too many, on the note's second line: its column 85.
+        (
+            format!("note,puzzle\n\"x\ny\",{puzzle}1\n"),
+            ":3:85: expected 81 cells, found 82",
+        ),
+        // A bad symbol where the field starts, after a note of four lines.
+        (
+            format!("note,puzzle\n\"a\nb\nc\nd\",Z{}\n", &puzzle[1..]),
+            ":5:4: unexpected character 'Z'",
+        ),
+    ];
+    for (corpus, located) in cases {
+        for mode in ["-s", "--canon", "--rate"] {
+            let out = sudoku_gen()
+                .args([mode, "-"])
+                .write_stdin(corpus.clone())
+                .output()
+                .unwrap();
+            let message = String::from_utf8_lossy(&out.stderr);
+            assert!(message.contains(located), "{mode}: {message}");
+        }
+    }
+}
