@@ -555,3 +555,20 @@ fn a_csv_problem_after_a_note_across_lines_was_located_on_the_rows_first_line() 
         }
     }
 }
+
+#[test]
+fn the_form_of_a_row_that_repeats_a_symbol_was_not_the_smallest_line() {
+    // Two equivalent inputs: the second is the smallest line of their class, which a row that
+    // repeats its symbols reaches with more givens in its first row than another row has.
+    for input in [
+        "1.1122.212.1.12.21.21222.112121111.1\n",
+        ".11111122.11.12.1222111.21..21222.12\n",
+    ] {
+        let out = sudoku_gen()
+            .args(["--canon", "-", "--size", "6", "--box", "2x3"])
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        assert_eq!(out.stdout, b".11111122.11.12.1222111.21..21222.12\n");
+    }
+}

@@ -31,12 +31,14 @@
 //! lines that a later branch beats at an early row, many times over on a typical puzzle.
 
 mod deferral;
+mod first_row;
 mod slots;
 mod twins;
 
 use super::best::Best;
 use super::{Frame, Labels, MAX, Standing, free_lines};
 use deferral::Columns;
+use first_row::{first_row_profiles, profile_of};
 use twins::Twins;
 
 const NONE: u8 = u8::MAX;
@@ -47,33 +49,15 @@ const WAITING: usize = 1 << 14;
 
 /// The smallest line of `cells` (see the module documentation).
 pub(super) fn search(frame: &Frame, cells: &[u8]) -> Vec<u8> {
-    let mut search = PuzzleSearch::new(frame, cells);
-    let columns = Columns::NEW;
-    let mut frontier: Vec<Partial> = (0..frame.views())
-        .map(|transpose| Partial {
-            transpose,
-            rows: [0; MAX],
-            used: 0,
-            columns,
-            labels: Labels::NEW,
-        })
-        .collect();
-    for i in 0..frame.n {
-        search.level = i;
-        for partial in std::mem::take(&mut frontier) {
-            search.transpose = partial.transpose;
-            search.rows = partial.rows;
-            search.place_row(
-                i,
-                partial.used,
-                partial.columns,
-                partial.labels,
-                Standing::Level,
-            );
-        }
-        frontier = std::mem::take(&mut search.next);
+    let search = PuzzleSearch::new(frame, cells, None);
+    if !search.rows_repeat() {
+        return search.run();
     }
-    search.best.line
+    first_row_profiles(frame, cells)
+        .iter()
+        .map(|profile| PuzzleSearch::new(frame, cells, Some(profile)).run())
+        .min()
+        .expect("a row has a profile")
 }
 
 /// An arrangement of the rows so far, all of whose rows read the smallest rows found: where the
@@ -113,7 +97,7 @@ struct PuzzleSearch {
 }
 
 impl PuzzleSearch {
-    fn new(frame: &Frame, cells: &[u8]) -> PuzzleSearch {
+    fn new(frame: &Frame, cells: &[u8], profile: Option<&[u8]>) -> PuzzleSearch {
         let n = frame.n;
         let views = frame.views_of(cells);
         let mut counts = [0u32; MAX + 1];
@@ -133,20 +117,23 @@ impl PuzzleSearch {
                 })
                 .collect::<Vec<u32>>()
         });
-        let sorted = |mask: u32| {
-            let mut counts: Vec<u8> = (0..n / frame.stack)
-                .map(|s| givens(frame, mask, s))
-                .collect();
-            counts.sort_unstable();
-            counts
-        };
-        let counts = [0, 1].map(|t| given[t].iter().map(|&m| sorted(m)).collect::<Vec<_>>());
-        let first_row_givens = counts[..frame.views()]
-            .iter()
-            .flatten()
-            .min()
-            .expect("N rows")
-            .clone();
+        let counts = [0, 1].map(|t| {
+            given[t]
+                .iter()
+                .map(|&m| profile_of(frame, m))
+                .collect::<Vec<_>>()
+        });
+        let first_row_givens = profile.map_or_else(
+            || {
+                counts[..frame.views()]
+                    .iter()
+                    .flatten()
+                    .min()
+                    .expect("N rows")
+                    .clone()
+            },
+            <[u8]>::to_vec,
+        );
         let first_rows = [0, 1].map(|t| {
             (0..n)
                 .filter(|&r| counts[t][r] == first_row_givens)
@@ -187,6 +174,37 @@ impl PuzzleSearch {
             level: 0,
             next: Vec::new(),
         }
+    }
+
+    /// The smallest line whose first row has this search's given counts.
+    fn run(mut self) -> Vec<u8> {
+        let frame = self.frame;
+        let columns = Columns::NEW;
+        let mut frontier: Vec<Partial> = (0..frame.views())
+            .map(|transpose| Partial {
+                transpose,
+                rows: [0; MAX],
+                used: 0,
+                columns,
+                labels: Labels::NEW,
+            })
+            .collect();
+        for i in 0..frame.n {
+            self.level = i;
+            for partial in std::mem::take(&mut frontier) {
+                self.transpose = partial.transpose;
+                self.rows = partial.rows;
+                self.place_row(
+                    i,
+                    partial.used,
+                    partial.columns,
+                    partial.labels,
+                    Standing::Level,
+                );
+            }
+            frontier = std::mem::take(&mut self.next);
+        }
+        self.best.line
     }
 
     /// The value of input column `column` in output row `i`.

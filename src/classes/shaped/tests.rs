@@ -436,3 +436,24 @@ fn pattern_grids_take_the_smallest_line_through_their_symmetries() {
         }
     }
 }
+
+#[test]
+fn rows_that_repeat_a_symbol_take_the_smallest_line() {
+    // A row's repeated labels may read below the new labels of a row with fewer givens: the
+    // first row was taken among the rows of fewest givens alone.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    for (n, split) in [(4, (2, 2)), (6, (2, 3)), (6, (3, 2))] {
+        let shape = boxed(n, split, false);
+        let canon = Canon::new(&shape);
+        let group = brute::group(&shape);
+        for round in 0..400 {
+            let most = if round % 2 == 0 { 2 } else { n as u8 };
+            let cells: Vec<u8> = (0..n * n).map(|_| rng.random_range(0..=most)).collect();
+            assert_eq!(
+                canon.form(&cells),
+                brute::smallest(&group, &cells),
+                "{cells:?}"
+            );
+        }
+    }
+}
