@@ -84,6 +84,15 @@ pub struct BatchOutput {
     pub problems: Problems<PuzzleProblem>,
 }
 
+/// What the search made of one puzzle of a batch.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    Solved,
+    NoSolution,
+    /// More than one solution, where uniqueness was asked for.
+    Several,
+}
+
 /// Solves `puzzles` over the current rayon pool and writes, in input order, one record of `format`
 /// per puzzle: its first solution, or the puzzle itself (blanks as `0` in the grid format, `.` in the
 /// line format) when it has none. With `unique`, each puzzle must have exactly one solution.
@@ -95,10 +104,7 @@ pub fn solve_batch(puzzles: &Puzzles, unique: bool, format: Format) -> BatchOutp
     let limit = if unique { 2 } else { 1 };
     // Each puzzle's verdict, a byte each, written beside its record: a list of failures collected
     // from the threads grew a vector per piece, page by page, when every puzzle fails.
-    const SOLVED: u8 = 0;
-    const NO_SOLUTION: u8 = 1;
-    const SEVERAL: u8 = 2;
-    let mut verdicts = vec![SOLVED; grids.len()];
+    let mut verdicts = vec![Verdict::Solved; grids.len()];
     text.par_chunks_mut(record_len)
         .zip(grids.par_iter())
         .zip(verdicts.par_iter_mut())
@@ -109,17 +115,20 @@ pub fn solve_batch(puzzles: &Puzzles, unique: bool, format: Format) -> BatchOutp
             let written = outcome.first_solution.as_ref().unwrap_or(puzzle);
             format.write_record(written, blank, record);
             *verdict = match (outcome.first_solution, outcome.solutions) {
-                (None, _) => NO_SOLUTION,
-                (Some(_), 2..) => SEVERAL,
-                _ => SOLVED,
+                (None, _) => Verdict::NoSolution,
+                (Some(_), 2..) => Verdict::Several,
+                _ => Verdict::Solved,
             };
         });
     text.truncate(format.output_len(grids.len()));
     let mut problems = Problems::new();
-    for (index, &verdict) in verdicts.iter().enumerate().filter(|(_, v)| **v != SOLVED) {
+    for (index, &verdict) in verdicts.iter().enumerate() {
+        if verdict == Verdict::Solved {
+            continue;
+        }
         // Worded only when listed.
         problems.push_with(|| {
-            let failure = if verdict == NO_SOLUTION {
+            let failure = if verdict == Verdict::NoSolution {
                 Failure::NoSolution {
                     repeat: grids[index].first_repeat(),
                 }

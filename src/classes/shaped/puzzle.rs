@@ -38,7 +38,7 @@ mod twins;
 use super::best::Best;
 use super::{Frame, Labels, MAX, Standing, free_lines};
 use deferral::Columns;
-use first_row::{first_row_profiles, profile_of};
+use first_row::profile_of;
 use twins::Twins;
 
 const NONE: u8 = u8::MAX;
@@ -53,7 +53,8 @@ pub(super) fn search(frame: &Frame, cells: &[u8]) -> Vec<u8> {
     if !search.rows_repeat() {
         return search.run();
     }
-    first_row_profiles(frame, cells)
+    search
+        .first_row_profiles()
         .iter()
         .map(|profile| PuzzleSearch::new(frame, cells, Some(profile)).run())
         .min()

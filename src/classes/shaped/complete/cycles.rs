@@ -70,7 +70,7 @@ impl CompleteSearch {
             }
             if cycles.layouts() <= self.lazy_above {
                 if let Some(standing) = self.standing_through(2 * n) {
-                    let mut sorted = cycles.cycles.clone();
+                    let mut sorted = cycles.cycles;
                     self.each_layout(used, &mut sorted, 0, Order::OPEN, standing);
                 }
                 if self.unwind.is_some() {

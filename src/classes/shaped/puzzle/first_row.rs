@@ -3,27 +3,6 @@
 use super::{PuzzleSearch, givens};
 use crate::classes::shaped::Frame;
 
-/// Every row's given counts, per output stack, fewest first (of the transposed grid too where it
-/// may be read so). The least of them starts the smallest line unless a row holds a symbol twice
-/// (no valid puzzle does): its repeated labels may then read below the new labels of a row with
-/// fewer givens, so each is searched in turn.
-pub(super) fn first_row_profiles(frame: &Frame, cells: &[u8]) -> Vec<Vec<u8>> {
-    let n = frame.n;
-    let views = frame.views_of(cells);
-    let mut profiles = Vec::new();
-    for view in &views[..frame.views()] {
-        for row in view.chunks_exact(n) {
-            let mask = (0..n)
-                .filter(|&c| row[c] != 0)
-                .fold(0u32, |m, c| m | 1 << c);
-            profiles.push(profile_of(frame, mask));
-        }
-    }
-    profiles.sort_unstable();
-    profiles.dedup();
-    profiles
-}
-
 /// The given counts of a row whose givens are `mask` (bit per column), per stack, fewest first.
 pub(super) fn profile_of(frame: &Frame, mask: u32) -> Vec<u8> {
     let mut counts: Vec<u8> = (0..frame.n / frame.stack)
@@ -34,7 +13,22 @@ pub(super) fn profile_of(frame: &Frame, mask: u32) -> Vec<u8> {
 }
 
 impl PuzzleSearch {
-    /// Whether a row of a view searched holds a symbol twice (see [`first_row_profiles`]).
+    /// Every row's given counts, per output stack, fewest first (of the transposed grid too where
+    /// it may be read so). The least of them starts the smallest line unless a row holds a symbol
+    /// twice (no valid puzzle does): its repeated labels may then read below the new labels of a
+    /// row with fewer givens, so each is searched in turn.
+    pub(super) fn first_row_profiles(&self) -> Vec<Vec<u8>> {
+        let mut profiles: Vec<Vec<u8>> = self.given[..self.frame.views()]
+            .iter()
+            .flatten()
+            .map(|&mask| profile_of(&self.frame, mask))
+            .collect();
+        profiles.sort_unstable();
+        profiles.dedup();
+        profiles
+    }
+
+    /// Whether a row of a view searched holds a symbol twice (see [`PuzzleSearch::first_row_profiles`]).
     pub(super) fn rows_repeat(&self) -> bool {
         self.repeated[..self.frame.views()]
             .iter()
