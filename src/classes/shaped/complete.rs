@@ -15,6 +15,8 @@
 
 mod cycles;
 
+use std::cmp::Ordering;
+
 use super::best::Best;
 use super::{Frame, MAX, Standing};
 
@@ -306,40 +308,67 @@ impl CompleteSearch {
     /// other bands, each with its rows in increasing order, in increasing order of those lines.
     fn order_rows(&mut self, used: u32, order: &Order, standing: Standing) {
         let Frame { n, band, .. } = self.frame;
-        let view = &self.views[self.transpose];
-        let read = |row: usize| -> Vec<u8> {
-            (0..n)
-                .map(|j| {
-                    let value = view[row * n + usize::from(order.at[j])];
-                    1 + order.position[usize::from(self.column_of[usize::from(value)])]
-                })
-                .collect()
-        };
-        let sorted_band = |b: usize| {
-            let mut rows: Vec<Vec<u8>> = (b * band..(b + 1) * band)
-                .filter(|&r| used >> r & 1 == 0)
-                .map(read)
-                .collect();
-            rows.sort_unstable();
-            rows.concat()
-        };
+        let mut label = [0u8; MAX + 1];
+        for (label, &column) in label.iter_mut().zip(&self.column_of).skip(1).take(n) {
+            *label = 1 + order.position[usize::from(column)];
+        }
+        let mut lines = [[0u8; MAX]; MAX];
+        // Per band, its rows left in increasing order of their lines.
+        let mut sorted = [[0u8; MAX]; MAX];
         let first = usize::from(self.rows[0]) / band;
-        let mut bands: Vec<Vec<u8>> = (0..n / band)
-            .filter(|&b| b != first)
-            .map(sorted_band)
-            .collect();
-        bands.sort_unstable();
-        let rest = [sorted_band(first), bands.concat()].concat();
-        let below = match standing {
-            Standing::Below => true,
-            Standing::Level => rest[..] < self.best.line[2 * n..],
+        let left = self.sort_band(first, used, order, &label, &mut lines, &mut sorted[first]);
+        let mut out = [0u8; MAX];
+        out[..left].copy_from_slice(&sorted[first][..left]);
+        let mut count = left;
+        // How the rows so far read against the best line's: a symmetric grid ties many orders
+        // through the second row that part soon after, and the first band, read before the
+        // others are sorted, leaves most of them.
+        let against = |rows: &[u8], lines: &[[u8; MAX]; MAX], from: usize| {
+            rows.iter()
+                .enumerate()
+                .fold(Ordering::Equal, |relation, (t, &row)| {
+                    let k = (from + t) * n;
+                    relation
+                        .then_with(|| lines[usize::from(row)][..n].cmp(&self.best.line[k..k + n]))
+                })
         };
+        let mut relation = match standing {
+            Standing::Below => Ordering::Less,
+            Standing::Level => against(&out[..count], &lines, 2),
+        };
+        if relation == Ordering::Greater {
+            return;
+        }
+        let mut bands = [0u8; MAX];
+        let mut others = 0;
+        for b in (0..n / band).filter(|&b| b != first) {
+            self.sort_band(b, used, order, &label, &mut lines, &mut sorted[b]);
+            bands[others] = b as u8;
+            others += 1;
+        }
+        let content = |b: u8| {
+            sorted[usize::from(b)][..band]
+                .iter()
+                .map(|&r| lines[usize::from(r)])
+        };
+        bands[..others].sort_unstable_by(|&a, &b| content(a).cmp(content(b)));
+        for &b in &bands[..others] {
+            out[count..count + band].copy_from_slice(&sorted[usize::from(b)][..band]);
+            count += band;
+        }
+        if relation == Ordering::Equal {
+            relation = against(&out[left..count], &lines, 2 + left);
+        }
+        let below = relation == Ordering::Less;
         let start = (self.transpose, self.rows[0], self.rows[1]);
         if below {
-            self.line[2 * n..].copy_from_slice(&rest);
+            for (t, &row) in out[..count].iter().enumerate() {
+                let k = (2 + t) * n;
+                self.line[k..k + n].copy_from_slice(&lines[usize::from(row)][..n]);
+            }
             self.best.take(&self.line);
             self.best_arrangement = (start, order.at);
-        } else if standing == Standing::Level && rest[..] == self.best.line[2 * n..] {
+        } else if relation == Ordering::Equal {
             let (best_start, best_at) = self.best_arrangement;
             self.unwind = if start != best_start {
                 Some(Unwind::Start)
@@ -350,6 +379,31 @@ impl CompleteSearch {
                 None
             };
         }
+    }
+
+    /// Reads the rows of band `b` not in `used` under `order` into `lines`, and writes them into
+    /// `rows` in increasing order of those lines; returns how many.
+    fn sort_band(
+        &self,
+        b: usize,
+        used: u32,
+        order: &Order,
+        label: &[u8; MAX + 1],
+        lines: &mut [[u8; MAX]; MAX],
+        rows: &mut [u8; MAX],
+    ) -> usize {
+        let Frame { n, band, .. } = self.frame;
+        let view = &self.views[self.transpose];
+        let mut count = 0;
+        for row in (b * band..(b + 1) * band).filter(|&r| used >> r & 1 == 0) {
+            for (j, cell) in lines[row][..n].iter_mut().enumerate() {
+                *cell = label[usize::from(view[row * n + usize::from(order.at[j])])];
+            }
+            rows[count] = row as u8;
+            count += 1;
+        }
+        rows[..count].sort_unstable_by_key(|&r| lines[usize::from(r)]);
+        count
     }
 
     /// `order` with `column` put at position `j` and its partner placed.
