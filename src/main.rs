@@ -118,9 +118,9 @@ fn report(message: std::fmt::Arguments) {
 
 /// A thread waits for the [`ENDING_SIGNALS`]: on one, it removes the temporary file of `-o FILE`,
 /// kills the grader's programs and removes their folders, then ends the process as the signal
-/// would have (a shell shows 128 plus its number). A file grown past `ulimit -f` becomes a write
-/// error, reported and cleaned up like a full disk, rather than a signal that would end the
-/// process on the spot.
+/// would have (a shell shows 128 plus its number), or with exit code 1 after a failed allocation
+/// (see `io::memory`). A file grown past `ulimit -f` becomes a write error, reported and cleaned
+/// up like a full disk, rather than a signal that would end the process on the spot.
 fn clean_up_before_ending_on_signals() -> std::io::Result<()> {
     let mut signals = Signals::new(ENDING_SIGNALS)?;
     // The real-time signals end a process by default too.
@@ -135,6 +135,10 @@ fn clean_up_before_ending_on_signals() -> std::io::Result<()> {
                 let signal = sudoku_gen::io::output::forwarded_signal().unwrap_or(caught);
                 sudoku_gen::io::output::abandon_replacements();
                 sudoku_gen::grade::abandon_runs();
+                if sudoku_gen::io::memory::failed_allocation().is_some() {
+                    // The run's own signal: the allocator has said what failed.
+                    std::process::exit(1);
+                }
                 // Resets the signal's action to the default, and raises it again; the signals
                 // signal-hook has no default for (SIGPWR, SIGSTKFLT) end the process by default.
                 if signal_hook::low_level::emulate_default_handler(signal).is_err() {
@@ -148,5 +152,6 @@ fn clean_up_before_ending_on_signals() -> std::io::Result<()> {
                 std::process::exit(128 + signal);
             }
         })?;
+    sudoku_gen::io::memory::fail_allocations_by_signal();
     sudoku_gen::io::output::remove_replacements_on_faults()
 }

@@ -133,7 +133,8 @@ impl SeenGrids {
         if needed > self.keys.capacity() {
             // Grown by doubling as a Vec grows, but never past the budget unless one piece needs it.
             let room = needed.max(self.keys.capacity().saturating_mul(2).min(self.budget));
-            if self.keys.try_reserve_exact(room - self.keys.len()).is_err() {
+            let more = room - self.keys.len();
+            if crate::io::memory::fallibly(|| self.keys.try_reserve_exact(more)).is_err() {
                 // Less memory than the budget (a `ulimit`, a full machine): the keys held go out
                 // as a run, and from now on runs are half as large as the room that failed.
                 self.budget = (room / 2).max(count);

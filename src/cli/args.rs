@@ -316,12 +316,13 @@ pub struct Cli {
 
     /// Irregular regions, from a LAYOUT file (`-` for standard input), or `random`
     ///
-    /// N lines of N characters, or one line of N·N, each naming its cell's region: N regions
-    /// of N cells, each connected through shared edges. `random` (with -c and -n, in the line
-    /// format): a layout drawn from the seed, at any size from 4 to 25, grown from the boxes (or,
-    /// at a prime size, from strips of two rows) by trading cells of equal value in a complete
-    /// grid, so that it always has grids, and kept only when the solver fills it quickly. From
-    /// 20×20 up its regions stay closer to the boxes than at 9×9.
+    /// N lines of N characters, or one line of N·N, each naming its cell's region (any printable
+    /// ASCII but `#`, `,` and `"`, which the lines and CSV rows that carry a layout could not
+    /// hold): N regions of N cells, each connected through shared edges. `random` (with -c and
+    /// -n, in the line format): a layout drawn from the seed, at any size from 4 to 25, grown
+    /// from the boxes (or, at a prime size, from strips of two rows) by trading cells of equal
+    /// value in a complete grid, so that it always has grids, and kept only when the solver fills
+    /// it quickly. From 20×20 up its regions stay closer to the boxes than at 9×9.
     #[arg(long, value_name = "LAYOUT", help_heading = SHAPES)]
     #[arg(value_parser = values::file(PathBufValueParser::new()))]
     #[arg(allow_hyphen_values = true, verbatim_doc_comment)]

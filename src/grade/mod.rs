@@ -145,6 +145,24 @@ impl GradeRequest {
     }
 }
 
+impl GradeRequest {
+    /// Which of the grading's inputs, the plan or a program, the file `sheet` is, if one: a score
+    /// sheet written there would replace it.
+    pub fn input_at(&self, sheet: &Path) -> Option<String> {
+        use std::os::unix::fs::MetadataExt;
+        let sheet = std::fs::metadata(sheet).ok()?;
+        let same = |path: &Path| {
+            std::fs::metadata(path).is_ok_and(|m| (m.dev(), m.ino()) == (sheet.dev(), sheet.ino()))
+        };
+        if same(Path::new(&self.plan)) {
+            return Some(format!("the plan {}", self.plan));
+        }
+        let programs = list_programs(&self.programs).ok()?;
+        let program = programs.iter().find(|program| same(program))?;
+        Some(format!("the program {}", program.display()))
+    }
+}
+
 /// Grades every program of `job` by its plan.
 pub fn grade(job: &GradeJob) -> Result<Grading, Error> {
     let GradeJob {

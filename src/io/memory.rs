@@ -23,9 +23,17 @@
 //!   boundary, so the whole buffer can be huge pages. Older kernels place it at any page boundary:
 //!   then only the whole 2 MiB stretches inside it get huge pages, the ends stay 4 KiB.
 //! - Without transparent huge page support at all, `madvise` fails, which is ignored.
+//!
+//! # When memory runs out
+//! Rust's collections abort the process on a failed allocation, with a backtrace. This allocator
+//! ends the run instead as any error does: a message on stderr, exit 1, and the temporary file
+//! of `-o` and the grader's programs cleaned up (see [`fail_allocations_by_signal`]). Callers
+//! that handle a null themselves ask for it with [`fallibly`].
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::ptr;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crate::error::Error;
 
@@ -40,13 +48,74 @@ pub fn zeroed(len: usize) -> Result<Vec<u8>, Error> {
         return Ok(Vec::new());
     }
     // SAFETY: the layout has a size other than zero.
-    let start = unsafe { std::alloc::alloc_zeroed(layout) };
+    let start = fallibly(|| unsafe { std::alloc::alloc_zeroed(layout) });
     if start.is_null() {
         return Err(Error::OutOfMemory { bytes: len });
     }
     // SAFETY: `start` holds `len` initialised bytes, allocated by the global allocator with the
     // layout of `len` bytes, which is what a vector of that capacity frees with.
     Ok(unsafe { Vec::from_raw_parts(start, len, len) })
+}
+
+thread_local! {
+    /// Whether a failed allocation of this thread returns a null to its caller (see [`fallibly`]).
+    static FALLIBLE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The size of an allocation that failed and ends the run, 0 while none has.
+static FAILED: AtomicUsize = AtomicUsize::new(0);
+
+/// Whether a thread of the binary waits for the ending signals, to clean up before the end.
+static BY_SIGNAL: AtomicBool = AtomicBool::new(false);
+
+/// Runs `f`, in which a failed allocation returns a null (or an error from `try_reserve`) to its
+/// caller instead of ending the run.
+pub fn fallibly<T>(f: impl FnOnce() -> T) -> T {
+    let before = FALLIBLE.replace(true);
+    let result = f();
+    FALLIBLE.set(before);
+    result
+}
+
+/// From now on a failed allocation ends the run through `SIGTERM`, which the caller's thread
+/// for the ending signals catches: it cleans up, and ends with exit code 1 where
+/// [`failed_allocation`] says so.
+pub fn fail_allocations_by_signal() {
+    BY_SIGNAL.store(true, Ordering::SeqCst);
+}
+
+/// The size of the allocation that failed, if one is ending the run.
+pub fn failed_allocation() -> Option<usize> {
+    Some(FAILED.load(Ordering::SeqCst)).filter(|&bytes| bytes > 0)
+}
+
+/// `block`, unless it is a failed allocation of `size` bytes outside [`fallibly`]: then the run
+/// ends with a message. Nothing here allocates.
+fn checked(block: *mut u8, size: usize) -> *mut u8 {
+    if !block.is_null() || FALLIBLE.get() {
+        return block;
+    }
+    let mut count = itoa::Buffer::new();
+    for part in [
+        &b"sudoku-gen: error: not enough memory: an allocation of "[..],
+        count.format(size).as_bytes(),
+        b" bytes failed\n",
+    ] {
+        // SAFETY: a plain system call on bytes this function holds.
+        unsafe { libc::write(2, part.as_ptr().cast(), part.len()) };
+    }
+    FAILED.store(size.max(1), Ordering::SeqCst);
+    if BY_SIGNAL.load(Ordering::SeqCst) {
+        // SAFETY: plain system calls; this thread waits for the end the signal's thread makes.
+        unsafe {
+            libc::kill(libc::getpid(), libc::SIGTERM);
+            loop {
+                libc::pause();
+            }
+        }
+    }
+    // SAFETY: a plain system call; nothing was left to clean up.
+    unsafe { libc::_exit(1) }
 }
 
 /// The allocator (see the module comment).
@@ -104,22 +173,24 @@ fn map(len: usize) -> *mut u8 {
 // layout that made them; everything else is the system allocator's.
 unsafe impl GlobalAlloc for HugePageAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if is_large(&layout) {
+        let block = if is_large(&layout) {
             map(mapped_len(layout.size()))
         } else {
             // SAFETY: the caller's guarantees for `layout` carry over.
             unsafe { System.alloc(layout) }
-        }
+        };
+        checked(block, layout.size())
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        if is_large(&layout) {
+        let block = if is_large(&layout) {
             // A fresh mapping reads as zeros.
             map(mapped_len(layout.size()))
         } else {
             // SAFETY: the caller's guarantees for `layout` carry over.
             unsafe { System.alloc_zeroed(layout) }
-        }
+        };
+        checked(block, layout.size())
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
@@ -133,6 +204,17 @@ unsafe impl GlobalAlloc for HugePageAllocator {
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: the caller's guarantees carry over.
+        checked(unsafe { self.resize(ptr, layout, new_size) }, new_size)
+    }
+}
+
+impl HugePageAllocator {
+    /// [`GlobalAlloc::realloc`], a null where it fails.
+    ///
+    /// # Safety
+    /// As for [`GlobalAlloc::realloc`].
+    unsafe fn resize(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // SAFETY: the caller guarantees that `new_size`, rounded up to the alignment, fits.
         let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
         match (is_large(&layout), is_large(&new_layout)) {
@@ -159,7 +241,7 @@ unsafe impl GlobalAlloc for HugePageAllocator {
                 // SAFETY: `new_layout` has a non-zero size (caller), `ptr` holds `layout.size()`
                 // bytes, and the new block does not overlap the old one.
                 unsafe {
-                    let moved = self.alloc(new_layout);
+                    let moved = fallibly(|| self.alloc(new_layout));
                     if !moved.is_null() {
                         ptr::copy_nonoverlapping(ptr, moved, layout.size().min(new_size));
                         self.dealloc(ptr, layout);

@@ -231,6 +231,19 @@ impl Finished {
 /// Runs `request`: every usage problem is found before any work or output, then the job runs on a
 /// pool of the request's threads.
 pub fn run(request: Request) -> Result<Finished, Error> {
+    if let (
+        Job::Grade {
+            request: grading, ..
+        },
+        Some(sheet),
+    ) = (&request.job, request.output.as_deref())
+        && let Some(input) = grading.input_at(sheet)
+    {
+        return Err(Error::Usage(format!(
+            "-o {}: the score sheet would replace {input}",
+            sheet.display()
+        )));
+    }
     let planned = route::plan(request.job, &request.shape, request.seed)?;
     run::run(planned, request.threads, request.output.as_deref())
 }

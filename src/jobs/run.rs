@@ -213,6 +213,8 @@ fn run_standard(
             for input in &mut inputs {
                 let start = input.peek(PEEK)?;
                 other |= is_other_shape(&start, corpus.column.as_deref());
+                // Compact rows, which `-s` answers such an input in, are read by that checker.
+                other |= is_compact_rows(&start);
                 // The classes of a corpus's puzzles are compared by the checker of every shape.
                 other |= classes && detect_header(&start, corpus.column.as_deref()).is_some();
             }
@@ -267,7 +269,9 @@ fn run_standard(
                     source_name(&puzzles)
                 )));
             }
-            let other = is_other_shape(&start, None) || is_other_shape(&puzzle_start, None);
+            let other = [&start, &puzzle_start]
+                .iter()
+                .any(|text| is_other_shape(text, None) || is_compact_rows(text));
             if other {
                 let job = shaped::Job::Check {
                     paths: vec![path.clone()],

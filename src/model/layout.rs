@@ -174,6 +174,18 @@ pub fn read_named_layout(
                 format!("{found} cannot name a region (a printable ASCII character does)"),
             ));
         }
+        // The lines and CSV rows that carry a layout would not read back: a line that starts
+        // with `#` is a comment, and commas and quotes delimit CSV fields.
+        if let Some(at) = line.iter().position(|ch| b"#,\"".contains(ch)) {
+            return Err(error(
+                (number, at + 1),
+                format!(
+                    "'{}' cannot name a region: the lines and CSV rows that carry a layout \
+                     would not read back (any other printable ASCII character can)",
+                    char::from(line[at])
+                ),
+            ));
+        }
     }
     let side = match lines.as_slice() {
         [] => return Err(shape_error((1, 1), "no region characters".into())),

@@ -18,6 +18,7 @@ mod findings_hostile;
 mod findings_low;
 mod findings_messages;
 mod findings_more;
+mod findings_third;
 mod first;
 mod generate;
 mod generic_hangs;

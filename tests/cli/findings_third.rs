@@ -1,0 +1,158 @@
+//! Regression tests of the findings of a third hostile run: outputs that did not read back, a
+//! message after a failed write, and the grader's output over its own inputs. Each test is named
+//! after its bug and runs the real binary.
+
+use crate::common::sudoku_gen;
+
+const BOXES: &str = "aaabbbccc\naaabbbccc\naaabbbccc\ndddeeefff\ndddeeefff\ndddeeefff\n\
+                     ggghhhiii\nggghhhiii\nggghhhiii\n";
+
+#[test]
+fn region_names_that_start_a_comment_or_split_a_csv_row_made_output_that_did_not_read_back() {
+    // A line that starts with `#` is a comment to -s; a comma or quote splits a CSV row.
+    for name in ['#', ',', '"'] {
+        let layout = BOXES.replace('b', &name.to_string());
+        let out = sudoku_gen()
+            .args([
+                "-n", "2", "--jigsaw", "-", "--format", "line", "--seed", "1",
+            ])
+            .write_stdin(layout)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        assert!(out.stdout.is_empty());
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            message.contains(&format!("'{name}' cannot name a region")),
+            "{message}"
+        );
+    }
+    // Other punctuation names regions, and reads back.
+    let layout = BOXES.replace('a', "!").replace('b', "=");
+    let made = sudoku_gen()
+        .args([
+            "-n", "2", "--jigsaw", "-", "--format", "line", "--seed", "1",
+        ])
+        .write_stdin(layout)
+        .output()
+        .unwrap();
+    assert_eq!(made.status.code(), Some(0));
+    let solved = sudoku_gen()
+        .args(["-s", "-"])
+        .write_stdin(made.stdout)
+        .output()
+        .unwrap();
+    assert_eq!(solved.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&solved.stdout).lines().count(), 2);
+}
+
+#[test]
+fn solutions_of_9x9_compact_rows_did_not_pass_the_check() {
+    // -s answers compact rows in kind; --check read them as spaced rows and failed every row.
+    let puzzle =
+        ".531.874.862.349.141.952.367.689.125.816.539.395.714.813.529.745.438.219.294.758.";
+    let compact: String = puzzle
+        .as_bytes()
+        .chunks(9)
+        .map(|row| format!("{}\n", String::from_utf8_lossy(row).replace('.', "-")))
+        .collect();
+    let solved = sudoku_gen()
+        .args(["-s", "-"])
+        .write_stdin(compact.clone())
+        .output()
+        .unwrap();
+    assert_eq!(solved.status.code(), Some(0));
+    assert_eq!(solved.stdout.len(), 90, "nine compact rows");
+    let dir = tempfile::tempdir().unwrap();
+    let (solutions, puzzles) = (dir.path().join("s.txt"), dir.path().join("p.txt"));
+    std::fs::write(&solutions, &solved.stdout).unwrap();
+    std::fs::write(&puzzles, compact).unwrap();
+    for extra in [&[][..], &["--puzzles", puzzles.to_str().unwrap()]] {
+        let out = sudoku_gen()
+            .arg("--check")
+            .arg(&solutions)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{extra:?}");
+        assert!(String::from_utf8_lossy(&out.stdout).starts_with("ok: 1 "));
+    }
+}
+
+#[test]
+fn running_out_of_memory_aborted_with_a_backtrace() {
+    // Collections abort on a failed allocation (exit 134, a backtrace); a run ends as any error
+    // does, and `-o` leaves nothing behind.
+    let binary = assert_cmd::cargo::cargo_bin("sudoku-gen");
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("out.txt");
+    for output in [None, Some(&target)] {
+        let mut script = format!("ulimit -v 60000; exec '{}' -n 100000", binary.display());
+        if let Some(path) = output {
+            script += &format!(" -o '{}'", path.display());
+        }
+        let out = std::process::Command::new("sh")
+            .args(["-c", &script])
+            .output()
+            .unwrap();
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{message}");
+        assert!(out.stdout.is_empty());
+        assert!(
+            message.starts_with("sudoku-gen: error: not enough memory: an allocation of "),
+            "{message}"
+        );
+        assert!(!message.contains("backtrace"), "{message}");
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn a_failed_write_to_standard_output_blamed_a_malformed_input() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("Linux has /dev/full");
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-gen"))
+        .args(["-s", "tests/data/sample_easy.txt"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{message}");
+    assert!(
+        message.contains("standard output: No space left on device"),
+        "{message}"
+    );
+    assert!(!message.contains("malformed"), "{message}");
+}
+
+#[test]
+fn the_score_sheet_replaced_the_program_or_plan_it_graded() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let (program, plan) = (dir.path().join("prog"), dir.path().join("plan.toml"));
+    std::fs::write(&program, "#!/bin/sh\nexit 0\n").unwrap();
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::copy("tests/data/plans/one-grid.toml", &plan).unwrap();
+    for (sheet, what) in [(&program, "the program"), (&plan, "the plan")] {
+        let before = std::fs::read(sheet).unwrap();
+        let out = sudoku_gen()
+            .arg("--grade")
+            .arg(&program)
+            .arg("--plan")
+            .arg(&plan)
+            .arg("-o")
+            .arg(sheet)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(out.stdout.is_empty());
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            message.contains(&format!("the score sheet would replace {what}")),
+            "{message}"
+        );
+        assert_eq!(std::fs::read(sheet).unwrap(), before);
+    }
+}
