@@ -312,8 +312,8 @@ impl Cli {
                     plan,
                     first: self.first,
                     timeout: self.timeout,
+                    sheet: self.output,
                 },
-                sheet: self.output.is_some(),
             },
             Mode::Print => Job::Print { plan },
         }

@@ -135,7 +135,7 @@ fn clean_up_before_ending_on_signals() -> std::io::Result<()> {
                 let signal = sudoku_gen::io::output::forwarded_signal().unwrap_or(caught);
                 sudoku_gen::io::output::abandon_replacements();
                 sudoku_gen::grade::abandon_runs();
-                if sudoku_gen::io::memory::failed_allocation().is_some() {
+                if sudoku_gen::io::memory::allocation_failed() {
                     // The run's own signal: the allocator has said what failed.
                     std::process::exit(1);
                 }

@@ -97,6 +97,8 @@ pub struct GradeRequest {
     pub first: Option<u8>,
     /// A wall-clock limit for every case, in place of the plan's.
     pub timeout: Option<Duration>,
+    /// Where the score sheet goes (`-o`), if anywhere: neither the plan nor a program.
+    pub sheet: Option<PathBuf>,
 }
 
 /// Why grading cannot start: the command line names something that cannot be used.
@@ -111,6 +113,9 @@ pub enum GradeError {
     /// The time limit given in place of the plan's is not one.
     #[error("sudoku-gen: error: the time limit must be {}", plan::TIME_LIMITS)]
     TimeLimit,
+    /// The score sheet would replace an input of the grading (the file, and which input).
+    #[error("sudoku-gen: error: -o {0}: the score sheet would replace {1}")]
+    SheetOverInput(String, String),
 }
 
 /// A grading whose plan is read and whose programs are found: nothing left that the command line
@@ -136,6 +141,14 @@ impl GradeRequest {
         let (plan, _) = Plan::load(&self.plan)?;
         let programs = list_programs(&self.programs)?;
         check_names(&plan, &programs)?;
+        if let Some(sheet) = &self.sheet
+            && let Some(input) = self.input_at(sheet, &programs)
+        {
+            return Err(GradeError::SheetOverInput(
+                sheet.display().to_string(),
+                input,
+            ));
+        }
         Ok(GradeJob {
             plan,
             programs,
@@ -143,12 +156,10 @@ impl GradeRequest {
             timeout: self.timeout,
         })
     }
-}
 
-impl GradeRequest {
-    /// Which of the grading's inputs, the plan or a program, the file `sheet` is, if one: a score
-    /// sheet written there would replace it.
-    pub fn input_at(&self, sheet: &Path) -> Option<String> {
+    /// Which of the grading's inputs, the plan or one of `programs`, the file `sheet` is, if
+    /// one: a score sheet written there would replace it.
+    fn input_at(&self, sheet: &Path, programs: &[PathBuf]) -> Option<String> {
         use std::os::unix::fs::MetadataExt;
         let sheet = std::fs::metadata(sheet).ok()?;
         let same = |path: &Path| {
@@ -157,7 +168,6 @@ impl GradeRequest {
         if same(Path::new(&self.plan)) {
             return Some(format!("the plan {}", self.plan));
         }
-        let programs = list_programs(&self.programs).ok()?;
         let program = programs.iter().find(|program| same(program))?;
         Some(format!("the program {}", program.display()))
     }

@@ -33,7 +33,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::ptr;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::error::Error;
 
@@ -62,8 +62,8 @@ thread_local! {
     static FALLIBLE: Cell<bool> = const { Cell::new(false) };
 }
 
-/// The size of an allocation that failed and ends the run, 0 while none has.
-static FAILED: AtomicUsize = AtomicUsize::new(0);
+/// Whether an allocation failed and ends the run.
+static FAILED: AtomicBool = AtomicBool::new(false);
 
 /// Whether a thread of the binary waits for the ending signals, to clean up before the end.
 static BY_SIGNAL: AtomicBool = AtomicBool::new(false);
@@ -79,14 +79,14 @@ pub fn fallibly<T>(f: impl FnOnce() -> T) -> T {
 
 /// From now on a failed allocation ends the run through `SIGTERM`, which the caller's thread
 /// for the ending signals catches: it cleans up, and ends with exit code 1 where
-/// [`failed_allocation`] says so.
+/// [`allocation_failed`] says so.
 pub fn fail_allocations_by_signal() {
     BY_SIGNAL.store(true, Ordering::SeqCst);
 }
 
-/// The size of the allocation that failed, if one is ending the run.
-pub fn failed_allocation() -> Option<usize> {
-    Some(FAILED.load(Ordering::SeqCst)).filter(|&bytes| bytes > 0)
+/// Whether an allocation that failed is ending the run.
+pub fn allocation_failed() -> bool {
+    FAILED.load(Ordering::SeqCst)
 }
 
 /// `block`, unless it is a failed allocation of `size` bytes outside [`fallibly`]: then the run
@@ -104,7 +104,7 @@ fn checked(block: *mut u8, size: usize) -> *mut u8 {
         // SAFETY: a plain system call on bytes this function holds.
         unsafe { libc::write(2, part.as_ptr().cast(), part.len()) };
     }
-    FAILED.store(size.max(1), Ordering::SeqCst);
+    FAILED.store(true, Ordering::SeqCst);
     if BY_SIGNAL.load(Ordering::SeqCst) {
         // SAFETY: plain system calls; this thread waits for the end the signal's thread makes.
         unsafe {

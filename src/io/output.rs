@@ -151,6 +151,8 @@ pub struct OutputStream {
     held: Vec<u8>,
     through: bool,
     closed: bool,
+    /// Whether a write failed: what was made before it may not be there.
+    failed: bool,
 }
 
 impl Destination {
@@ -161,6 +163,7 @@ impl Destination {
             held: Vec::new(),
             through: false,
             closed: false,
+            failed: false,
         }
     }
 }
@@ -202,7 +205,10 @@ impl OutputStream {
                 self.closed = true;
                 Ok(())
             }
-            Err(e) => Err(e),
+            Err(e) => {
+                self.failed = true;
+                Err(e)
+            }
         }
     }
 
@@ -212,9 +218,9 @@ impl OutputStream {
     }
 
     /// Whether some of the output has been written to a stream, so that a failure now leaves a
-    /// part of it there (a file is never replaced by a part).
+    /// part of it there (a file is never replaced by a part), and no write failed.
     pub fn has_written(&self) -> bool {
-        self.through && !matches!(self.destination, Destination::File(_))
+        self.through && !self.failed && !matches!(self.destination, Destination::File(_))
     }
 
     /// Writes what is held and ends the output: a file is replaced now.

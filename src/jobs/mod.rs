@@ -157,13 +157,11 @@ pub enum Job {
         /// No two grids (puzzles) equivalent.
         classes: bool,
     },
-    /// `--grade PROGRAM...`: programs run through a plan; with `sheet`, the score sheet goes to
-    /// the output.
+    /// `--grade PROGRAM...`: programs run through a plan; with the request's sheet, the score
+    /// sheet goes to the output.
     Grade {
-        /// The programs and the plan.
+        /// The programs, the plan and the sheet.
         request: GradeRequest,
-        /// Whether the score sheet is written to the output.
-        sheet: bool,
     },
     /// `--print`: the text of a plan.
     Print {
@@ -231,19 +229,6 @@ impl Finished {
 /// Runs `request`: every usage problem is found before any work or output, then the job runs on a
 /// pool of the request's threads.
 pub fn run(request: Request) -> Result<Finished, Error> {
-    if let (
-        Job::Grade {
-            request: grading, ..
-        },
-        Some(sheet),
-    ) = (&request.job, request.output.as_deref())
-        && let Some(input) = grading.input_at(sheet)
-    {
-        return Err(Error::Usage(format!(
-            "-o {}: the score sheet would replace {input}",
-            sheet.display()
-        )));
-    }
     let planned = route::plan(request.job, &request.shape, request.seed)?;
     run::run(planned, request.threads, request.output.as_deref())
 }

@@ -270,11 +270,12 @@ fn standard(
                 seed,
             });
         }
-        Job::Grade { request, sheet } => {
+        Job::Grade { request } => {
             standard_first(request.first)?;
             let job = request
                 .prepare()
                 .map_err(|e| Error::Unusable(e.to_string()))?;
+            let sheet = request.sheet.is_some();
             return Ok(Planned::Grade { job, sheet });
         }
         Job::Print { plan } => {
@@ -351,7 +352,7 @@ fn features(job: &Job) -> Vec<Feature> {
             add(Feature::Classes, *classes);
             add(Feature::Column, corpus.column.is_some());
         }
-        Job::Grade { request, .. } => {
+        Job::Grade { request } => {
             add(Feature::First, request.first.is_some());
             add(Feature::Grade, true);
         }

@@ -77,6 +77,10 @@ fn run_standard(
 ) -> Result<Finished, Error> {
     let is_other_shape =
         |text: &[u8], column: Option<&str>| is_other_shape(text, column, standard_shape, request);
+    // What the checker of every shape reads: other shapes, and 9×9 compact rows, which `-s`
+    // answers such an input in.
+    let is_checked_as_shaped =
+        |text: &[u8], column: Option<&str>| is_other_shape(text, column) || is_compact_rows(text);
     match job {
         Job::Solve {
             path,
@@ -212,9 +216,7 @@ fn run_standard(
             let mut other = false;
             for input in &mut inputs {
                 let start = input.peek(PEEK)?;
-                other |= is_other_shape(&start, corpus.column.as_deref());
-                // Compact rows, which `-s` answers such an input in, are read by that checker.
-                other |= is_compact_rows(&start);
+                other |= is_checked_as_shaped(&start, corpus.column.as_deref());
                 // The classes of a corpus's puzzles are compared by the checker of every shape.
                 other |= classes && detect_header(&start, corpus.column.as_deref()).is_some();
             }
@@ -271,7 +273,7 @@ fn run_standard(
             }
             let other = [&start, &puzzle_start]
                 .iter()
-                .any(|text| is_other_shape(text, None) || is_compact_rows(text));
+                .any(|text| is_checked_as_shaped(text, None));
             if other {
                 let job = shaped::Job::Check {
                     paths: vec![path.clone()],

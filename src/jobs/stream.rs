@@ -42,20 +42,13 @@ pub(super) fn run_on_puzzles(
     match end {
         Ok(end) => finish_stream(output, &name, end),
         // A piece that ends no record (a line longer than any puzzle's) stops the reading as a
-        // malformed record does, after the results before it: say so too. A failed write is
-        // about the output, not the input.
-        Err(error) if output.has_written() && is_about_input(&error, &name) => Ok(Finished::with(
+        // malformed record does, after the results before it: say so too.
+        Err(error) if output.has_written() => Ok(Finished::with(
             1,
             vec![format!("sudoku-gen: error: {error}"), written_before(&name)],
         )),
         Err(error) => Err(error),
     }
-}
-
-/// Whether `error` is one of reading the input `name` (`NAME` or `NAME:LINE`).
-fn is_about_input(error: &Error, name: &str) -> bool {
-    matches!(error, Error::Io { what, .. }
-        if what.strip_prefix(name).is_some_and(|rest| rest.is_empty() || rest.starts_with(':')))
 }
 
 /// The line that says the results before the input's first malformed piece were written.

@@ -8,7 +8,12 @@ use crate::common::shapes::{Spec, line_records};
 use crate::common::{run_ok, sudoku_gen};
 
 /// The stderr of a run that ends with `code`, writes nothing on stdout, and takes under `limit`.
-fn run_failing_within(args: &[&str], stdin: &[u8], code: i32, limit: Duration) -> String {
+pub(crate) fn run_failing_within(
+    args: &[&str],
+    stdin: &[u8],
+    code: i32,
+    limit: Duration,
+) -> String {
     let started = Instant::now();
     let output = sudoku_gen()
         .args(args)
