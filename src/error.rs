@@ -129,6 +129,14 @@ impl Error {
         ))
     }
 
+    /// The usage error of `--format` on `input`, a CSV corpus, whose results go into its rows.
+    pub(crate) fn format_of_corpus(input: &str) -> Error {
+        Error::Usage(format!(
+            "'--format' sets how grids are written, but {input} is a CSV corpus, whose results \
+             go into its rows: drop '--format'"
+        ))
+    }
+
     /// The usage error of `--check --unique` on `input`, which is no CSV corpus: the grids of a
     /// file are complete, and have no solutions to count.
     pub(crate) fn unique_without_corpus(input: &str) -> Error {

@@ -99,19 +99,20 @@ impl Report {
             text.push('\n');
         }
         if self.is_clean() {
-            let what = match (self.subject, self.classes) {
-                (Subject::Grids, false) => "grids, all valid and distinct",
-                (Subject::Grids, true) => "grids, all valid and pairwise inequivalent",
+            let (subject, what) = match (self.subject, self.classes) {
+                (Subject::Grids, false) => ("grid", "all valid and distinct"),
+                (Subject::Grids, true) => ("grid", "all valid and pairwise inequivalent"),
                 (Subject::Solutions, false) => {
-                    "solutions, all valid and keeping their puzzles' givens"
+                    ("solution", "all valid and keeping their puzzles' givens")
                 }
-                (Subject::Solutions, true) => {
-                    "solutions, all valid and keeping their puzzles' givens, the puzzles pairwise \
-                     inequivalent"
-                }
+                (Subject::Solutions, true) => (
+                    "solution",
+                    "all valid and keeping their puzzles' givens, the puzzles pairwise \
+                     inequivalent",
+                ),
             };
             let crlf = if self.crlf { " (CRLF line ends)" } else { "" };
-            text += &format!("ok: {} {what}{crlf}\n", self.grids);
+            text += &format!("ok: {}, {what}{crlf}\n", plural(self.grids, subject));
         } else {
             text += &format!(
                 "FAIL: {} in {}\n",
@@ -138,19 +139,19 @@ pub fn files_text(reports: &[(String, Report)]) -> String {
     let grids: usize = reports.iter().map(|(_, r)| r.grids).sum();
     let problems: usize = reports.iter().map(|(_, r)| r.problems.count()).sum();
     let files = plural(reports.len(), "file");
+    let grids = plural(grids, "grid");
     if problems == 0 && reports.iter().any(|(_, r)| r.subject == Subject::Solutions) {
         // A CSV corpus is checked row by row against its own puzzles, not for repeats.
         text += &format!(
-            "ok: {grids} grids in {files}, all valid; the grid files distinct, the CSV corpora \
+            "ok: {grids} in {files}, all valid; the grid files distinct, the CSV corpora \
              keeping their puzzles' givens\n"
         );
     } else if problems == 0 {
-        text += &format!("ok: {grids} grids in {files}, all valid and distinct\n");
+        text += &format!("ok: {grids} in {files}, all valid and distinct\n");
     } else {
         text += &format!(
-            "FAIL: {} in {} ({files})\n",
+            "FAIL: {} in {grids} ({files})\n",
             plural(problems, "problem"),
-            plural(grids, "grid")
         );
     }
     text

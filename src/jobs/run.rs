@@ -90,6 +90,9 @@ fn run_standard(
         } => {
             let mut pieces = open_pieces(&path)?;
             let peeked = pieces.peek(PEEK)?;
+            if format.is_some() && detect_header(&peeked, column.as_deref()).is_some() {
+                return Err(Error::format_of_corpus(pieces.name()));
+            }
             if is_other_shape(&peeked, column.as_deref())
                 || format.is_none() && is_compact_rows(&peeked)
             {
@@ -167,6 +170,9 @@ fn run_standard(
             match detect_header(&start, column.as_deref()) {
                 None if column.is_some() => {
                     return Err(Error::column_without_corpus(pieces.name()));
+                }
+                Some(_) if format.is_some() => {
+                    return Err(Error::format_of_corpus(pieces.name()));
                 }
                 Some(Ok(header)) if column.is_some() => {
                     if let Err(error) = corpus::unturned_grids(&start, &header) {

@@ -56,7 +56,9 @@ pub fn detect_header(text: &[u8], column: Option<&str>) -> Option<Result<Header,
     let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
     let first = text.split(|&b| b == b'\n').next().unwrap_or_default();
     // A comment line, which the line and grid formats skip, is no header, commas or not.
-    if first.starts_with(b"#") || !(first.contains(&b',') || names_a_column(first, column)) {
+    // A header of one name is told apart before its line end, which may be a CR alone.
+    let name = first.split(|&b| b == b'\r').next().unwrap_or_default();
+    if first.starts_with(b"#") || !(first.contains(&b',') || names_a_column(name, column)) {
         return None;
     }
     if let Some(encoding) = utf16_encoding(text) {

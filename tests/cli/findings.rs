@@ -37,7 +37,12 @@ pub(crate) fn refusal(args: &[&str]) -> String {
 
 /// Asserts that the line-format puzzles of `text` are `count` puzzles of `spec`, each with one
 /// solution and a blank count in `blanks`.
-fn assert_puzzles(text: &[u8], spec: &Spec, count: usize, blanks: std::ops::RangeInclusive<usize>) {
+pub(crate) fn assert_puzzles(
+    text: &[u8],
+    spec: &Spec,
+    count: usize,
+    blanks: std::ops::RangeInclusive<usize>,
+) {
     let records = line_records(text);
     assert_eq!(records.len(), count);
     for (_, cells) in records {

@@ -364,7 +364,7 @@ fn check_puzzles_judged_solutions_under_their_own_regions_not_their_puzzles() {
     assert_eq!(
         (text.as_str(), code),
         (
-            "ok: 1 solutions, all valid and keeping their puzzles' givens\n",
+            "ok: 1 solution, all valid and keeping their puzzles' givens\n",
             Some(0)
         )
     );

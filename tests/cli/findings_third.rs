@@ -1,11 +1,13 @@
 //! Regression tests of the findings of a third hostile run: outputs that did not read back, a
-//! message after a failed write, and the grader's output over its own inputs. Each test is named
-//! after its bug and runs the real binary.
+//! message after a failed write, the grader's output over its own inputs, level ranges that make
+//! nothing, and messages that miscounted or misread. Each test is named after its bug and runs the
+//! real binary.
 
 use std::time::Duration;
 
-use crate::common::sudoku_gen;
-use crate::findings::run_failing_within;
+use crate::common::shapes::Spec;
+use crate::common::{run_ok, sudoku_gen};
+use crate::findings::{assert_puzzles, refusal, run_failing_within};
 
 const BOXES: &str = "aaabbbccc\naaabbbccc\naaabbbccc\ndddeeefff\ndddeeefff\ndddeeefff\n\
                      ggghhhiii\nggghhhiii\nggghhhiii\n";
@@ -152,4 +154,79 @@ fn the_score_sheet_replaced_the_program_or_plan_it_graded() {
         );
         assert_eq!(std::fs::read(sheet).unwrap(), before);
     }
+}
+
+#[test]
+fn a_level_range_that_makes_no_puzzle_was_taken_and_spun() {
+    // Both ranges passed the share-of-the-cells floor; each ran for seconds and made nothing.
+    let cases: [(&[&str], Spec); 2] = [
+        (
+            &["--size", "6", "--diagonal", "-m", "3", "-r", "10~11"],
+            Spec::boxes(6, 2, 3).with_diagonals(),
+        ),
+        (
+            &["--size", "6", "-m", "2", "-r", "5~8"],
+            Spec::boxes(6, 2, 3),
+        ),
+    ];
+    for (shape, spec) in cases {
+        let mut args = vec!["-n", "10", "--seed", "1", "--format", "line"];
+        args.extend_from_slice(shape);
+        let message = refusal(&args);
+        // The range it suggests makes puzzles of the level.
+        let suggested = message
+            .split("try -r ")
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .unwrap_or_else(|| panic!("no range suggested: {message}"));
+        let (low, high) = suggested.split_once('~').unwrap();
+        let range = low.parse().unwrap()..=high.parse().unwrap();
+        let at = args.iter().position(|&a| a == "-r").unwrap() + 1;
+        args[at] = suggested;
+        let text = run_ok(&args);
+        assert_puzzles(&text, &spec, 10, range);
+    }
+}
+
+#[test]
+fn classes_of_4x4_puzzles_were_counted_as_puzzles() {
+    let message = refusal(&["-n", "100000", "--size", "4", "--classes"]);
+    assert!(
+        message.contains("exactly 36 classes of minimal puzzles"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_one_column_csv_with_cr_line_ends_got_a_generic_message() {
+    let csv = b"puzzle\r1.34....2.1..43.\r";
+    let message = run_failing_within(&["-s", "-"], csv, 1, Duration::from_secs(10));
+    assert!(
+        message.contains("<stdin>:1:7: a line end of CR alone"),
+        "{message}"
+    );
+}
+
+#[test]
+fn format_was_ignored_for_a_csv_corpus() {
+    let csv = b"puzzle\n1.34....2.1..43.\n";
+    for mode in ["-s", "--shuffle"] {
+        let args = [mode, "-", "--format", "grid"];
+        let message = run_failing_within(&args, csv, 2, Duration::from_secs(10));
+        assert!(message.contains("drop '--format'"), "{message}");
+    }
+}
+
+#[test]
+fn the_verdict_of_one_grid_said_grids() {
+    let grid = run_ok(&["-c", "1", "--seed", "1"]);
+    let out = sudoku_gen()
+        .args(["--check", "-"])
+        .write_stdin(grid)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "ok: 1 grid, all valid and distinct\n"
+    );
 }

@@ -219,7 +219,10 @@ fn unreachable_levels_and_guesses_are_usage_errors() {
             &["--size", "4", "-m", "2"][..],
             "has no level 2 puzzles with one solution",
         ),
-        (&["--size", "6", "-m", "2", "-r", "5~10"][..], "try -r 18~"),
+        (
+            &["--size", "6", "-m", "2", "-r", "5~10"][..],
+            "0 came with that many blanks",
+        ),
         (
             &["--size", "16", "-m", "3", "-r", "150~153"][..],
             "try -r 143~153",

@@ -184,7 +184,9 @@ fn draw_listed(request: &ShapedPuzzleRequest) -> Result<Vec<ShapedPuzzle>, Error
         first: request.first,
     };
     let listing = Listing::new(&request.shape, &wanted, request.shard);
-    if listing.len() < request.count {
+    // With --classes the count that matters is of classes, which the draw below finds.
+    let short = listing.len() < request.count && (!request.classes || listing.is_empty());
+    if short {
         let instead = match request.level {
             Some(_) if listing.is_empty() => "try another -m",
             _ if listing.is_empty() && request.shard.is_some() => "use fewer shards",

@@ -3,7 +3,9 @@
 //!
 //! - **Levels** come from digging as far as the shape goes and giving givens back (see
 //!   `engine::give_back`). Levels 2 and 3 need blanks: a range must reach
-//!   [`level_floor`] (a share of the cells), below which they are too rare to find. Past 16×16 the
+//!   [`level_floor`] (a share of the cells), below which they are too rare to find; up to
+//!   `MINIMAL_UP_TO`, where puzzles are cheap, a sample of the range asked decides instead, since
+//!   on small or diagonal shapes a range above the floor can still hold none. Past 16×16 the
 //!   digging stops at under half the cells blank, where harder puzzles are rare: level 3 is refused
 //!   there, and level 2 is made on 25×25 boxes of 5x5 only. Where digging stops at the reach
 //!   (past 12×12), a range must start a little below it (`TOP_MARGIN`), for the giving back to
@@ -155,7 +157,12 @@ pub fn check_level_reachable(
         }
     }
     let floor = level_floor(shape, level);
+    let sampled = level > Level::Singles && n <= MINIMAL_UP_TO;
     if let Some(range) = blanks
+        && sampled
+    {
+        check_range_sampled(shape, level, range, minimal, symmetric)?;
+    } else if let Some(range) = blanks
         && *range.end() < floor
     {
         return Err(format!(
@@ -187,6 +194,41 @@ pub fn check_level_reachable(
         }
     }
     Ok(())
+}
+
+/// Refuses a blank range in which too few of [`SAMPLE`] puzzles of `level` come: the shares of
+/// [`level_floor`] are a rule of thumb, and on small or diagonal shapes a range above the floor can
+/// still hold none. The message suggests the range of blanks that such puzzles come with when no
+/// range is asked.
+fn check_range_sampled(
+    shape: &Shape,
+    level: Level,
+    range: &RangeInclusive<usize>,
+    minimal: bool,
+    symmetric: bool,
+) -> Result<(), String> {
+    let logic = ShapeLogic::new(shape);
+    let asked = sample_request(shape, Some(level), Some(range), minimal, symmetric);
+    let made = sample(&asked, Some(&logic), |_, _| ()).len();
+    if made >= enough() {
+        return Ok(());
+    }
+    let unranged = sample_request(shape, Some(level), None, minimal, symmetric);
+    let blanks = sample(&unranged, Some(&logic), |_, puzzle| {
+        puzzle.iter().filter(|&&v| v == 0).count()
+    });
+    let hint = match (blanks.iter().min(), blanks.iter().max()) {
+        (Some(least), Some(most)) => format!("try -r {least}~{most}"),
+        _ => "try another -m".to_owned(),
+    };
+    let (m, n) = (level.number(), shape.size());
+    Err(format!(
+        "-m {m} -r {}~{}: of {SAMPLE} level {m} puzzles of this {n}×{n} shape tried from a fixed \
+         seed, {made} came with that many blanks; a range must give an eighth of them to be \
+         made at a useful rate: {hint}",
+        range.start(),
+        range.end()
+    ))
 }
 
 /// Refuses up front, with a usage message that states the supported range, `--guesses` the
