@@ -298,7 +298,8 @@ impl Pieces {
                 } else {
                     let text = &map[window.clone()];
                     let boundary = boundary(text);
-                    cut_at(text, boundary).ok_or_else(|| too_long(name, next_line, boundary))?
+                    cut_at(text, boundary)
+                        .ok_or_else(|| too_long(name, next_line, boundary, text))?
                 };
                 *offset += cut;
                 let range = window.start..window.start + cut;
@@ -323,7 +324,7 @@ impl Pieces {
                 if !eof {
                     let boundary = boundary(&text);
                     let cut = cut_at(&text, boundary)
-                        .ok_or_else(|| too_long(name, next_line, boundary))?;
+                        .ok_or_else(|| too_long(name, next_line, boundary, &text))?;
                     *carry = text.split_off(cut);
                 }
                 (PieceText::Read(text), eof)
@@ -419,16 +420,26 @@ fn count_lines(text: &[u8]) -> usize {
 }
 
 /// The error of a piece that holds no `boundary`: its records are longer than any puzzle's.
-fn too_long(name: &str, line: usize, boundary: Boundary) -> Error {
+fn too_long(name: &str, line: usize, boundary: Boundary, text: &[u8]) -> Error {
     let what = match boundary {
         Boundary::Line => "no line ends",
         Boundary::EmptyLine => "no empty line ends a grid",
         Boundary::CsvRecord => "no CSV record ends (is a quote left open?)",
     };
+    // A stray first line can make a file of puzzle lines read as grids: show what was read so.
+    let first = text.split(|&b| b == b'\n').next().unwrap_or_default();
+    let shown = match boundary {
+        Boundary::EmptyLine if line == 1 && first.len() < text.len() => {
+            let start = String::from_utf8_lossy(&first[..first.len().min(40)]).into_owned();
+            let more = if first.len() > 40 { "..." } else { "" };
+            format!(" (its first line, {start:?}{more}, was read as a row of a grid)")
+        }
+        _ => String::new(),
+    };
     Error::io(
         &format!("{name}:{line}"),
         std::io::Error::other(format!(
-            "{what} within {} MiB: not a puzzle or grid file",
+            "{what} within {} MiB: not a puzzle or grid file{shown}",
             PIECE >> 20
         )),
     )

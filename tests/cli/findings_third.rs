@@ -230,3 +230,16 @@ fn the_verdict_of_one_grid_said_grids() {
         "ok: 1 grid, all valid and distinct\n"
     );
 }
+
+#[test]
+fn a_stray_first_line_of_a_file_over_a_piece_lost_its_line() {
+    // Puzzle lines after a first line with spaces read as grids; past 32 MiB no empty line ends
+    // the first one, and the message said only that.
+    let line = format!("{}\n", ".".repeat(81));
+    let text = format!("hello world\n{}", line.repeat((33 << 20) / line.len()));
+    let message = run_failing_within(&["-s", "-"], text.as_bytes(), 1, Duration::from_secs(30));
+    assert!(
+        message.contains("<stdin>:1: ") && message.contains("\"hello world\""),
+        "{message}"
+    );
+}
