@@ -132,8 +132,8 @@ fn clean_up_before_ending_on_signals() -> std::io::Result<()> {
         .name("signals".into())
         .spawn(move || {
             if let Some(caught) = signals.forever().next() {
-                let signal = sudoku_gen::io::output::forwarded_signal().unwrap_or(caught);
-                sudoku_gen::io::output::abandon_replacements();
+                let signal = sudoku_gen::io::replacement::forwarded_signal().unwrap_or(caught);
+                sudoku_gen::io::replacement::abandon_replacements();
                 sudoku_gen::grade::abandon_runs();
                 if sudoku_gen::io::memory::allocation_failed() {
                     // The run's own signal: the allocator has said what failed.
@@ -153,5 +153,5 @@ fn clean_up_before_ending_on_signals() -> std::io::Result<()> {
             }
         })?;
     sudoku_gen::io::memory::fail_allocations_by_signal();
-    sudoku_gen::io::output::remove_replacements_on_faults()
+    sudoku_gen::io::replacement::remove_replacements_on_faults()
 }

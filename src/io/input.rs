@@ -569,7 +569,7 @@ mod sigbus {
                 let message = slot.message.load(Ordering::Acquire);
                 let len = slot.message_len.load(Ordering::Acquire);
                 // The run ends here, its destructors unrun: `-o FILE` must leave nothing behind.
-                crate::io::output::remove_replacements_in_fault();
+                crate::io::replacement::remove_replacements_in_fault();
                 // SAFETY: `message` and `len` describe a leaked, never freed buffer; write and
                 // _exit are async-signal-safe.
                 unsafe {
@@ -580,7 +580,7 @@ mod sigbus {
         }
         // Not one of ours (a fault elsewhere, or a `kill`): die of it as the default action would,
         // leaving no temporary file of `-o FILE` behind.
-        crate::io::output::remove_replacements_in_fault();
+        crate::io::replacement::remove_replacements_in_fault();
         // SAFETY: signal and raise are async-signal-safe.
         unsafe {
             libc::signal(signal, libc::SIG_DFL);

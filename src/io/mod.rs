@@ -7,3 +7,4 @@ pub mod memory;
 pub mod output;
 #[doc(hidden)]
 pub mod progress;
+pub mod replacement;

@@ -10,11 +10,8 @@
 //!
 //! A [`Destination`] is prepared before the work, so that whatever can be refused is refused
 //! before any time is spent: a missing folder, a folder, a file the user may not write, a folder
-//! the user may not write in. The temporary file is created then, with FILE's permission bits and
-//! owner, and it is the one thing a run can leave behind. A [`Replacement`] that is dropped
-//! unfinished (an error, a panic, malformed input) removes it; a run ended by a signal removes it
-//! through [`abandon_replacements`], which sees every temporary file in one registry, and a run
-//! ended by a fault in a mapped input (see [`crate::io::input`]) through a lock-free copy of it.
+//! the user may not write in. The temporary file is created then, and it is the one thing a run
+//! can leave behind: [`crate::io::replacement`] keeps it, and removes it on every way out.
 //!
 //! # The contract of `-o FILE`
 //! `sudoku-gen --help` states it for users; what the code here must keep true:
@@ -45,15 +42,12 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicI32, AtomicPtr, Ordering};
-use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use tempfile::NamedTempFile;
-
+use super::replacement::Replacement;
 use crate::error::Error;
 use crate::io::input::shown_path;
 
@@ -197,7 +191,7 @@ impl OutputStream {
         let result = match &mut self.destination {
             Destination::Stdout => write_stream("standard output", io::stdout().lock(), bytes),
             Destination::Stream { name, file } => write_stream(name, &*file, bytes),
-            Destination::File(replacement) => replacement.write_part(bytes),
+            Destination::File(replacement) => replacement.write_part(bytes).map(|()| Written::All),
         };
         match result {
             Ok(Written::All) => Ok(()),
@@ -340,292 +334,17 @@ fn descriptor_folder_owner(folder: &Path) -> Option<u32> {
 }
 
 /// The folder a file at `path` would be in.
-fn folder_of(path: &Path) -> &Path {
+pub(super) fn folder_of(path: &Path) -> &Path {
     match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     }
 }
 
-/// A regular file being replaced: its temporary twin exists from the start, and is renamed over
-/// the file once the whole output is written to it ([`Destination::write`]), or removed when the
-/// replacement is dropped.
-#[derive(Debug)]
-pub struct Replacement {
-    /// The path as the user gave it: every message names it, never the temporary path.
-    name: String,
-    /// The file that is replaced (where a symbolic link leads, if the path is one).
-    target: PathBuf,
-    /// The temporary file; `None` once renamed.
-    temporary: Option<NamedTempFile>,
-}
-
-impl Replacement {
-    /// Creates the temporary file in `target`'s folder, with the permission bits and owner of
-    /// `existing` (those a new file gets otherwise).
-    fn create(
-        name: String,
-        target: PathBuf,
-        existing: Option<&File>,
-    ) -> Result<Replacement, Error> {
-        let failed = |e| Error::io(&name, e);
-        // A new file gets what a plain create gives, 0666 less the umask; a replacement starts
-        // private and gets the old file's owner, then its mode.
-        let mode = if existing.is_some() { 0o600 } else { 0o666 };
-        let temporary = {
-            let mut registry = registry();
-            if registry.abandoned {
-                return Err(failed(io::Error::from(io::ErrorKind::Interrupted)));
-            }
-            // Opened here rather than by `tempfile_in`, whose errors name the temporary path.
-            // Listed before it is created: a fault handler takes no lock, so a file created
-            // first would be one it cannot see until listed.
-            tempfile::Builder::new()
-                .prefix(".sudoku-gen-")
-                .make_in(folder_of(&target), |path| {
-                    registry.paths.push(path.to_path_buf());
-                    registry.mirror();
-                    let opened = OpenOptions::new()
-                        .write(true)
-                        .create_new(true)
-                        .mode(mode)
-                        .open(path);
-                    if opened.is_err() {
-                        registry.forget(path);
-                    }
-                    opened
-                })
-                .map_err(|e| match existing {
-                    // The file is there: what failed is the file beside it (`/proc/version`).
-                    Some(_) => failed(io::Error::new(
-                        e.kind(),
-                        format!(
-                            "cannot create a file beside it to replace it with ({})",
-                            crate::error::system_message(&e)
-                        ),
-                    )),
-                    None => failed(e),
-                })?
-        };
-        let replacement = Replacement {
-            name,
-            target,
-            temporary: Some(temporary),
-        };
-        if let Some(existing) = existing {
-            replacement.take_attributes_of(existing)?;
-        }
-        Ok(replacement)
-    }
-
-    /// Gives the temporary file the owner, group and permission bits of `existing`; the owner
-    /// and group only where the process may set them (root may; others keep their own).
-    fn take_attributes_of(&self, existing: &File) -> Result<(), Error> {
-        let failed = |e| Error::io(&self.name, e);
-        let old = existing.metadata().map_err(failed)?;
-        let file = self.temporary_file().as_fd();
-        let owner_kept = std::os::unix::fs::fchown(file, Some(old.uid()), Some(old.gid())).is_ok();
-        if !owner_kept {
-            let _ = std::os::unix::fs::fchown(file, None, Some(old.gid()));
-        }
-        // After the owner, since changing it clears the set-user-ID bit; that and its kin are
-        // kept only for the same owner.
-        let bits = if owner_kept { 0o7777 } else { 0o777 };
-        let permissions = std::fs::Permissions::from_mode(old.mode() & bits);
-        self.temporary_file()
-            .set_permissions(permissions)
-            .map_err(failed)
-    }
-
-    fn temporary_file(&self) -> &File {
-        self.temporary
-            .as_ref()
-            .expect("present until finished")
-            .as_file()
-    }
-
-    /// Writes `bytes` to the temporary file.
-    fn write_part(&self, bytes: &[u8]) -> Result<Written, Error> {
-        let mut file = self.temporary_file();
-        file.write_all(bytes)
-            .map_err(|e| Error::io(&self.name, e))?;
-        Ok(Written::All)
-    }
-
-    /// Writes `bytes` to the temporary file, then renames it over the target.
-    fn finish(mut self, bytes: &[u8]) -> Result<(), Error> {
-        let name = self.name.clone();
-        let failed = |e| Error::io(&name, e);
-        self.write_part(bytes)?;
-        let file = self.temporary_file();
-        file.sync_data().map_err(failed)?;
-        let mut registry = registry();
-        if registry.abandoned {
-            // The file is gone already, and the process is ending.
-            return Err(failed(io::Error::from(io::ErrorKind::Interrupted)));
-        }
-        let temporary = self.temporary.take().expect("present until finished");
-        registry.forget(temporary.path());
-        // On failure the temporary file is dropped, and removed, under the registry's lock too.
-        temporary
-            .persist(&self.target)
-            .map_err(|e| failed(e.error))?;
-        Ok(())
-    }
-}
-
-impl Drop for Replacement {
-    fn drop(&mut self) {
-        if let Some(temporary) = self.temporary.take() {
-            let mut registry = registry();
-            registry.forget(temporary.path());
-            // Removed while the registry is locked, so a signal finds it either listed or gone.
-            drop(temporary);
-        }
-    }
-}
-
-/// The temporary files in the making, and whether the process is ending on a signal.
-struct Registry {
-    paths: Vec<PathBuf>,
-    abandoned: bool,
-}
-
-impl Registry {
-    fn forget(&mut self, path: &Path) {
-        self.paths.retain(|listed| listed != path);
-        self.mirror();
-    }
-
-    /// Copies the paths where a fault handler can read them without a lock (see
-    /// [`remove_replacements_in_fault`]). Each copy is leaked: a handler may read it at any
-    /// moment, and a run makes one or two.
-    fn mirror(&self) {
-        for (k, slot) in FAULT_PATHS.iter().enumerate() {
-            let path = self
-                .paths
-                .get(k)
-                .and_then(|path| std::ffi::CString::new(path.as_os_str().as_bytes()).ok());
-            let pointer = path.map_or(std::ptr::null_mut(), |path| path.into_raw());
-            slot.store(pointer, Ordering::Release);
-        }
-    }
-}
-
-/// The registry's first paths as C strings, for a handler of a fault (SIGBUS in a mapped input),
-/// which may take no lock and allocate nothing.
-static FAULT_PATHS: [AtomicPtr<libc::c_char>; 4] =
-    [const { AtomicPtr::new(std::ptr::null_mut()) }; 4];
-
-/// Removes the temporary files of the replacements in the making, from a signal handler: reads
-/// only atomics and calls only `unlink`, which is async-signal-safe. The process must end next.
-pub(crate) fn remove_replacements_in_fault() {
-    for slot in &FAULT_PATHS {
-        let path = slot.load(Ordering::Acquire);
-        if !path.is_null() {
-            // SAFETY: a non-null slot holds a leaked, never freed C string.
-            unsafe { libc::unlink(path) };
-        }
-    }
-}
-
-/// The signals whose default is to end the process with a core dump and that a watching thread
-/// cannot serve: a fault (SIGILL, SIGFPE) or `abort()` (SIGABRT) ends the process in the thread
-/// that raised it, before any other thread runs, and SIGTRAP and SIGSYS come the same way from a
-/// debugger's breakpoint or a filtered system call, or from `kill`. SIGBUS is among them until a
-/// mapped input is watched, whose handler then serves it (see [`crate::io::input`]).
-const FAULT_SIGNALS: [libc::c_int; 6] = [
-    libc::SIGTRAP,
-    libc::SIGABRT,
-    libc::SIGILL,
-    libc::SIGFPE,
-    libc::SIGSYS,
-    libc::SIGBUS,
-];
-
-/// Installs, for the fault signals (`FAULT_SIGNALS`), a handler that removes the temporary files of the
-/// replacements in the making and then ends the process by the same signal, as its default action
-/// would. SIGSEGV is left to the handler of the standard library (a stack overflow).
-///
-/// One of them sent by another process (`kill -ABRT`, `timeout -s ABRT`) is no fault: nothing in
-/// the process is broken, so it is passed on to the thread that serves the ending signals, which
-/// also stops the grader's programs and removes its folders, and then ends the process by the
-/// signal sent (see [`forwarded_signal`]).
-pub fn remove_replacements_on_faults() -> io::Result<()> {
-    extern "C" fn on_fault(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
-        // SAFETY: the kernel passes a valid siginfo to a handler installed with SA_SIGINFO.
-        let sent = matches!(unsafe { (*info).si_code }, libc::SI_USER | libc::SI_QUEUE);
-        if sent
-            && FORWARDED
-                .compare_exchange(0, signal, Ordering::AcqRel, Ordering::Acquire)
-                .is_ok()
-        {
-            // SAFETY: kill and getpid are async-signal-safe; SIGTERM is one of the signals the
-            // watching thread serves.
-            unsafe { libc::kill(libc::getpid(), libc::SIGTERM) };
-            return;
-        }
-        remove_replacements_in_fault();
-        // SAFETY: signal and raise are async-signal-safe. The signal stays blocked until this
-        // handler returns, and then ends the process by its default action.
-        unsafe {
-            libc::signal(signal, libc::SIG_DFL);
-            libc::raise(signal);
-        }
-    }
-    for signal in FAULT_SIGNALS {
-        // SAFETY: a zeroed sigaction is valid; the handler is an `extern "C"` function of the
-        // three-argument signature a handler with SA_SIGINFO has, and does only what is safe in a
-        // signal handler.
-        let installed = unsafe {
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_fault as *const () as usize;
-            action.sa_flags = libc::SA_SIGINFO;
-            libc::sigemptyset(&mut action.sa_mask);
-            libc::sigaction(signal, &action, std::ptr::null_mut()) == 0
-        };
-        if !installed {
-            return Err(io::Error::last_os_error());
-        }
-    }
-    Ok(())
-}
-
-/// A fault signal that another process sent, passed on as SIGTERM; 0 while none was.
-static FORWARDED: AtomicI32 = AtomicI32::new(0);
-
-/// The fault signal that another process sent and [`remove_replacements_on_faults`] passed on
-/// as SIGTERM: the signal the process is to end by, in place of that SIGTERM.
-pub fn forwarded_signal() -> Option<i32> {
-    Some(FORWARDED.load(Ordering::Acquire)).filter(|&signal| signal != 0)
-}
-
-static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
-    paths: Vec::new(),
-    abandoned: false,
-});
-
-/// The registry, whole even if a thread panicked while holding it (every change to it is one
-/// call, complete or not made).
-fn registry() -> MutexGuard<'static, Registry> {
-    REGISTRY.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// Removes the temporary file of every replacement in the making, and keeps any from being
-/// created or completed afterwards: for a process about to end on a signal, which runs no
-/// destructors.
-pub fn abandon_replacements() {
-    let mut registry = registry();
-    registry.abandoned = true;
-    for path in registry.paths.drain(..) {
-        // Gone already is as good.
-        let _ = std::fs::remove_file(path);
-    }
-    registry.mirror();
-}
-
 #[cfg(test)]
 mod tests {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+
     use super::*;
 
     fn prepare(path: &Path) -> Result<Destination, Error> {

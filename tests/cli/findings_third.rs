@@ -243,3 +243,54 @@ fn a_stray_first_line_of_a_file_over_a_piece_lost_its_line() {
         "{message}"
     );
 }
+
+#[test]
+fn a_renamed_output_folder_kept_the_temporary_file() {
+    use std::io::Write;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+
+    use crate::output::leftovers;
+
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = ".".repeat(81) + "\n";
+    for signal in [None, Some(libc::SIGTERM)] {
+        let (before, after) = (dir.path().join("before"), dir.path().join("after"));
+        std::fs::create_dir(&before).unwrap();
+        // The twin exists from the start; the run waits on its input while the folder moves.
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-gen"))
+            .args(["-s", "-", "-o"])
+            .arg(before.join("out.txt"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        while leftovers(&before).is_empty() && started.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        std::fs::rename(&before, &after).unwrap();
+        let mut input = child.stdin.take().unwrap();
+        match signal {
+            // SAFETY: a signal to our own child, not yet waited for.
+            Some(signal) => assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0),
+            None => input.write_all(puzzle.as_bytes()).unwrap(),
+        }
+        if signal.is_none() {
+            drop(input);
+        }
+        let status = child.wait().unwrap();
+        assert_eq!(leftovers(&after), Vec::<String>::new(), "{signal:?}");
+        match signal {
+            Some(signal) => assert_eq!(status.signal(), Some(signal)),
+            // The file goes where the folder went, as with a file opened by `>`.
+            None => {
+                assert!(status.success());
+                let written = std::fs::read(after.join("out.txt")).unwrap();
+                assert_eq!(written.len(), 82);
+            }
+        }
+        std::fs::remove_dir_all(&after).unwrap();
+    }
+}

@@ -25,7 +25,7 @@ fn output_of(args: &[&str]) -> Vec<u8> {
 }
 
 /// The temporary files a run left in `folder`.
-fn leftovers(folder: &Path) -> Vec<String> {
+pub(crate) fn leftovers(folder: &Path) -> Vec<String> {
     fs::read_dir(folder)
         .unwrap()
         .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
