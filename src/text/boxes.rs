@@ -11,7 +11,8 @@
 //! - when several splits still fit, the first puzzles are solved under each: a split under which
 //!   one of them has no single solution is no reading of a file `-n` wrote. Where several
 //!   readings remain that solve the puzzles differently, the default split is read when it is one
-//!   of them, and otherwise the text is ambiguous and `--box` must say.
+//!   of them (with the diagonals, when every reading left has them), and otherwise the text is
+//!   ambiguous and `--box` must say.
 //!
 //! The diagonals of X-Sudoku (`--diagonal`) are told the same way, each split read with them and
 //! without: puzzles of a diagonal shape have many solutions without their diagonals, and the
@@ -219,7 +220,8 @@ pub(crate) fn written_shapes(
     if fitting.len() > 1 {
         keep_single_solutions(&mut fitting, puzzles, records, default)?;
     }
-    let chosen = fitting.iter().position(|c| c.reading == default);
+    let preferred = preferred(&fitting, default);
+    let chosen = fitting.iter().position(|c| c.reading == preferred);
     let reading = fitting.swap_remove(chosen.unwrap_or(0)).reading;
     // Read plain, though the same records read as well with the diagonals, whose givens never
     // repeat there: too few pairs to tell, but some.
@@ -234,6 +236,16 @@ pub(crate) fn written_shapes(
             .then(|| puzzles.shapes.iter().map(|s| reading.apply(s)).collect()),
         diagonals_in_doubt,
     })
+}
+
+/// The reading to take among `fitting` when several remain: the `default` split, with the
+/// diagonals when every reading left has them (`-n --diagonal` at the default split writes puzzles
+/// that the split across may solve too, otherwise).
+fn preferred(fitting: &[Candidate], default: Reading) -> Reading {
+    Reading {
+        diagonal: default.diagonal || fitting.iter().all(|c| c.reading.diagonal),
+        ..default
+    }
 }
 
 /// Whether the givens of sampled record `record` repeat in no house of its shape under
@@ -293,7 +305,8 @@ fn keep_single_solutions(
         (Solved::Single(a), Solved::Single(b)) => a == b,
         _ => false,
     });
-    let default_fits = fitting.iter().any(|c| c.reading == default);
+    let preferred = preferred(fitting, default);
+    let default_fits = fitting.iter().any(|c| c.reading == preferred);
     if agree || fitting.len() == 1 || default_fits {
         return Ok(());
     }
@@ -305,6 +318,33 @@ fn keep_single_solutions(
         names.join(", "),
         default.name(),
     ))
+}
+
+/// Whether a text of `puzzle` alone (of `shape`, with solution `solution`) reads back under
+/// another split of its size that solves it otherwise: its givens fit the split, with or without
+/// diagonals, and it has a single other solution there. Such a text leaves the choice, and the
+/// reader takes the default split: `-n` of another split writes no such puzzle.
+pub(crate) fn misread_elsewhere(shape: &Shape, puzzle: &[u8], solution: &[u8]) -> bool {
+    let size = shape.size();
+    let Regions::Boxes { rows, columns } = *shape.regions() else {
+        return false;
+    };
+    if default_box(size) == Some((rows, columns)) {
+        return false;
+    }
+    let budget = GUESSES_PER_CELL * puzzle.len();
+    let mut found = vec![0; puzzle.len()];
+    splits(size)
+        .into_iter()
+        .filter(|&split| split != (rows, columns))
+        .flat_map(|split| [false, true].map(|diagonal| (split, diagonal)))
+        .any(|(split, diagonal)| {
+            let other = Shape::boxed(size, Some(split), diagonal, *shape.symbols())
+                .expect("a split of N tiles it");
+            other.first_repeat(puzzle).is_none()
+                && Solver::new(&other).count_within(puzzle, 2, &mut found, budget) == Some(1)
+                && found != solution
+        })
 }
 
 /// What solving the first puzzles under a reading told.

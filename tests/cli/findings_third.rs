@@ -294,3 +294,40 @@ fn a_renamed_output_folder_kept_the_temporary_file() {
         std::fs::remove_dir_all(&after).unwrap();
     }
 }
+
+#[test]
+fn x_sudoku_and_3x2_puzzles_of_one_line_read_back_as_another_split() {
+    // A puzzle that a second split also solves, otherwise, left the reader the choice: 6×6
+    // X-Sudoku was refused ("cannot tell the boxes"), and 3x2 boxes were read as 2x3 and solved
+    // as another puzzle.
+    let cases: [(&[&str], Spec); 3] = [
+        (&["--size", "6", "--diagonal"], Spec::boxes(6, 2, 3).with_diagonals()),
+        (
+            &["--size", "6", "--box", "3x2", "--diagonal"],
+            Spec::boxes(6, 3, 2).with_diagonals(),
+        ),
+        (&["--size", "6", "--box", "3x2"], Spec::boxes(6, 3, 2)),
+    ];
+    for (shape, spec) in cases {
+        for seed in 1..=30 {
+            let seed = seed.to_string();
+            let mut args = vec!["-n", "1", "--format", "line", "--seed", &seed];
+            args.extend_from_slice(shape);
+            let puzzle = run_ok(&args);
+            let solved = sudoku_gen()
+                .args(["-s", "-"])
+                .write_stdin(puzzle.clone())
+                .output()
+                .unwrap();
+            assert_eq!(solved.status.code(), Some(0), "{args:?}");
+            let records = crate::common::shapes::line_records(&solved.stdout);
+            let (_, cells) = &records[0];
+            assert!(spec.is_valid_complete(cells), "{args:?}");
+            let (_, givens) = &crate::common::shapes::line_records(&puzzle)[0];
+            assert!(
+                crate::common::shapes::keeps_givens(&spec, givens, cells),
+                "{args:?}"
+            );
+        }
+    }
+}

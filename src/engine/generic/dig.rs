@@ -38,6 +38,7 @@ use crate::error::Error;
 use crate::jobs::rate::{Level, ShapeLogic};
 use crate::model::shape::Shape;
 use crate::model::shard::Shard;
+use crate::text::boxes::misread_elsewhere;
 use crate::text::format::OutputFormat;
 use crate::text::shaped::{Layout, render, write_record};
 
@@ -390,6 +391,9 @@ pub(super) fn make_one(
             if !range.contains(&solver.guesses_made()) {
                 continue;
             }
+        }
+        if misread_elsewhere(shape, &puzzle, &solution) {
+            continue;
         }
         return Some(ShapedPuzzle {
             puzzle,

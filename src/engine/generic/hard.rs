@@ -16,6 +16,7 @@ use crate::engine::hard::measure::with_means;
 use crate::engine::hard::{Board, Found, HardRequest};
 use crate::jobs::rate::{Level, ShapeLogic};
 use crate::model::shape::Shape;
+use crate::text::boxes::misread_elsewhere;
 use crate::text::format::OutputFormat;
 use measure::ShapedMeasure;
 
@@ -150,6 +151,10 @@ impl Board for Shaped<'_> {
         } else {
             puzzle.clone()
         }
+    }
+
+    fn reads_back(&self, puzzle: &Vec<u8>, solution: &Vec<u8>) -> bool {
+        !misread_elsewhere(self.shape, puzzle, solution)
     }
 
     fn level(&self, puzzle: &Vec<u8>) -> Level {

@@ -155,6 +155,9 @@ pub trait Board: Sync {
     ) -> bool;
     /// What makes two outputs the same: the puzzle, or with `--classes` its class.
     fn key(&self, request: &HardRequest, puzzle: &Self::Grid) -> Self::Key;
+    /// Whether a text of `puzzle` alone reads back as a puzzle of the board's shape (see
+    /// [`crate::text::boxes::misread_elsewhere`]); a puzzle that does not is left out.
+    fn reads_back(&self, puzzle: &Self::Grid, solution: &Self::Grid) -> bool;
     /// The level of `puzzle`, which has one solution.
     fn level(&self, puzzle: &Self::Grid) -> Level;
     /// The moves a lineage may make before its pool reaches the level, and a fork after the last
@@ -209,7 +212,10 @@ pub fn search_puzzles<B: Board>(
     let mut puzzles = Vec::with_capacity(request.count);
     let mut take = |found: Vec<Vec<Found<B::Grid>>>, puzzles: &mut Vec<Found<B::Grid>>| {
         for puzzle in found.into_iter().flatten() {
-            if puzzles.len() < request.count && seen.insert(board.key(request, &puzzle.puzzle)) {
+            if puzzles.len() < request.count
+                && board.reads_back(&puzzle.puzzle, &puzzle.solution)
+                && seen.insert(board.key(request, &puzzle.puzzle))
+            {
                 puzzles.push(puzzle);
             }
         }
