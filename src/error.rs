@@ -129,11 +129,11 @@ impl Error {
         ))
     }
 
-    /// The usage error of `--format` on `input`, a CSV corpus, whose results go into its rows.
+    /// The usage error of `--format grid` on `input`, a CSV corpus, whose rows hold lines.
     pub(crate) fn format_of_corpus(input: &str) -> Error {
         Error::Usage(format!(
-            "'--format' sets how grids are written, but {input} is a CSV corpus, whose results \
-             go into its rows: drop '--format'"
+            "'--format grid' writes grids, but {input} is a CSV corpus, whose results go into its \
+             rows in the line format: drop '--format grid'"
         ))
     }
 

@@ -90,7 +90,7 @@ fn run_standard(
         } => {
             let mut pieces = open_pieces(&path)?;
             let peeked = pieces.peek(PEEK)?;
-            if format.is_some() && detect_header(&peeked, column.as_deref()).is_some() {
+            if format == Some(Format::Grid) && detect_header(&peeked, column.as_deref()).is_some() {
                 return Err(Error::format_of_corpus(pieces.name()));
             }
             if is_other_shape(&peeked, column.as_deref())
@@ -171,7 +171,7 @@ fn run_standard(
                 None if column.is_some() => {
                     return Err(Error::column_without_corpus(pieces.name()));
                 }
-                Some(_) if format.is_some() => {
+                Some(_) if format == Some(Format::Grid) => {
                     return Err(Error::format_of_corpus(pieces.name()));
                 }
                 Some(Ok(header)) if column.is_some() => {

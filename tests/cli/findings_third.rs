@@ -213,7 +213,7 @@ fn format_was_ignored_for_a_csv_corpus() {
     for mode in ["-s", "--shuffle"] {
         let args = [mode, "-", "--format", "grid"];
         let message = run_failing_within(&args, csv, 2, Duration::from_secs(10));
-        assert!(message.contains("drop '--format'"), "{message}");
+        assert!(message.contains("drop '--format grid'"), "{message}");
     }
 }
 
