@@ -295,7 +295,7 @@ impl fmt::Display for Fault<'_> {
             }
             Fault::OtherRegions => write!(f, "its regions are not its puzzle's"),
             Fault::GridCount { expected, found } => {
-                write!(f, "expected {expected} grids, found {found}")
+                write!(f, "expected {}, found {found}", plural(expected, "grid"))
             }
             Fault::SolutionCount {
                 expected,
@@ -303,7 +303,8 @@ impl fmt::Display for Fault<'_> {
                 more: false,
             } => write!(
                 f,
-                "expected {expected} solutions, one per puzzle, found {found}"
+                "expected {}, one per puzzle, found {found}",
+                plural(expected, "solution")
             ),
             Fault::SolutionCount {
                 expected,
