@@ -24,9 +24,8 @@
 //! `FILE:LINE: column C: what` (a malformed field) or `FILE:LINE: grid K: what` (row K).
 
 use crate::model::grid::{CELLS, Grid};
-use crate::problems::shown_character;
 use crate::text::format::Format;
-use crate::text::parse::{ParseError, ParseErrors, Puzzles, utf16_encoding};
+use crate::text::parse::{ParseError, ParseErrors, Puzzles, unexpected_cell, utf16_encoding};
 use crate::text::raw_fields::{field_column, quote_left_open};
 
 /// Names the puzzle column goes by, in any case.
@@ -416,12 +415,7 @@ fn read_cells(field: &[u8]) -> Result<Grid, (usize, String)> {
         cells[i] = match byte {
             b'1'..=b'9' => byte - b'0',
             b'0' | b'.' | b'-' => 0,
-            _ => {
-                return Err((
-                    i,
-                    format!("unexpected character {}", shown_character(field, i)),
-                ));
-            }
+            _ => return Err((i, unexpected_cell(field, i))),
         };
     }
     if field.len() != CELLS {

@@ -325,6 +325,25 @@ impl Puzzles {
     }
 }
 
+/// The problem of `line[at]`, no digit nor blank of a 9×9 puzzle. A line of several other
+/// symbols and no digit is one of a file of its own alphabet that does not show it whole (one letter
+/// missing, say), which only `--symbols` reads.
+pub(crate) fn unexpected_cell(line: &[u8], at: usize) -> String {
+    let symbol = |ch: u8| crate::model::symbols::can_be_symbol(ch);
+    let others = line
+        .iter()
+        .filter(|&&ch| symbol(ch) && ch != line[at])
+        .count();
+    let other_symbols = !line.iter().any(u8::is_ascii_digit) && symbol(line[at]) && others > 0;
+    let hint = if other_symbols {
+        " (expected a digit 1-9 or a blank: '.', '0', '-'; give --symbols for a file of other \
+         symbols)"
+    } else {
+        ""
+    };
+    format!("unexpected character {}{hint}", shown_character(line, at))
+}
+
 /// Bytes of line-format text read by one task.
 const LINE_PIECE: usize = 1 << 20;
 
@@ -453,12 +472,7 @@ fn read_cells(line: &[u8], spaced: bool, cells: &mut [u8]) -> Result<(), (usize,
         let value = match byte {
             b'1'..=b'9' => byte - b'0',
             b'0' | b'.' | b'-' => 0,
-            _ => {
-                return Err((
-                    column,
-                    format!("unexpected character {}", shown_character(line, i)),
-                ));
-            }
+            _ => return Err((column, unexpected_cell(line, i))),
         };
         if count == expected {
             let found = if spaced {

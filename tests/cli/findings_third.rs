@@ -301,7 +301,10 @@ fn x_sudoku_and_3x2_puzzles_of_one_line_read_back_as_another_split() {
     // X-Sudoku was refused ("cannot tell the boxes"), and 3x2 boxes were read as 2x3 and solved
     // as another puzzle.
     let cases: [(&[&str], Spec); 3] = [
-        (&["--size", "6", "--diagonal"], Spec::boxes(6, 2, 3).with_diagonals()),
+        (
+            &["--size", "6", "--diagonal"],
+            Spec::boxes(6, 2, 3).with_diagonals(),
+        ),
         (
             &["--size", "6", "--box", "3x2", "--diagonal"],
             Spec::boxes(6, 3, 2).with_diagonals(),
@@ -330,4 +333,19 @@ fn x_sudoku_and_3x2_puzzles_of_one_line_read_back_as_another_split() {
             );
         }
     }
+}
+
+#[test]
+fn a_letter_puzzle_missing_a_letter_was_told_only_of_an_unexpected_character() {
+    // Eight of the nine letters: no alphabet can be told, and the message did not name the flag.
+    let puzzle =
+        b"F....AE.......H..DHB...........I....E.IF...H.D.B.C......D...AC..FE..D......A..B..\n";
+    let message = run_failing_within(&["-s", "-"], puzzle, 1, Duration::from_secs(10));
+    assert!(message.contains("give --symbols"), "{message}");
+    let solved = sudoku_gen()
+        .args(["-s", "-", "--symbols", "ABCDEFGHI"])
+        .write_stdin(&puzzle[..])
+        .output()
+        .unwrap();
+    assert_eq!(solved.status.code(), Some(0));
 }
