@@ -108,23 +108,11 @@ pub(crate) static BYTE_MASKS: [u64; 256] = {
 
 /// A 9×9 grid: a puzzle (with empty cells) or a complete grid. Cells hold 0 (empty) or a digit 1–9.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(transparent)]
 pub struct Grid([u8; CELLS]);
 
 impl Grid {
     /// The grid with every cell empty.
     pub(crate) const EMPTY: Grid = Grid([0; CELLS]);
-
-    /// `count` empty grids, in fresh memory that reads zero untouched: the threads that fill the
-    /// grids then pay for its pages, rather than one thread writing every grid first.
-    pub(crate) fn empty_grids(count: usize) -> Vec<Grid> {
-        let mut cells = std::mem::ManuallyDrop::new(vec![[0u8; CELLS]; count]);
-        let (start, len, capacity) = (cells.as_mut_ptr(), cells.len(), cells.capacity());
-        // SAFETY: a `Grid` is `[u8; CELLS]` alone (`repr(transparent)`): the same size,
-        // alignment and valid values, so the vector's memory holds `len` grids and is freed with
-        // the same layout.
-        unsafe { Vec::from_raw_parts(start.cast::<Grid>(), len, capacity) }
-    }
 
     /// A grid from 81 cell values, row by row; `None` if a value is above 9.
     pub fn from_cells(cells: [u8; CELLS]) -> Option<Grid> {

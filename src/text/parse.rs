@@ -197,7 +197,7 @@ fn parse_lines(text: &[u8], first_line: usize) -> ParsedText {
         rest = tail;
     }
     let total = pieces.iter().map(|&(_, _, room)| room).sum();
-    puzzles.grids = Grid::empty_grids(total);
+    puzzles.grids = vec![Grid::EMPTY; total];
     puzzles.lines = vec![0; total];
     let mut stretches = Vec::with_capacity(pieces.len());
     let (mut grids, mut lines) = (&mut puzzles.grids[..], &mut puzzles.lines[..]);
