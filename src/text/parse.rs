@@ -326,8 +326,8 @@ impl Puzzles {
 }
 
 /// The problem of `line[at]`, no digit nor blank of a 9×9 puzzle. A line of several other
-/// symbols and no digit is one of a file of its own alphabet that does not show it whole (one letter
-/// missing, say), which only `--symbols` reads.
+/// symbols and no digit is one of a file of its own alphabet that does not show it whole (one
+/// letter missing, say), which only `--symbols` reads.
 pub(crate) fn unexpected_cell(line: &[u8], at: usize) -> String {
     let symbol = |ch: u8| crate::model::symbols::can_be_symbol(ch);
     let others = line
