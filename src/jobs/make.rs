@@ -112,7 +112,7 @@ pub(super) fn run(
             let request = HardRequest {
                 count,
                 seed,
-                total: hard::reach::total(&shape, asked, symmetric),
+                total: hard::reach::total(&shape, asked, symmetric, shard.is_some()),
                 minimal,
                 symmetric,
                 classes,

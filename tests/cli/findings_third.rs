@@ -349,3 +349,29 @@ fn a_letter_puzzle_missing_a_letter_was_told_only_of_an_unexpected_character() {
         .unwrap();
     assert_eq!(solved.status.code(), Some(0));
 }
+
+#[test]
+fn hard_puzzles_of_a_6x6_shard_fell_short_of_the_default_mean() {
+    // A shard holds few of the 6×6 grids; the shape's reach was asked of it, and the search gave
+    // up after seconds, exit 1.
+    for args in [
+        &[
+            "-n", "1", "--size", "6", "--hard", "--seed", "11", "--shard", "1/2",
+        ][..],
+        &[
+            "-n",
+            "3",
+            "--size",
+            "6",
+            "--hard",
+            "--symmetric",
+            "--seed",
+            "11",
+            "--shard",
+            "1/2",
+        ],
+    ] {
+        let made = sudoku_gen().args(args).output().unwrap();
+        assert_eq!(made.status.code(), Some(0), "{args:?}");
+    }
+}

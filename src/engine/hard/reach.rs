@@ -75,13 +75,22 @@ pub fn most_mean(shape: &Shape, symmetric: bool) -> Option<usize> {
 /// shape's default: 34 on the standard shape, else the shape's reach (with `--symmetric` or not),
 /// the hardest puzzles the search makes in seconds. Digging alone already gives puzzles of
 /// hundreds of guesses on some shapes (16×16, X-Sudoku), and of none on others (6×6), so no
-/// one share of the reach would mean hard on them all.
-pub fn total(shape: &Shape, asked: Option<usize>, symmetric: bool) -> usize {
+/// one share of the reach would mean hard on them all. A shard of a shape of at most
+/// [`FEW_GRIDS_CELLS`] cells holds few of its grids, and the hardest puzzles may be dug from
+/// others: its default is two thirds of the reach.
+pub fn total(shape: &Shape, asked: Option<usize>, symmetric: bool, sharded: bool) -> usize {
     asked.unwrap_or_else(|| match most_mean(shape, symmetric) {
+        Some(mean) if !shape.is_standard() && sharded && shape.cells() <= FEW_GRIDS_CELLS => {
+            10 * (mean * 2 / 3).max(1)
+        }
         Some(mean) if !shape.is_standard() => 10 * mean,
         _ => 10 * DEFAULT_MEAN,
     })
 }
+
+/// The most cells of a shape whose shards hold too few grids for the shape's reach: 6×6 shards
+/// reach 5 of its 6, and 2 of its 3 with `--symmetric`.
+const FEW_GRIDS_CELLS: usize = 36;
 
 /// Whether the search serves a request on `shape` for a least total of guesses `asked` (ten
 /// times the mean; `None`: the shape's default), `(minimal, symmetric)` or not, given with a
@@ -115,7 +124,8 @@ pub fn check_reachable(
                 .into(),
         );
     }
-    let total = total(shape, asked, symmetric);
+    // A shard's default is below the reach.
+    let total = total(shape, asked, symmetric, false);
     if total > 10 * most {
         let of = if shape.is_standard() {
             String::new()
@@ -220,10 +230,15 @@ mod tests {
 
     #[test]
     fn the_default_is_34_on_9x9_and_the_reach_elsewhere() {
-        assert_eq!(total(&Shape::standard(), None, false), 340);
-        assert_eq!(total(&Shape::standard(), None, true), 340);
-        assert_eq!(total(&boxed(12, false), None, false), 2560);
-        assert_eq!(total(&boxed(12, false), None, true), 1280);
-        assert_eq!(total(&boxed(12, false), Some(15), true), 15);
+        assert_eq!(total(&Shape::standard(), None, false, false), 340);
+        assert_eq!(total(&Shape::standard(), None, true, true), 340);
+        assert_eq!(total(&boxed(12, false), None, false, false), 2560);
+        assert_eq!(total(&boxed(12, false), None, true, true), 1280);
+        assert_eq!(total(&boxed(12, false), Some(15), true, false), 15);
+        // A shard of 6×6 holds too few grids for the reach.
+        assert_eq!(total(&boxed(6, false), None, false, false), 60);
+        assert_eq!(total(&boxed(6, false), None, false, true), 40);
+        assert_eq!(total(&boxed(6, false), None, true, true), 20);
+        assert_eq!(total(&boxed(6, false), Some(60), false, true), 60);
     }
 }
