@@ -72,8 +72,8 @@ pub fn most_mean(shape: &Shape, symmetric: bool) -> Option<usize> {
 }
 
 /// The total (ten times the mean) a request on `shape` asks for: `asked`, or without a value the
-/// shape's default: 34 on the standard shape, else the shape's reach (with `--symmetric` or not),
-/// the hardest puzzles the search makes in seconds. Digging alone already gives puzzles of
+/// shape's default: 34 on the standard shape (10, its most, with `--symmetric`), else the shape's
+/// reach (with `--symmetric` or not), the hardest puzzles the search makes in seconds. Digging alone already gives puzzles of
 /// hundreds of guesses on some shapes (16×16, X-Sudoku), and of none on others (6×6), so no
 /// one share of the reach would mean hard on them all. A shard of a shape of at most
 /// [`FEW_GRIDS_CELLS`] cells holds few of its grids, and the hardest puzzles may be dug from
@@ -84,6 +84,8 @@ pub fn total(shape: &Shape, asked: Option<usize>, symmetric: bool, sharded: bool
             10 * (mean * 2 / 3).max(1)
         }
         Some(mean) if !shape.is_standard() => 10 * mean,
+        // 34 is past what symmetric puzzles reach.
+        _ if symmetric => 10 * MOST_SYMMETRIC_MEAN,
         _ => 10 * DEFAULT_MEAN,
     })
 }
@@ -231,7 +233,7 @@ mod tests {
     #[test]
     fn the_default_is_34_on_9x9_and_the_reach_elsewhere() {
         assert_eq!(total(&Shape::standard(), None, false, false), 340);
-        assert_eq!(total(&Shape::standard(), None, true, true), 340);
+        assert_eq!(total(&Shape::standard(), None, true, true), 100);
         assert_eq!(total(&boxed(12, false), None, false, false), 2560);
         assert_eq!(total(&boxed(12, false), None, true, true), 1280);
         assert_eq!(total(&boxed(12, false), Some(15), true, false), 15);
