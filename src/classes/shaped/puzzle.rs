@@ -10,7 +10,8 @@
 //! positions blank so far are always its first ones. The first row is known in advance up to its
 //! labels: its blanks come first in each stack and its stacks in increasing number of givens, so
 //! only rows and stack orders that give the fewest are tried. Rows of one band with the same cells
-//! (columns of one stack alike) give the same lines, so only the first free one is tried.
+//! (columns of one stack alike) give the same lines, so only the first free one is tried; so do
+//! rows that a symmetry of the puzzle swaps with a row tried (see [`mirrors`]).
 //!
 //! Given columns are deferred too (see [`deferral`]): those of the first row whose symbol the
 //! row holds once, and, at any later row, those left for a stack's positions blank so far when
@@ -32,6 +33,7 @@
 
 mod deferral;
 mod first_row;
+mod mirrors;
 mod slots;
 mod twins;
 
@@ -364,8 +366,11 @@ impl PuzzleSearch {
             i.is_multiple_of(band),
             previous,
         );
+        let mut tried = 0;
         for row in free.filter(|&r| covered >> r & 1 == 0) {
-            if self.twins[self.transpose].taken_row(&self.frame, i, row, taken) {
+            if self.twins[self.transpose].taken_row(&self.frame, i, row, taken)
+                || self.mirrors_tried(row, tried, &columns, &labels)
+            {
                 continue;
             }
             if i == 0 && self.first_rows[self.transpose] >> row & 1 == 0 {
@@ -376,6 +381,7 @@ impl PuzzleSearch {
             if i > 0 && start == Standing::Level && self.above_by_blanks(i, &columns) {
                 continue;
             }
+            tried |= 1 << row;
             let improvements = self.best.improvements;
             self.place_cell(n * i, used | 1 << row, columns, labels, start);
             if self.best.improvements != improvements {
