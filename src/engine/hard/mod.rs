@@ -156,7 +156,7 @@ pub trait Board: Sync {
     /// What makes two outputs the same: the puzzle, or with `--classes` its class.
     fn key(&self, request: &HardRequest, puzzle: &Self::Grid) -> Self::Key;
     /// Whether a text of `puzzle` alone reads back as a puzzle of the board's shape (see
-    /// [`crate::text::boxes::misread_elsewhere`]); a puzzle that does not is left out.
+    /// `text::boxes::misread_elsewhere`); a puzzle that does not is left out.
     fn reads_back(&self, puzzle: &Self::Grid, solution: &Self::Grid) -> bool;
     /// The level of `puzzle`, which has one solution.
     fn level(&self, puzzle: &Self::Grid) -> Level;
