@@ -73,11 +73,11 @@ pub fn most_mean(shape: &Shape, symmetric: bool) -> Option<usize> {
 
 /// The total (ten times the mean) a request on `shape` asks for: `asked`, or without a value the
 /// shape's default: 34 on the standard shape (10, its most, with `--symmetric`), else the shape's
-/// reach (with `--symmetric` or not), the hardest puzzles the search makes in seconds. Digging alone already gives puzzles of
-/// hundreds of guesses on some shapes (16×16, X-Sudoku), and of none on others (6×6), so no
-/// one share of the reach would mean hard on them all. A shard of a shape of at most
-/// `FEW_GRIDS_CELLS` cells holds few of its grids, and the hardest puzzles may be dug from
-/// others: its default is two thirds of the reach.
+/// reach (with `--symmetric` or not), the hardest puzzles the search makes in seconds. Digging
+/// alone already gives puzzles of hundreds of guesses on some shapes (16×16, X-Sudoku), and of
+/// none on others (6×6), so no one share of the reach would mean hard on them all. A shard of a
+/// shape of at most `FEW_GRIDS_CELLS` cells holds few of its grids, and the hardest puzzles may
+/// be dug from others: its default is two thirds of the reach.
 pub fn total(shape: &Shape, asked: Option<usize>, symmetric: bool, sharded: bool) -> usize {
     asked.unwrap_or_else(|| match most_mean(shape, symmetric) {
         Some(mean) if !shape.is_standard() && sharded && shape.cells() <= FEW_GRIDS_CELLS => {
