@@ -4,8 +4,8 @@
 //! - **Levels** come from digging as far as the shape goes and giving givens back (see
 //!   `engine::give_back`). Levels 2 and 3 need blanks: a range must reach
 //!   [`level_floor`] (a share of the cells), below which they are too rare to find; up to
-//!   `MINIMAL_UP_TO`, where puzzles are cheap, a sample of the range asked decides instead, since
-//!   on small or diagonal shapes a range above the floor can still hold none. Past 16×16 the
+//!   `SAMPLED_UP_TO`, where puzzles are cheapest, a sample of the range asked decides instead,
+//!   since on small shapes a range above the floor can still hold none. Past 16×16 the
 //!   digging stops at under half the cells blank, where harder puzzles are rare: level 3 is refused
 //!   there, and level 2 is made on 25×25 boxes of 5x5 only. Where digging stops at the reach
 //!   (past 12×12), a range must start a little below it (`TOP_MARGIN`), for the giving back to
@@ -39,6 +39,10 @@ const SMALL_CELLS: usize = 36;
 
 /// The same for level 3.
 const LEVEL_3_PERCENT: usize = 28;
+
+/// The largest N whose ranges for levels 2 and 3 a sample judges: past it, a sample that makes
+/// nothing takes seconds to say so (20 s on a 12×12 jigsaw), and the shares decide.
+const SAMPLED_UP_TO: usize = 8;
 
 /// On shapes past `MINIMAL_UP_TO`, a range for level 2 or 3 starts at most a `TOP_MARGIN`-th of
 /// the cells below the reach: a puzzle is dug to the reach and gets givens back, and one that
@@ -157,7 +161,7 @@ pub fn check_level_reachable(
         }
     }
     let floor = level_floor(shape, level);
-    let sampled = level > Level::Singles && n <= MINIMAL_UP_TO;
+    let sampled = level > Level::Singles && n <= SAMPLED_UP_TO;
     if let Some(range) = blanks
         && sampled
     {
