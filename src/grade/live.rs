@@ -17,6 +17,7 @@ use std::process::{Child, Command};
 use std::sync::{Mutex, MutexGuard};
 
 use crate::grade::strays;
+use crate::io::replacement::wait_for_the_end;
 
 #[derive(Default)]
 struct Registry {
@@ -40,14 +41,6 @@ fn registry() -> MutexGuard<'static, Registry> {
     REGISTRY
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// Waits for the end of a process whose grading was abandoned: reporting an error, or the
-/// grading's results, instead would race the signal's own end of it.
-fn wait_for_the_end() -> ! {
-    loop {
-        std::thread::park();
-    }
 }
 
 /// Returns unless the grading was abandoned.

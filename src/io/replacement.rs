@@ -209,9 +209,10 @@ fn make_twin(folder: &OwnedFd, mode: libc::c_uint) -> io::Result<Twin> {
     }
 }
 
-/// Waits for the end of a process whose replacements were abandoned: an error reported instead
-/// would race the signal's own end of it, and end it by another code.
-fn wait_for_the_end() -> ! {
+/// Waits for the end of a process whose work a signal abandoned (its replacements here, or a
+/// grading's runs): an error or a result reported instead would race the signal's own end of it,
+/// and end it by another code.
+pub(crate) fn wait_for_the_end() -> ! {
     loop {
         std::thread::park();
     }
