@@ -5,8 +5,8 @@
 //! of the plan, in the plan's order: the terminal report and the score sheet are two renderings of
 //! that one table. The checks are this crate's own: [`check::check_grids`] for grids (the
 //! `--check` rules and messages), [`check::check_solutions`] for solutions, the solver and
-//! [`rate`] for puzzles; the inputs are puzzles made by [`dig::generate_puzzles`] from the
-//! plan's seeds, the same on every run.
+//! [`rate`](crate::jobs::rate) for puzzles (see `judge.rs`); the inputs are puzzles made by
+//! [`dig::generate_puzzles`] from the plan's seeds, the same on every run.
 //!
 //! # Order of work
 //! Every case runs in a fresh temporary folder holding a copy of the program and the case's input
