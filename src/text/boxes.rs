@@ -24,6 +24,7 @@
 //! (`--box`, `--jigsaw`, or a layout on every record) has only its diagonals to tell, and one
 //! read with `--diagonal=no` only its regions.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::engine::generic::solve::Solver;
@@ -320,31 +321,89 @@ fn keep_single_solutions(
     ))
 }
 
+/// The single solution of `puzzle` of `shape`, where [`misread_elsewhere`] has a question to
+/// answer: the shape's split is not the default, and the puzzle has blanks and one solution.
+pub(crate) fn solution_if_misreadable(shape: &Shape, puzzle: &[u8]) -> Option<Vec<u8>> {
+    if !puzzle.contains(&0) {
+        return None;
+    }
+    with_readings(shape, |readings| {
+        let mut solution = puzzle.to_vec();
+        let budget = GUESSES_PER_CELL * puzzle.len();
+        let count = readings.own.count_within(puzzle, 2, &mut solution, budget);
+        (count == Some(1)).then_some(solution)
+    })
+}
+
 /// Whether a text of `puzzle` alone (of `shape`, with solution `solution`) reads back under
 /// another split of its size that solves it otherwise: its givens fit the split, with or without
 /// diagonals, and it has a single other solution there. Such a text leaves the choice, and the
-/// reader takes the default split: `-n` of another split writes no such puzzle.
+/// reader takes the default split: `-n` of another split writes no such puzzle, and `--shuffle`
+/// draws another move.
 pub(crate) fn misread_elsewhere(shape: &Shape, puzzle: &[u8], solution: &[u8]) -> bool {
-    let size = shape.size();
-    let Regions::Boxes { rows, columns } = *shape.regions() else {
-        return false;
-    };
-    if default_box(size) == Some((rows, columns)) {
-        return false;
-    }
-    let budget = GUESSES_PER_CELL * puzzle.len();
-    let mut found = vec![0; puzzle.len()];
-    splits(size)
-        .into_iter()
-        .filter(|&split| split != (rows, columns))
-        .flat_map(|split| [false, true].map(|diagonal| (split, diagonal)))
-        .any(|(split, diagonal)| {
-            let other = Shape::boxed(size, Some(split), diagonal, *shape.symbols())
-                .expect("a split of N tiles it");
+    with_readings(shape, |readings| {
+        let budget = GUESSES_PER_CELL * puzzle.len();
+        let found = &mut readings.found;
+        Some(readings.others.iter_mut().any(|(other, solver)| {
             other.first_repeat(puzzle).is_none()
-                && Solver::new(&other).count_within(puzzle, 2, &mut found, budget) == Some(1)
-                && found != solution
-        })
+                && solver.count_within(puzzle, 2, found, budget) == Some(1)
+                && found.as_slice() != solution
+        }))
+    })
+    .unwrap_or(false)
+}
+
+/// The readings of a shape of a split other than its size's default: its own, and every other
+/// split of its size with and without diagonals, each with a solver.
+struct Readings {
+    shape: Shape,
+    own: Solver,
+    others: Vec<(Shape, Solver)>,
+    /// A solution found under another reading.
+    found: Vec<u8>,
+}
+
+thread_local! {
+    /// The readings of the shape last asked about on this thread. `-n` and `--shuffle` ask of
+    /// every puzzle, one shape at a time, and building the solvers was most of the time.
+    static READINGS: RefCell<Option<Readings>> = const { RefCell::new(None) };
+}
+
+/// `ask` of the readings of `shape`, or `None` when its texts have no other reading to fear (its
+/// split is the default, or its regions are no boxes).
+fn with_readings<T>(shape: &Shape, ask: impl FnOnce(&mut Readings) -> Option<T>) -> Option<T> {
+    let Regions::Boxes { rows, columns } = *shape.regions() else {
+        return None;
+    };
+    let size = shape.size();
+    if default_box(size) == Some((rows, columns)) {
+        return None;
+    }
+    READINGS.with_borrow_mut(|kept| {
+        if kept
+            .as_ref()
+            .is_none_or(|readings| readings.shape != *shape)
+        {
+            let others = splits(size)
+                .into_iter()
+                .filter(|&split| split != (rows, columns))
+                .flat_map(|split| [false, true].map(|diagonal| (split, diagonal)))
+                .map(|(split, diagonal)| {
+                    let other = Shape::boxed(size, Some(split), diagonal, *shape.symbols())
+                        .expect("a split of N tiles it");
+                    let solver = Solver::new(&other);
+                    (other, solver)
+                })
+                .collect();
+            *kept = Some(Readings {
+                shape: shape.clone(),
+                own: Solver::new(shape),
+                others,
+                found: vec![0; shape.cells()],
+            });
+        }
+        ask(kept.as_mut().expect("kept just above"))
+    })
 }
 
 /// What solving the first puzzles under a reading told.

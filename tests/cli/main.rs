@@ -13,6 +13,7 @@ mod corpus_shapes;
 mod findings;
 mod findings_csv;
 mod findings_diagonal;
+mod findings_fifth;
 mod findings_form;
 mod findings_hostile;
 mod findings_low;
