@@ -225,15 +225,18 @@ pub fn search_puzzles<B: Board>(
         request,
         progress,
     };
-    let share = request.count.div_ceil(LINEAGES as usize);
     // Each lineage forks for its share as soon as it has climbed, so that a core whose lineage
     // climbed first takes its forks while the other still climbs. The forks find what the share
-    // lacks and no more: `-n 10` is not the work of `-n 256`.
+    // lacks and no more: `-n 10` is not the work of `-n 256`. The first lineages take what does
+    // not divide: `-n 1` is one lineage's climb, not two.
+    let share =
+        |lineage: u64| (request.count + (LINEAGES - 1 - lineage) as usize) / LINEAGES as usize;
     let lineages: Vec<Result<Lineage<B>, Shortfall>> = (0..LINEAGES)
         .into_par_iter()
         .map_init(
             || board.solver(),
             |solver, lineage| {
+                let share = share(lineage);
                 let mut climbed = climb_to_level(board, request, lineage, share, solver, progress)?;
                 let lacking = share.saturating_sub(climbed.found.len());
                 let count = lacking.div_ceil(FORK_QUOTA) as u64;
