@@ -230,13 +230,14 @@ pub(crate) fn run_limited(
     let (mut child, group) = spawn(&mut command)?;
     let stdout = child.stdout.take().expect("stdout is piped");
     let pipe = pipe_inode(&stdout);
-    let claimant = Claimant::new(group.id());
+    let claimant = Claimant::new(group.id(), folder);
     let (sender, ended) = mpsc::channel();
+    let claims = claimant.clone();
     let waiter = std::thread::spawn(move || {
         let status = child.wait();
         let finished = Instant::now();
         // At once: the program's end has just handed what it leaves to the grader.
-        let adopted = live::claim_adopted(Some(claimant));
+        let adopted = live::claim_adopted(Some(&claims));
         let _ = sender.send((status, finished, adopted));
         drop(exit_sender);
     });
@@ -263,7 +264,7 @@ pub(crate) fn run_limited(
     while !running_in(group.id()).is_empty() && Instant::now() < dead {
         std::thread::sleep(Duration::from_millis(1));
     }
-    left.extend(live::claim_adopted(Some(claimant)));
+    left.extend(live::claim_adopted(Some(&claimant)));
     left.extend(live::kill_strays(folder, pipe, group.id()));
     let killed = left.len();
     drop(group);

@@ -139,7 +139,7 @@ pub(crate) fn note_children(group: libc::pid_t) {
 /// Kills the processes the program of `claimant` left to the grader, or all those left without
 /// it (see [`strays::claim_adopted`]), the list of runs held meanwhile so that no program is
 /// started while the processes are looked at; then reaps them.
-pub(crate) fn claim_adopted(claimant: Option<strays::Claimant>) -> HashSet<libc::pid_t> {
+pub(crate) fn claim_adopted(claimant: Option<&strays::Claimant>) -> HashSet<libc::pid_t> {
     let mut registry = registry();
     let known = registry.known.take().unwrap_or_default();
     let killed = strays::claim_adopted(&registry.groups, &known, claimant);

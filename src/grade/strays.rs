@@ -18,8 +18,9 @@
 //! ms), and those the grader adopts are that program's strays, whichever ties they cut; they are
 //! claimed when the program's end is seen, and again once its group is dead, for what the group's
 //! end handed over ([`claim_adopted`]). A child not noted (born and handed over between two
-//! looks) is charged to the run that claims first, unless it is in another run's group or started
-//! before its program. What shows later is killed when the grading ends, charged to no one.
+//! looks) is charged to the run whose mark it carries; one that cleared its environment, to the
+//! run that claims first, unless it is in another run's group or started before its program.
+//! What shows later is killed when the grading ends, charged to no one.
 //!
 //! Each program leads a session of its own, so that no process of another can join its group.
 //! This is not a sandbox (see `limited_run.rs`): a program can still clear its subreaper
@@ -45,20 +46,23 @@ pub(crate) fn adopt_orphans() {
 }
 
 /// A run's program, as [`claim_adopted`] tells its strays from others'.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Claimant {
     /// Its process id, which is its group's.
     group: libc::pid_t,
     /// When it started, in the clock ticks of `/proc` (0 where unknown).
     started: u64,
+    /// The mark of its case (see [`marked`]).
+    mark: Vec<u8>,
 }
 
 impl Claimant {
-    /// The program of process id `pid`, just started.
-    pub(crate) fn new(pid: libc::pid_t) -> Claimant {
+    /// The program of process id `pid`, just started in the case of `folder`.
+    pub(crate) fn new(pid: libc::pid_t, folder: &Path) -> Claimant {
         Claimant {
             group: pid,
             started: stat_of(pid).map_or(0, |stat| stat.started),
+            mark: marked(&resolved(folder)),
         }
     }
 }
@@ -71,7 +75,7 @@ impl Claimant {
 pub(crate) fn claim_adopted(
     programs: &[libc::pid_t],
     known: &HashMap<libc::pid_t, libc::pid_t>,
-    claimant: Option<Claimant>,
+    claimant: Option<&Claimant>,
 ) -> HashSet<libc::pid_t> {
     let grader = std::process::id() as libc::pid_t;
     let ended: HashSet<_> = processes()
@@ -86,7 +90,12 @@ pub(crate) fn claim_adopted(
             stat.group != run.group
                 && match known.get(&pid) {
                     Some(&group) => group == run.group,
-                    None => !programs.contains(&stat.group) && stat.started >= run.started,
+                    // The mark it carries tells, unless it cleared its environment: another
+                    // program's end may have handed it over just before this one's.
+                    None => match case_mark(&Path::new("/proc").join(pid.to_string())) {
+                        Some(mark) => mark == run.mark,
+                        None => !programs.contains(&stat.group) && stat.started >= run.started,
+                    },
                 }
         })
     };
@@ -289,8 +298,17 @@ fn marked(folder: &Path) -> Vec<u8> {
 
 /// Whether the environment of the process of `/proc/PID` holds the entry `mark`.
 fn is_marked(proc: &Path, mark: &[u8]) -> bool {
-    std::fs::read(proc.join("environ"))
-        .is_ok_and(|environ| environ.split(|&b| b == 0).any(|entry| entry == mark))
+    case_mark(proc).is_some_and(|found| found == mark)
+}
+
+/// The entry `MARK=FOLDER` in the environment of the process of `/proc/PID`, if it has one.
+fn case_mark(proc: &Path) -> Option<Vec<u8>> {
+    let environ = std::fs::read(proc.join("environ")).ok()?;
+    let prefix = [MARK.as_bytes(), b"="].concat();
+    let entry = environ
+        .split(|&b| b == 0)
+        .find(|entry| entry.starts_with(&prefix))?;
+    Some(entry.to_vec())
 }
 
 /// The inode of an open pipe, as `/proc` links name it.

@@ -3,6 +3,7 @@
 
 use crate::common::shapes::{Spec, keeps_givens, line_records};
 use crate::common::{run_ok, sudoku_gen};
+use crate::grade::{grade_with, write_script};
 
 #[test]
 fn a_shuffled_3x2_puzzle_read_back_as_2x3_and_was_solved_as_another_puzzle() {
@@ -33,5 +34,47 @@ fn a_shuffled_3x2_puzzle_read_back_as_2x3_and_was_solved_as_another_puzzle() {
             assert!(spec.is_valid_complete(cells), "{made:?} {draw}");
             assert!(keeps_givens(&spec, givens, cells), "{made:?} {draw}");
         }
+    }
+}
+
+#[test]
+fn a_correct_program_was_blamed_for_the_process_that_another_left() {
+    // Graded side by side, a program that starts a process outside its group (`setsid`) hands it
+    // to the grader as it ends. Where that was not noted in time, the run that claimed first took
+    // it, and a correct program failed a case (3 of 10 gradings).
+    let folder = tempfile::tempdir().unwrap();
+    let binary = env!("CARGO_BIN_EXE_sudoku-gen");
+    let run = format!("exec \"{binary}\" \"$@\" -o sudoku.txt\n");
+    let good = write_script(folder.path(), "good", &run);
+    let leaving = write_script(
+        folder.path(),
+        "leaving",
+        &format!("setsid sleep 30 &\n{run}"),
+    );
+    let plan = folder.path().join("plan.toml");
+    let cases: String = (0..12)
+        .map(|k| {
+            format!(
+                "[[case]]\nname = \"c{k}\"\nargs = [\"-c\", \"1\"]\nexpect = \"grids\"\ncount = 1\n\
+                 points = 1\n"
+            )
+        })
+        .collect();
+    std::fs::write(
+        &plan,
+        format!("name = \"side by side\"\ntimeout = 5\n{cases}"),
+    )
+    .unwrap();
+    let plan = plan.to_str().unwrap();
+    let all: Vec<String> = (0..12).map(|k| format!("c{k}")).collect();
+    for _ in 0..10 {
+        let graded = grade_with(&[&good, &leaving], &["--plan", plan, "-j", "2"]);
+        assert!(graded.failed(1).is_empty(), "{}", graded.report);
+        assert_eq!(
+            graded.failed(2),
+            all.iter().cloned().collect(),
+            "{}",
+            graded.report
+        );
     }
 }
