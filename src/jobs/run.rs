@@ -185,14 +185,14 @@ fn run_standard(
                 _ => {}
             }
             if is_other_shape(&start, column.as_deref()) {
-                let (request, column) = (request.clone(), column.as_deref());
-                return shaped::shuffle_pieces(
-                    pieces,
-                    request,
-                    (format, column),
+                let job = shaped::Job::Shuffle {
+                    path,
+                    request: request.clone(),
+                    format,
                     seed,
-                    destination,
-                );
+                    column,
+                };
+                return shaped::run(job, vec![pieces], destination);
             }
             let text = pieces.read_whole_guarded(&mut PuzzleGuard::default())?;
             match shuffle::shuffle_text(&text, seed, format, column.as_deref()) {

@@ -3,6 +3,7 @@
 //! corpora of its rows (see `text/shaped_corpus.rs`), which are written back as 9×9 corpora are.
 
 mod classes;
+mod layouts;
 mod through;
 
 use std::path::PathBuf;
@@ -24,8 +25,9 @@ use crate::text::format::Format;
 use crate::text::parse::{ParseError, ParseErrors};
 use crate::text::shaped::{Layout, ShapedPuzzles, detect_layout, detect_size, read_shaped};
 use crate::text::shaped_corpus::{CorpusShape, puzzle_lines};
+pub(super) use classes::canon_pieces;
+use classes::shuffle_pieces;
 use classes::turns_layouts;
-pub(super) use classes::{canon_pieces, shuffle_pieces};
 use through::{rate_pieces, solve_pieces};
 
 /// A job of the generic kernel.
@@ -107,12 +109,6 @@ pub(super) fn is_compact_rows(text: &[u8]) -> bool {
             .is_some_and(|(size, layout)| size == 9 && layout == Layout::Grid { compact: true })
 }
 
-/// Whether the lines of `text` carry their layouts (`LAYOUT PUZZLE`): a jigsaw's, whatever size
-/// the flags name.
-fn carries_layouts(text: &[u8]) -> bool {
-    detect_size(text, None).is_some_and(|(_, prefixed)| prefixed)
-}
-
 /// Whether lines are of another shape than 9×9: they carry layouts, or, unless the flags named
 /// the standard shape (`standard`), their size, alphabet or diagonals say so (see
 /// [`is_other_shape`]).
@@ -148,16 +144,7 @@ pub(super) fn run(
             column,
         } => {
             let mut input = open(&path)?;
-            // The grid format has no place for a record's layout: its output would be read
-            // back in boxes, or not at all.
-            if format == Some(Format::Grid) && carries_layouts(&input.peek(super::run::PEEK)?) {
-                return Err(Error::Usage(format!(
-                    "-s --format grid: the puzzles of {} carry their layouts (LAYOUT PUZZLE \
-                     lines), which the grid format would drop, so its solutions could not be \
-                     read back: use --format line, as the input's own",
-                    source_name(&path)
-                )));
-            }
+            layouts::refuse_grid("-s", &path, format, &mut input)?;
             solve_pieces(
                 ShapedPieces::new(input, request, column),
                 format,
@@ -185,8 +172,15 @@ pub(super) fn run(
             seed,
             column,
         } => {
-            let how = (format, column.as_deref());
-            shuffle_pieces(open(&path)?, request, how, seed, destination)
+            let mut input = open(&path)?;
+            layouts::refuse_grid("--shuffle", &path, format, &mut input)?;
+            shuffle_pieces(
+                input,
+                request,
+                (format, column.as_deref()),
+                seed,
+                destination,
+            )
         }
         Job::Check {
             paths,

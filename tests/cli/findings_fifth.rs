@@ -1,8 +1,12 @@
 //! Regression tests of what the fourth hostile run left and a fifth found: outputs that did not
-//! read back, and runs that crawled. Each test is named after its bug and runs the real binary.
+//! read back, a correct program blamed for another's process, and an option ignored. Each test is
+//! named after its bug and runs the real binary.
+
+use std::time::Duration;
 
 use crate::common::shapes::{Spec, keeps_givens, line_records};
 use crate::common::{run_ok, sudoku_gen};
+use crate::findings::run_failing_within;
 use crate::grade::{grade_with, write_script};
 
 #[test]
@@ -76,5 +80,72 @@ fn a_correct_program_was_blamed_for_the_process_that_another_left() {
             "{}",
             graded.report
         );
+    }
+}
+
+/// Runs the binary with `args` on `stdin`, asserting exit 0; its standard output.
+fn run_on(args: &[&str], stdin: &[u8]) -> Vec<u8> {
+    let out = sudoku_gen()
+        .args(args)
+        .write_stdin(stdin.to_vec())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+#[test]
+fn puzzles_of_a_jigsaw_file_were_answered_without_their_layout() {
+    // Plain lines with --jigsaw FILE: -s, --canon and --shuffle wrote plain lines, which read back
+    // as standard 9×9 (--check failed correct solutions, --canon gave another form).
+    let folder = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string("tests/data/shapes/jigsaw9_layouts.txt").unwrap();
+    let layout = text.lines().next().unwrap();
+    let file = folder.path().join("layout.txt");
+    std::fs::write(&file, format!("{layout}\n")).unwrap();
+    let file = file.to_str().unwrap();
+    let spec = Spec::jigsaw(layout);
+    let made = run_ok(&[
+        "-n", "3", "--jigsaw", file, "--seed", "1", "--format", "line",
+    ]);
+    let plain: Vec<u8> = line_records(&made)
+        .into_iter()
+        .flat_map(|(_, cells)| [cells, b"\n".to_vec()].concat())
+        .collect();
+    let solved = run_on(&["-s", "-", "--jigsaw", file], &plain);
+    for (written, cells) in line_records(&solved) {
+        assert_eq!(written.as_deref(), Some(layout));
+        assert!(spec.is_valid_complete(&cells));
+    }
+    run_on(&["--check", "-"], &solved);
+    for mode in [&["--canon", "-"][..], &["--shuffle", "-", "--seed", "2"]] {
+        let args = [mode, &["--jigsaw", file]].concat();
+        let moved = run_on(&args, &plain);
+        let solved = run_on(&["-s", "-"], &moved);
+        for ((written, givens), (_, cells)) in
+            line_records(&moved).into_iter().zip(line_records(&solved))
+        {
+            assert_eq!(written.as_deref(), Some(layout), "{args:?}");
+            assert!(spec.is_valid_complete(&cells), "{args:?}");
+            assert!(keeps_givens(&spec, &givens, &cells), "{args:?}");
+        }
+    }
+}
+
+#[test]
+fn a_shuffle_of_layout_lines_took_format_grid_and_wrote_lines() {
+    // -s refused it; --shuffle wrote LAYOUT PUZZLE lines with exit 0.
+    let made = run_ok(&[
+        "-n", "2", "--jigsaw", "random", "--seed", "1", "--format", "line",
+    ]);
+    for mode in [&["-s", "-"][..], &["--shuffle", "-", "--seed", "1"]] {
+        let args = [mode, &["--format", "grid"]].concat();
+        let message = run_failing_within(&args, &made, 2, Duration::from_secs(10));
+        assert!(message.contains("use --format line"), "{message}");
     }
 }

@@ -6,6 +6,7 @@
 //! over with its puzzle, its solution (an empty one stays empty) and, where the row carries its
 //! own layout, its layout moved alike, the other fields kept.
 
+use super::layouts::lead_with_layout;
 use super::through::through_pieces;
 use super::{CorpusRows, ShapedPieces};
 use crate::classes::shaped::{Canons, canonical_lines, shuffled, shuffled_rows};
@@ -32,8 +33,11 @@ pub(in crate::jobs) fn canon_pieces(
     let mut canons = Canons::default();
     let canon = |puzzles: &mut ShapedPuzzles, rows: Option<&CorpusRows>| {
         turns_layouts(puzzles, rows);
-        let text = canonical_lines(puzzles, &mut canons);
+        let mut text = canonical_lines(puzzles, &mut canons);
         puzzles.layout = Layout::Line;
+        if rows.is_none() {
+            text = lead_with_layout(text, puzzles);
+        }
         BatchOutput {
             text,
             problems: Problems::new(),
@@ -73,7 +77,8 @@ pub(in crate::jobs) fn shuffle_pieces(
                     Some(Format::Grid) => puzzles.layout = Layout::Grid { compact: false },
                     None => {}
                 }
-                shuffled(puzzles, &mut canons, seed, before, puzzles.layout)
+                let text = shuffled(puzzles, &mut canons, seed, before, puzzles.layout);
+                lead_with_layout(text, puzzles)
             }
         };
         before += puzzles.len();

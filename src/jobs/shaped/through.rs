@@ -4,6 +4,7 @@
 
 use std::ops::Range;
 
+use super::layouts::lead_with_layout;
 use super::{CorpusRows, ShapedPiece, ShapedPieces};
 use crate::engine::generic::solve::solve_all;
 use crate::error::Error;
@@ -35,7 +36,14 @@ pub(super) fn solve_pieces(
             Some(Format::Grid) => puzzles.layout = Layout::Grid { compact: false },
             None => {}
         }
-        solve_all(puzzles, unique)
+        let solved = solve_all(puzzles, unique);
+        match rows {
+            Some(_) => solved,
+            None => BatchOutput {
+                text: lead_with_layout(solved.text, puzzles),
+                ..solved
+            },
+        }
     };
     through_pieces(pieces, (RowResult::Solution, b""), true, destination, solve)
 }
