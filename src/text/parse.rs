@@ -335,11 +335,20 @@ pub(crate) fn unexpected_cell(line: &[u8], at: usize) -> String {
         .filter(|&&ch| symbol(ch) && ch != line[at])
         .count();
     let other_symbols = !line.iter().any(u8::is_ascii_digit) && symbol(line[at]) && others > 0;
-    let hint = if other_symbols {
-        " (expected a digit 1-9 or a blank: '.', '0', '-'; give --symbols for a file of other \
-         symbols)"
-    } else {
-        ""
+    let mut shown: Vec<u8> = line.iter().copied().filter(|&ch| symbol(ch)).collect();
+    shown.sort_unstable();
+    shown.dedup();
+    let hint = match (other_symbols, shown.len()) {
+        (false, _) => String::new(),
+        // A puzzle of nine letters whose givens leave one out: the text cannot tell which.
+        (true, 8) => format!(
+            " (expected a digit 1-9 or a blank: '.', '0', '-'; its givens show 8 other symbols, \
+             {}, one short of an alphabet of 9: give --symbols with all 9)",
+            String::from_utf8_lossy(&shown)
+        ),
+        (true, _) => " (expected a digit 1-9 or a blank: '.', '0', '-'; give --symbols for a file \
+                      of other symbols)"
+            .to_owned(),
     };
     format!("unexpected character {}{hint}", shown_character(line, at))
 }

@@ -149,3 +149,32 @@ fn a_shuffle_of_layout_lines_took_format_grid_and_wrote_lines() {
         assert!(message.contains("use --format line"), "{message}");
     }
 }
+
+#[test]
+fn a_letter_puzzle_one_symbol_short_was_not_told_so() {
+    // About one puzzle in ten of -n --symbols at 56 to 58 blanks leaves a letter out of its
+    // givens; -s of it alone pointed at a valid letter.
+    let made = [
+        "-n",
+        "1",
+        "--symbols",
+        "ABCDEFGHI",
+        "--seed",
+        "8",
+        "--format",
+        "line",
+        "-r",
+        "56~58",
+    ];
+    let puzzle = run_ok(&made);
+    assert!(
+        !puzzle.contains(&b'A'),
+        "the seed's puzzle shows every letter"
+    );
+    let message = run_failing_within(&["-s", "-"], &puzzle, 1, Duration::from_secs(10));
+    assert!(
+        message.contains("one short of an alphabet of 9: give --symbols"),
+        "{message}"
+    );
+    run_on(&["-s", "-", "--symbols", "ABCDEFGHI"], &puzzle);
+}
