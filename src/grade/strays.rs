@@ -91,10 +91,15 @@ pub(crate) fn claim_adopted(
                 && match known.get(&pid) {
                     Some(&group) => group == run.group,
                     // The mark it carries tells, unless it cleared its environment: another
-                    // program's end may have handed it over just before this one's.
-                    None => match case_mark(&Path::new("/proc").join(pid.to_string())) {
-                        Some(mark) => mark == run.mark,
-                        None => !programs.contains(&stat.group) && stat.started >= run.started,
+                    // program's end may have handed it over just before this one's. One caught
+                    // in an exec shows none for a moment, and is left to a later look.
+                    None => match environment(&Path::new("/proc").join(pid.to_string())) {
+                        Some(environ) if environ.is_empty() => false,
+                        Some(environ) => match case_mark(&environ) {
+                            Some(mark) => mark == run.mark.as_slice(),
+                            None => !programs.contains(&stat.group) && stat.started >= run.started,
+                        },
+                        None => false,
                     },
                 }
         })
@@ -298,17 +303,21 @@ fn marked(folder: &Path) -> Vec<u8> {
 
 /// Whether the environment of the process of `/proc/PID` holds the entry `mark`.
 fn is_marked(proc: &Path, mark: &[u8]) -> bool {
-    case_mark(proc).is_some_and(|found| found == mark)
+    environment(proc).is_some_and(|environ| case_mark(&environ) == Some(mark))
 }
 
-/// The entry `MARK=FOLDER` in the environment of the process of `/proc/PID`, if it has one.
-fn case_mark(proc: &Path) -> Option<Vec<u8>> {
-    let environ = std::fs::read(proc.join("environ")).ok()?;
+/// The environment of the process of `/proc/PID`, its entries each ended by a NUL; none when it
+/// cannot be read (it has ended, or is another user's).
+fn environment(proc: &Path) -> Option<Vec<u8>> {
+    std::fs::read(proc.join("environ")).ok()
+}
+
+/// The entry `MARK=FOLDER` of `environ`, if it has one.
+fn case_mark(environ: &[u8]) -> Option<&[u8]> {
     let prefix = [MARK.as_bytes(), b"="].concat();
-    let entry = environ
+    environ
         .split(|&b| b == 0)
-        .find(|entry| entry.starts_with(&prefix))?;
-    Some(entry.to_vec())
+        .find(|entry| entry.starts_with(&prefix))
 }
 
 /// The inode of an open pipe, as `/proc` links name it.

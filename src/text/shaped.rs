@@ -22,7 +22,7 @@ use std::collections::HashMap;
 
 use crate::model::layout::LayoutError;
 use crate::model::request::{Diagonals, LayoutSource, ShapeRequest};
-use crate::model::shape::{SIZES, Shape, ShapeError};
+use crate::model::shape::{SIZES, Shape, ShapeError, default_box};
 use crate::model::symbols::{DEFAULT_SYMBOLS, NOT_A_CELL, Symbols, can_be_symbol};
 use crate::problems::shown_character;
 use crate::text::alphabet::written_alphabet;
@@ -195,8 +195,8 @@ fn detect(text: &[u8], size: Option<usize>) -> Option<Detected> {
         (Some(side), Some(_)) => {
             // A block of exactly `len` rows of `len` characters, then an empty line or the end,
             // unless it reads as lines of the smaller shape and not as a grid: lines of its
-            // symbols, which repeat in a row or a column of the block (a complete 4×4 grid holds
-            // each symbol four times).
+            // symbols, which repeat in a row, a column or a box of the block (a complete 4×4
+            // grid holds each symbol four times).
             let mut rows_follow = || {
                 let mut rows = vec![first];
                 rows.extend(lines.by_ref().take(len - 1).map(|(_, line)| line));
@@ -211,6 +211,16 @@ fn detect(text: &[u8], size: Option<usize>) -> Option<Detected> {
                     }) && !(0..len).all(|i| {
                         distinct_symbols(rows[i].iter().copied())
                             && distinct_symbols(rows.iter().map(|row| row[i]))
+                            && default_box(len).is_none_or(|(band, stack)| {
+                                let (top, left) =
+                                    (i / (len / stack) * band, i % (len / stack) * stack);
+                                let rows = &rows[top..top + band];
+                                distinct_symbols(
+                                    rows.iter()
+                                        .flat_map(|row| &row[left..left + stack])
+                                        .copied(),
+                                )
+                            })
                     });
                 !as_lines
             };

@@ -178,3 +178,43 @@ fn a_letter_puzzle_one_symbol_short_was_not_told_so() {
     );
     run_on(&["-s", "-", "--symbols", "ABCDEFGHI"], &puzzle);
 }
+
+#[test]
+fn sixteen_4x4_puzzle_lines_were_read_as_one_16x16_grid() {
+    // Sixteen 4×4 puzzles, one a line, whose columns repeat no symbol: read as one 16×16 grid in
+    // compact rows, though its boxes repeat symbols, which no grid's do.
+    const LINES: [&str; 16] = [
+        "3..4...2....1...",
+        ".1..3......42...",
+        "4.....1..2.....3",
+        ".....24...1..3..",
+        ".2...4.1...3....",
+        "....41......3..2",
+        "..2......34..1..",
+        ".3..2...1......4",
+        "1.4.....3.....2.",
+        "2.3..........4.1",
+        "...1.3..2.....4.",
+        "...3..2.4.....1.",
+        ".4....3..12.....",
+        "..12........4.3.",
+        ".......3.4.1.2..",
+        "....1..4..32....",
+    ];
+    let text = LINES.join("\n") + "\n";
+    let spec = Spec::boxes(4, 2, 2);
+    let solved = run_on(&["-s", "-"], text.as_bytes());
+    let records = line_records(&solved);
+    assert_eq!(records.len(), 16);
+    for ((_, cells), givens) in records.iter().zip(LINES) {
+        assert!(spec.is_valid_complete(cells));
+        assert!(keeps_givens(&spec, givens.as_bytes(), cells));
+    }
+    for mode in [&["--canon", "-"][..], &["--shuffle", "-", "--seed", "1"]] {
+        assert_eq!(
+            line_records(&run_on(mode, text.as_bytes())).len(),
+            16,
+            "{mode:?}"
+        );
+    }
+}
