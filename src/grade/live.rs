@@ -63,8 +63,8 @@ pub fn abandon_runs() {
         // SAFETY: a plain system call; the group is a run's, which the grader made.
         unsafe { libc::killpg(group, libc::SIGKILL) };
     }
-    let known = registry.known.take().unwrap_or_default();
-    strays::claim_adopted(&registry.groups, &known, None);
+    let mut known = registry.known.take().unwrap_or_default();
+    strays::claim_adopted(&registry.groups, &mut known, None);
     for folder in &registry.folders {
         strays::kill_strays(folder, None, None, &registry.groups);
         remove_folder(folder);
@@ -141,8 +141,8 @@ pub(crate) fn note_children(group: libc::pid_t) {
 /// started while the processes are looked at; then reaps them.
 pub(crate) fn claim_adopted(claimant: Option<&strays::Claimant>) -> HashSet<libc::pid_t> {
     let mut registry = registry();
-    let known = registry.known.take().unwrap_or_default();
-    let killed = strays::claim_adopted(&registry.groups, &known, claimant);
+    let mut known = registry.known.take().unwrap_or_default();
+    let killed = strays::claim_adopted(&registry.groups, &mut known, claimant);
     registry.known = Some(known);
     killed
 }

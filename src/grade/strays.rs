@@ -18,9 +18,12 @@
 //! ms), and those the grader adopts are that program's strays, whichever ties they cut; they are
 //! claimed when the program's end is seen, and again once its group is dead, for what the group's
 //! end handed over ([`claim_adopted`]). A child not noted (born and handed over between two
-//! looks) is charged to the run whose mark it carries; one that cleared its environment, to the
-//! run that claims first, unless it is in another run's group or started before its program.
-//! What shows later is killed when the grading ends, charged to no one.
+//! looks) is charged to the run whose mark it carries. One that cleared its environment is
+//! charged to the run that claims it while no other program has ended, unless it is in another
+//! run's group or started before its program; seen while another has ended, it is charged to no
+//! run: a program that clears its environment and leaves its folder may then escape its charge
+//! (graded one at a time, it never does), but no program is charged for another's. What is not
+//! charged is killed when the grading ends.
 //!
 //! Each program leads a session of its own, so that no process of another can join its group.
 //! This is not a sandbox (see `limited_run.rs`): a program can still clear its subreaper
@@ -33,6 +36,9 @@ use std::path::Path;
 
 /// The environment variable that marks a case's processes; its value is the case's folder.
 const MARK: &str = "SUDOKU_GEN_GRADE_CASE";
+
+/// The group a known process is noted with when it is of no run that can be told.
+const NO_RUN: libc::pid_t = 0;
 
 /// Makes the calling process the subreaper of its descendants: one whose parent ends becomes its
 /// child, not init's. Called by the grader, and by each program between its fork and its exec
@@ -74,7 +80,7 @@ impl Claimant {
 /// killed, and reaps them and those that ended before (killed with their group, or on their own).
 pub(crate) fn claim_adopted(
     programs: &[libc::pid_t],
-    known: &HashMap<libc::pid_t, libc::pid_t>,
+    known: &mut HashMap<libc::pid_t, libc::pid_t>,
     claimant: Option<&Claimant>,
 ) -> HashSet<libc::pid_t> {
     let grader = std::process::id() as libc::pid_t;
@@ -83,6 +89,30 @@ pub(crate) fn claim_adopted(
         .map(|(pid, _)| pid)
         .collect();
     reap(&ended);
+    let adopted = || {
+        processes()
+            .filter(move |(pid, stat)| {
+                stat.parent == grader && !stat.ended && !programs.contains(pid)
+            })
+            .map(|(pid, _)| (pid, Path::new("/proc").join(pid.to_string())))
+    };
+    // One caught in an exec shows neither environment nor command line for a moment: its ties
+    // are read once it shows them.
+    for _ in 0..20 {
+        if !adopted().any(|(_, proc)| in_exec(&proc)) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    // An orphan comes from a program that has ended (a running one adopts its own). Without a
+    // mark it is this run's, unless another program has ended too, whose claim may not have come
+    // yet: then it is no run's, better missed (the grading's end kills it) than charged to another.
+    let others_ended = |run: &Claimant| {
+        programs
+            .iter()
+            .any(|&p| p != run.group && stat_of(p).is_none_or(|stat| stat.ended))
+    };
+    let no_run = std::cell::RefCell::new(Vec::new());
     // What stayed in the run's group is the run's to judge (`running_in`) and kill: at the time
     // limit, it is no stray.
     let is_its = |pid: libc::pid_t, stat: &Stat| {
@@ -91,16 +121,24 @@ pub(crate) fn claim_adopted(
                 && match known.get(&pid) {
                     Some(&group) => group == run.group,
                     // The mark it carries tells, unless it cleared its environment: another
-                    // program's end may have handed it over just before this one's. One caught
-                    // in an exec shows none for a moment, and is left to a later look.
-                    None => match environment(&Path::new("/proc").join(pid.to_string())) {
-                        Some(environ) if environ.is_empty() => false,
-                        Some(environ) => match case_mark(&environ) {
-                            Some(mark) => mark == run.mark.as_slice(),
-                            None => !programs.contains(&stat.group) && stat.started >= run.started,
-                        },
-                        None => false,
-                    },
+                    // program's end may have handed it over just before this one's.
+                    None => {
+                        let proc = Path::new("/proc").join(pid.to_string());
+                        match environment(&proc) {
+                            Some(_) if in_exec(&proc) => false,
+                            Some(environ) => match case_mark(&environ) {
+                                Some(mark) => mark == run.mark.as_slice(),
+                                None if others_ended(run) => {
+                                    no_run.borrow_mut().push(pid);
+                                    false
+                                }
+                                None => {
+                                    !programs.contains(&stat.group) && stat.started >= run.started
+                                }
+                            },
+                            None => false,
+                        }
+                    }
                 }
         })
     };
@@ -116,6 +154,9 @@ pub(crate) fn claim_adopted(
             .collect()
     });
     reap(&killed);
+    for pid in no_run.into_inner() {
+        known.entry(pid).or_insert(NO_RUN);
+    }
     killed
 }
 
@@ -310,6 +351,14 @@ fn is_marked(proc: &Path, mark: &[u8]) -> bool {
 /// cannot be read (it has ended, or is another user's).
 fn environment(proc: &Path) -> Option<Vec<u8>> {
     std::fs::read(proc.join("environ")).ok()
+}
+
+/// Whether the process of `/proc/PID` is between the two halves of an exec: it shows neither an
+/// environment nor a command line (a program started with a cleared environment shows its
+/// command line).
+fn in_exec(proc: &Path) -> bool {
+    let empty = |file: &str| std::fs::read(proc.join(file)).is_ok_and(|text| text.is_empty());
+    empty("environ") && empty("cmdline")
 }
 
 /// The entry `MARK=FOLDER` of `environ`, if it has one.

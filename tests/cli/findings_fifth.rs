@@ -214,3 +214,35 @@ fn sixteen_4x4_puzzle_lines_were_read_as_one_16x16_grid() {
         );
     }
 }
+
+#[test]
+fn a_process_that_cleared_its_environment_was_charged_to_another_program() {
+    // Away from its folder, without the case's mark and outside its group, a process left by one
+    // program had no tie but descent, and went to whichever run claimed first. Graded side by side
+    // it may now go to no run; it is never the correct program's, and one at a time it is always
+    // its own program's.
+    let folder = tempfile::tempdir().unwrap();
+    let binary = env!("CARGO_BIN_EXE_sudoku-gen");
+    let run = format!("\"{binary}\" \"$@\" -o sudoku.txt\n");
+    let good = write_script(folder.path(), "good", &format!("exec {run}"));
+    let leave =
+        "( cd / && exec setsid env -i /bin/sh -c 'sleep 30' </dev/null >/dev/null 2>&1 & )\n";
+    let leaving = write_script(folder.path(), "leaving", &format!("{run}{leave}"));
+    let plan = folder.path().join("plan.toml");
+    let cases: String = (0..6)
+        .map(|k| {
+            format!(
+                "[[case]]\nname = \"c{k}\"\nargs = [\"-c\", \"1\"]\nexpect = \"grids\"\ncount = 1\n\
+                 points = 1\n"
+            )
+        })
+        .collect();
+    std::fs::write(&plan, format!("name = \"cleared\"\ntimeout = 5\n{cases}")).unwrap();
+    let plan = plan.to_str().unwrap();
+    for _ in 0..5 {
+        let graded = grade_with(&[&good, &leaving], &["--plan", plan, "-j", "2"]);
+        assert!(graded.failed(1).is_empty(), "{}", graded.report);
+    }
+    let graded = grade_with(&[&leaving], &["--plan", plan, "-j", "1"]);
+    assert_eq!(graded.failed(1).len(), 6, "{}", graded.report);
+}
