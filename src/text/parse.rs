@@ -342,8 +342,8 @@ pub(crate) fn unexpected_cell(line: &[u8], at: usize) -> String {
         (false, _) => String::new(),
         // A puzzle of nine letters whose givens leave one out: the text cannot tell which.
         (true, 8) => format!(
-            " (expected a digit 1-9 or a blank: '.', '0', '-'; its givens show 8 other symbols, \
-             {}, one short of an alphabet of 9: give --symbols with all 9)",
+            " (expected a digit 1-9 or a blank: '.', '0', '-'; its givens show 8 symbols, {}, \
+             one short of an alphabet of 9: give --symbols with all 9)",
             String::from_utf8_lossy(&shown)
         ),
         (true, _) => " (expected a digit 1-9 or a blank: '.', '0', '-'; give --symbols for a file \

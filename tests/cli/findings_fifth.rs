@@ -246,3 +246,28 @@ fn a_process_that_cleared_its_environment_was_charged_to_another_program() {
     let graded = grade_with(&[&leaving], &["--plan", plan, "-j", "1"]);
     assert_eq!(graded.failed(1).len(), 6, "{}", graded.report);
 }
+
+#[test]
+fn a_corpus_read_with_a_jigsaw_file_took_format_grid() {
+    // The standard path refuses the grid format for a CSV corpus; a shape flag skipped it, and
+    // the rows were written as CSV with exit 0.
+    let folder = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string("tests/data/shapes/jigsaw9_layouts.txt").unwrap();
+    let layout = text.lines().next().unwrap();
+    let file = folder.path().join("layout.txt");
+    std::fs::write(&file, format!("{layout}\n")).unwrap();
+    let file = file.to_str().unwrap();
+    let made = run_ok(&[
+        "-n", "2", "--jigsaw", file, "--seed", "1", "--format", "line",
+    ]);
+    let rows: String = line_records(&made)
+        .into_iter()
+        .map(|(_, cells)| String::from_utf8(cells).unwrap() + ",x\n")
+        .collect();
+    let corpus = format!("puzzle,note\n{rows}");
+    for mode in [&["-s", "-"][..], &["--shuffle", "-", "--seed", "1"]] {
+        let args = [mode, &["--jigsaw", file, "--format", "grid"]].concat();
+        let message = run_failing_within(&args, corpus.as_bytes(), 2, Duration::from_secs(10));
+        assert!(message.contains("drop '--format grid'"), "{message}");
+    }
+}

@@ -9,19 +9,29 @@ use std::path::Path;
 use crate::error::Error;
 use crate::io::input::{Pieces, source_name};
 use crate::jobs::run::PEEK;
+use crate::text::corpus::detect_header;
 use crate::text::format::Format;
 use crate::text::shaped::{Layout, ShapedPuzzles, detect_size};
 
 /// A usage error where `mode` would write, with `--format grid`, puzzles of the input `path`
 /// (read from `input`) that carry their layouts: the grid format has no place for them, and the
-/// output would be read back in boxes, or not at all.
+/// output would be read back in boxes, or not at all. A CSV corpus is refused the grid format as
+/// on the standard path, which shape flags skip.
 pub(super) fn refuse_grid(
     mode: &str,
     path: &Path,
     format: Option<Format>,
     input: &mut Pieces,
 ) -> Result<(), Error> {
-    if format == Some(Format::Grid) && detect_size(&input.peek(PEEK)?, None).is_some_and(|d| d.1) {
+    if format != Some(Format::Grid) {
+        return Ok(());
+    }
+    let text = input.peek(PEEK)?;
+    // A corpus's results go into its rows, whatever the flags say of its shape.
+    if detect_header(&text, None).is_some() {
+        return Err(Error::format_of_corpus(input.name()));
+    }
+    if detect_size(&text, None).is_some_and(|d| d.1) {
         return Err(Error::Usage(format!(
             "{mode} --format grid: the puzzles of {} carry their layouts (LAYOUT PUZZLE lines), \
              which the grid format would drop, so its output could not be read back: use \
