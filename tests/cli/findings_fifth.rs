@@ -98,7 +98,8 @@ fn run_on(args: &[&str], stdin: &[u8]) -> Vec<u8> {
 #[test]
 fn puzzles_of_a_jigsaw_file_were_answered_without_their_layout() {
     // Plain lines with --jigsaw FILE: -s, --canon and --shuffle wrote plain lines, which read back
-    // as standard 9×9 (--check failed correct solutions, --canon gave another form).
+    // as standard 9×9 (--check failed correct solutions, --canon gave another form); then
+    // --canon wrote the file's layout unturned, another line than its LAYOUT PUZZLE line's.
     let folder = tempfile::tempdir().unwrap();
     let text = std::fs::read_to_string("tests/data/shapes/jigsaw9_layouts.txt").unwrap();
     let layout = text.lines().next().unwrap();
@@ -126,11 +127,21 @@ fn puzzles_of_a_jigsaw_file_were_answered_without_their_layout() {
         for ((written, givens), (_, cells)) in
             line_records(&moved).into_iter().zip(line_records(&solved))
         {
-            assert_eq!(written.as_deref(), Some(layout), "{args:?}");
+            // --canon turns the layout with the puzzle, as for a line that carries it.
+            let written = written.expect("a layout");
+            if mode[0] == "--shuffle" {
+                assert_eq!(written, layout, "{args:?}");
+            }
+            let spec = Spec::jigsaw(&written);
             assert!(spec.is_valid_complete(&cells), "{args:?}");
             assert!(keeps_givens(&spec, &givens, &cells), "{args:?}");
         }
     }
+    // One class, one line: the canonical line of a file's puzzle is that of its own LAYOUT
+    // PUZZLE line, and of its canonical line.
+    let canon = run_on(&["--canon", "-", "--jigsaw", file], &plain);
+    assert_eq!(run_on(&["--canon", "-"], &made), canon);
+    assert_eq!(run_on(&["--canon", "-"], &canon), canon);
 }
 
 #[test]

@@ -1,5 +1,5 @@
-//! Layouts in what `-s`, `--canon` and `--shuffle` write of jigsaw puzzles, so that it reads
-//! back as it was read. Lines of puzzles of a `--jigsaw` file lead with its layout (`LAYOUT
+//! Layouts in what `-s` and `--shuffle` write of jigsaw puzzles, so that it reads back as it was
+//! read (`--canon` writes a `--jigsaw` file's puzzles as puzzles that carry their layouts). Lines of puzzles of a `--jigsaw` file lead with its layout (`LAYOUT
 //! CELLS`, as `-c` and `-n` write the jigsaw's line format), and puzzles that carry their own
 //! layouts are not written in the grid format, which has no place for them. Grids of a `--jigsaw`
 //! file are answered in grids: they were read with the flag, and read back with it.
