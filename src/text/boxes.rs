@@ -321,43 +321,27 @@ fn keep_single_solutions(
     ))
 }
 
-/// The single solution of `puzzle` of `shape`, where [`misread_elsewhere`] has a question to
-/// answer: the shape's split is not the default, and the puzzle has blanks and one solution.
-pub(crate) fn solution_if_misreadable(shape: &Shape, puzzle: &[u8]) -> Option<Vec<u8>> {
-    if !puzzle.contains(&0) {
-        return None;
-    }
-    with_readings(shape, |readings| {
-        let mut solution = puzzle.to_vec();
-        let budget = GUESSES_PER_CELL * puzzle.len();
-        let count = readings.own.count_within(puzzle, 2, &mut solution, budget);
-        (count == Some(1)).then_some(solution)
-    })
-}
-
-/// Whether a text of `puzzle` alone (of `shape`, with solution `solution`) reads back under
-/// another split of its size that solves it otherwise: its givens fit the split, with or without
-/// diagonals, and it has a single other solution there. Such a text leaves the choice, and the
-/// reader takes the default split: `-n` of another split writes no such puzzle, and `--shuffle`
-/// draws another move.
-pub(crate) fn misread_elsewhere(shape: &Shape, puzzle: &[u8], solution: &[u8]) -> bool {
+/// Whether a text of `puzzle` alone (of `shape`) reads back under another split of its size: its
+/// givens fit the split, with or without diagonals, and it has a single solution there, another
+/// or its own. Such a text leaves the choice, and the reader takes the default split, whose
+/// moves and classes are not the shape's: `-n` of another split writes no such puzzle, and
+/// `--shuffle` draws another move.
+pub(crate) fn misread_elsewhere(shape: &Shape, puzzle: &[u8]) -> bool {
     with_readings(shape, |readings| {
         let budget = GUESSES_PER_CELL * puzzle.len();
         let found = &mut readings.found;
         Some(readings.others.iter_mut().any(|(other, solver)| {
             other.first_repeat(puzzle).is_none()
                 && solver.count_within(puzzle, 2, found, budget) == Some(1)
-                && found.as_slice() != solution
         }))
     })
     .unwrap_or(false)
 }
 
-/// The readings of a shape of a split other than its size's default: its own, and every other
-/// split of its size with and without diagonals, each with a solver.
+/// The other readings of a shape of a split other than its size's default: every other split of
+/// its size with and without diagonals, each with a solver.
 struct Readings {
     shape: Shape,
-    own: Solver,
     others: Vec<(Shape, Solver)>,
     /// A solution found under another reading.
     found: Vec<u8>,
@@ -397,7 +381,6 @@ fn with_readings<T>(shape: &Shape, ask: impl FnOnce(&mut Readings) -> Option<T>)
                 .collect();
             *kept = Some(Readings {
                 shape: shape.clone(),
-                own: Solver::new(shape),
                 others,
                 found: vec![0; shape.cells()],
             });

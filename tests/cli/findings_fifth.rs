@@ -282,3 +282,22 @@ fn a_corpus_read_with_a_jigsaw_file_took_format_grid() {
         assert!(message.contains("drop '--format grid'"), "{message}");
     }
 }
+
+#[test]
+fn a_3x2_puzzle_that_2x3_solves_alike_was_classed_and_shuffled_as_2x3() {
+    // -n kept a puzzle that another split solves with the same solution: read without flags as
+    // the default 2x3, --canon gave another class than with --box 3x2, and --shuffle moved it
+    // under 2x3, into a text that is no 3x2 puzzle with one solution (seed 21).
+    for seed in 1..=40 {
+        let seed = seed.to_string();
+        let made = [
+            "-n", "1", "--size", "6", "--box", "3x2", "--format", "line", "--seed", &seed,
+        ];
+        let puzzle = run_ok(&made);
+        let told = run_on(&["--canon", "-"], &puzzle);
+        let asked = run_on(&["--canon", "-", "--box", "3x2"], &puzzle);
+        assert_eq!(told, asked, "{made:?}");
+        let shuffled = run_on(&["--shuffle", "-", "--seed", "2"], &puzzle);
+        run_on(&["-s", "-", "--box", "3x2", "--unique"], &shuffled);
+    }
+}

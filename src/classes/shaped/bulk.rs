@@ -7,7 +7,7 @@ use super::{Canon, Move, record};
 use crate::classes::shuffle::rng_of;
 use crate::model::layout::LAYOUT_NAMES;
 use crate::model::shape::{Regions, Shape};
-use crate::text::boxes::{misread_elsewhere, solution_if_misreadable};
+use crate::text::boxes::misread_elsewhere;
 use crate::text::shaped::{Layout, ShapedPuzzles, write_record};
 
 /// Moves drawn for a record before the last is taken, though another split reads it otherwise:
@@ -216,16 +216,13 @@ where
             let canon = canons[puzzles.shape_of[index] as usize];
             let mut drawn = random_move(puzzles, canon, index, &mut rng);
             let (shape, puzzle) = (puzzles.shape(index), puzzles.puzzle(index));
-            // The reader takes the default split where a puzzle alone fits it as well: a move
-            // that makes such a text of a puzzle of another split is drawn again.
-            if let Some(solution) = solution_if_misreadable(shape, puzzle) {
-                for _ in 1..MOVES_TRIED {
-                    let moved = &drawn.1;
-                    if !misread_elsewhere(shape, &moved.apply(puzzle), &moved.apply(&solution)) {
-                        break;
-                    }
-                    drawn = random_move(puzzles, canon, index, &mut rng);
+            // The reader takes the default split where a record alone fits it as well: a move
+            // that makes such a text of a record of another split is drawn again.
+            for _ in 1..MOVES_TRIED {
+                if !misread_elsewhere(shape, &drawn.1.apply(puzzle)) {
+                    break;
                 }
+                drawn = random_move(puzzles, canon, index, &mut rng);
             }
             let (turned, moved) = drawn;
             write(index, turned, moved)

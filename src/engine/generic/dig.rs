@@ -392,7 +392,7 @@ pub(super) fn make_one(
                 continue;
             }
         }
-        if misread_elsewhere(shape, &puzzle, &solution) {
+        if misread_elsewhere(shape, &puzzle) {
             continue;
         }
         return Some(ShapedPuzzle {

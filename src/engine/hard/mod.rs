@@ -157,7 +157,7 @@ pub trait Board: Sync {
     fn key(&self, request: &HardRequest, puzzle: &Self::Grid) -> Self::Key;
     /// Whether a text of `puzzle` alone reads back as a puzzle of the board's shape (see
     /// `text::boxes::misread_elsewhere`); a puzzle that does not is left out.
-    fn reads_back(&self, puzzle: &Self::Grid, solution: &Self::Grid) -> bool;
+    fn reads_back(&self, puzzle: &Self::Grid) -> bool;
     /// The level of `puzzle`, which has one solution.
     fn level(&self, puzzle: &Self::Grid) -> Level;
     /// The moves a lineage may make before its pool reaches the level, and a fork after the last
@@ -213,7 +213,7 @@ pub fn search_puzzles<B: Board>(
     let mut take = |found: Vec<Vec<Found<B::Grid>>>, puzzles: &mut Vec<Found<B::Grid>>| {
         for puzzle in found.into_iter().flatten() {
             if puzzles.len() < request.count
-                && board.reads_back(&puzzle.puzzle, &puzzle.solution)
+                && board.reads_back(&puzzle.puzzle)
                 && seen.insert(board.key(request, &puzzle.puzzle))
             {
                 puzzles.push(puzzle);
