@@ -1,8 +1,9 @@
 //! Layouts in what `-s` and `--shuffle` write of jigsaw puzzles, so that it reads back as it was
-//! read (`--canon` writes a `--jigsaw` file's puzzles as puzzles that carry their layouts). Lines of puzzles of a `--jigsaw` file lead with its layout (`LAYOUT
-//! CELLS`, as `-c` and `-n` write the jigsaw's line format), and puzzles that carry their own
-//! layouts are not written in the grid format, which has no place for them. Grids of a `--jigsaw`
-//! file are answered in grids: they were read with the flag, and read back with it.
+//! read (`--canon` writes a `--jigsaw` file's puzzles as puzzles that carry their layouts). Lines
+//! of puzzles of a `--jigsaw` file lead with its layout (`LAYOUT CELLS`, as `-c` and `-n` write
+//! the jigsaw's line format), and puzzles that carry their own layouts are not written in the
+//! grid format, which has no place for them. Grids of a `--jigsaw` file are answered in grids:
+//! they were read with the flag, and read back with it.
 
 use std::path::Path;
 
