@@ -2,6 +2,7 @@
 //! read back, a correct program blamed for another's process, and an option ignored. Each test is
 //! named after its bug and runs the real binary.
 
+use std::path::Path;
 use std::time::Duration;
 
 use crate::common::shapes::{Spec, keeps_givens, line_records};
@@ -55,21 +56,8 @@ fn a_correct_program_was_blamed_for_the_process_that_another_left() {
         "leaving",
         &format!("setsid sleep 30 &\n{run}"),
     );
-    let plan = folder.path().join("plan.toml");
-    let cases: String = (0..12)
-        .map(|k| {
-            format!(
-                "[[case]]\nname = \"c{k}\"\nargs = [\"-c\", \"1\"]\nexpect = \"grids\"\ncount = 1\n\
-                 points = 1\n"
-            )
-        })
-        .collect();
-    std::fs::write(
-        &plan,
-        format!("name = \"side by side\"\ntimeout = 5\n{cases}"),
-    )
-    .unwrap();
-    let plan = plan.to_str().unwrap();
+    let plan = one_grid_plan(folder.path(), 12);
+    let plan = plan.as_str();
     for _ in 0..10 {
         let graded = grade_with(&[&good, &leaving], &["--plan", plan, "-j", "2"]);
         assert!(graded.failed(1).is_empty(), "{}", graded.report);
@@ -77,6 +65,30 @@ fn a_correct_program_was_blamed_for_the_process_that_another_left() {
         // grading, charged to no one: the other tests of detached processes pin its charge.
         assert!(!graded.failed(2).is_empty(), "{}", graded.report);
     }
+}
+
+/// A plan in `folder` of `count` cases `-c 1` (c0, c1, ...) of a point each: its path.
+fn one_grid_plan(folder: &Path, count: usize) -> String {
+    let plan = folder.join("plan.toml");
+    let cases: String = (0..count)
+        .map(|k| {
+            format!(
+                "[[case]]\nname = \"c{k}\"\nargs = [\"-c\", \"1\"]\nexpect = \"grids\"\ncount = 1\n\
+                 points = 1\n"
+            )
+        })
+        .collect();
+    std::fs::write(&plan, format!("name = \"one grid\"\ntimeout = 5\n{cases}")).unwrap();
+    plan.to_str().unwrap().to_owned()
+}
+
+/// The first of the sample jigsaw layouts, and the path of a file in `folder` that holds it.
+fn layout_file(folder: &Path) -> (String, String) {
+    let text = std::fs::read_to_string("tests/data/shapes/jigsaw9_layouts.txt").unwrap();
+    let layout = text.lines().next().unwrap().to_owned();
+    let file = folder.join("layout.txt");
+    std::fs::write(&file, format!("{layout}\n")).unwrap();
+    (layout, file.to_str().unwrap().to_owned())
 }
 
 /// Runs the binary with `args` on `stdin`, asserting exit 0; its standard output.
@@ -101,11 +113,8 @@ fn puzzles_of_a_jigsaw_file_were_answered_without_their_layout() {
     // as standard 9×9 (--check failed correct solutions, --canon gave another form); then
     // --canon wrote the file's layout unturned, another line than its LAYOUT PUZZLE line's.
     let folder = tempfile::tempdir().unwrap();
-    let text = std::fs::read_to_string("tests/data/shapes/jigsaw9_layouts.txt").unwrap();
-    let layout = text.lines().next().unwrap();
-    let file = folder.path().join("layout.txt");
-    std::fs::write(&file, format!("{layout}\n")).unwrap();
-    let file = file.to_str().unwrap();
+    let (layout, file) = layout_file(folder.path());
+    let (layout, file) = (layout.as_str(), file.as_str());
     let spec = Spec::jigsaw(layout);
     let made = run_ok(&[
         "-n", "3", "--jigsaw", file, "--seed", "1", "--format", "line",
@@ -239,17 +248,8 @@ fn a_process_that_cleared_its_environment_was_charged_to_another_program() {
     let leave =
         "( cd / && exec setsid env -i /bin/sh -c 'sleep 30' </dev/null >/dev/null 2>&1 & )\n";
     let leaving = write_script(folder.path(), "leaving", &format!("{run}{leave}"));
-    let plan = folder.path().join("plan.toml");
-    let cases: String = (0..6)
-        .map(|k| {
-            format!(
-                "[[case]]\nname = \"c{k}\"\nargs = [\"-c\", \"1\"]\nexpect = \"grids\"\ncount = 1\n\
-                 points = 1\n"
-            )
-        })
-        .collect();
-    std::fs::write(&plan, format!("name = \"cleared\"\ntimeout = 5\n{cases}")).unwrap();
-    let plan = plan.to_str().unwrap();
+    let plan = one_grid_plan(folder.path(), 6);
+    let plan = plan.as_str();
     for _ in 0..5 {
         let graded = grade_with(&[&good, &leaving], &["--plan", plan, "-j", "2"]);
         assert!(graded.failed(1).is_empty(), "{}", graded.report);
@@ -263,11 +263,8 @@ fn a_corpus_read_with_a_jigsaw_file_took_format_grid() {
     // The standard path refuses the grid format for a CSV corpus; a shape flag skipped it, and
     // the rows were written as CSV with exit 0.
     let folder = tempfile::tempdir().unwrap();
-    let text = std::fs::read_to_string("tests/data/shapes/jigsaw9_layouts.txt").unwrap();
-    let layout = text.lines().next().unwrap();
-    let file = folder.path().join("layout.txt");
-    std::fs::write(&file, format!("{layout}\n")).unwrap();
-    let file = file.to_str().unwrap();
+    let (_, file) = layout_file(folder.path());
+    let file = file.as_str();
     let made = run_ok(&[
         "-n", "2", "--jigsaw", file, "--seed", "1", "--format", "line",
     ]);
