@@ -59,6 +59,10 @@ pub(crate) fn written_alphabet(text: &[u8], size: usize, prefixed: bool) -> Opti
     } else if used.len() == size + 1 && used.contains(&b'0') {
         // Written with `0` for its blanks, as the grid format writes them when 0 is no symbol.
         Some(used.into_iter().filter(|&b| b != b'0').collect())
+    } else if used.contains(&b'0') && !zeros_never_repeat(&lines, size) {
+        // `0` for the blanks again, and the givens show too few symbols to tell the alphabet: the
+        // default reading names the flag that reads them.
+        None
     } else {
         (used.len() == size).then_some(used)
     }

@@ -334,8 +334,14 @@ pub(crate) fn unexpected_cell(line: &[u8], at: usize) -> String {
         .iter()
         .filter(|&&ch| symbol(ch) && ch != line[at])
         .count();
-    let other_symbols = !line.iter().any(u8::is_ascii_digit) && symbol(line[at]) && others > 0;
-    let mut shown: Vec<u8> = line.iter().copied().filter(|&ch| symbol(ch)).collect();
+    // `0` is a blank here, as the grid format writes the blanks of another alphabet.
+    let digit = |ch: &u8| matches!(ch, b'1'..=b'9');
+    let other_symbols = !line.iter().any(digit) && symbol(line[at]) && others > 0;
+    let mut shown: Vec<u8> = line
+        .iter()
+        .copied()
+        .filter(|&ch| symbol(ch) && ch != b'0')
+        .collect();
     shown.sort_unstable();
     shown.dedup();
     let hint = match (other_symbols, shown.len()) {

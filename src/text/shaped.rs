@@ -22,7 +22,7 @@ use std::collections::HashMap;
 
 use crate::model::layout::LayoutError;
 use crate::model::request::{Diagonals, LayoutSource, ShapeRequest};
-use crate::model::shape::{SIZES, Shape, ShapeError, default_box};
+use crate::model::shape::{SIZES, Shape, ShapeError};
 use crate::model::symbols::{DEFAULT_SYMBOLS, NOT_A_CELL, Symbols, can_be_symbol};
 use crate::problems::shown_character;
 use crate::text::alphabet::written_alphabet;
@@ -124,14 +124,6 @@ pub fn detect_size(text: &[u8], size: Option<usize>) -> Option<(usize, bool)> {
     detect(text, size).map(|d| (d.size, d.prefixed))
 }
 
-/// Whether no symbol repeats among `cells`, blanks (`.`, `-`, `0`) aside.
-fn distinct_symbols(cells: impl Iterator<Item = u8>) -> bool {
-    let mut seen = [false; 256];
-    cells
-        .filter(|&cell| !matches!(cell, b'.' | b'-' | b'0'))
-        .all(|cell| !std::mem::replace(&mut seen[usize::from(cell)], true))
-}
-
 /// Where the first tab of the first record line is, as (line, column): tab-separated values are
 /// no format this reads, and their columns would otherwise be taken for cells.
 fn first_tab(text: &[u8]) -> Option<(usize, usize)> {
@@ -194,9 +186,10 @@ fn detect(text: &[u8], size: Option<usize>) -> Option<Detected> {
     let (size, layout) = match (as_line, as_row) {
         (Some(side), Some(_)) => {
             // A block of exactly `len` rows of `len` characters, then an empty line or the end,
-            // unless it reads as lines of the smaller shape and not as a grid: lines of its
-            // symbols, which repeat in a row, a column or a box of the block (a complete 4×4
-            // grid holds each symbol four times).
+            // unless it reads as lines of the smaller shape: every given is a symbol of the
+            // smaller shape, which no grid of the larger can show alone (a complete one holds
+            // all its symbols, and a puzzle that shows fewer than all but one has many
+            // solutions). A block of blanks alone is a grid.
             let mut rows_follow = || {
                 let mut rows = vec![first];
                 rows.extend(lines.by_ref().take(len - 1).map(|(_, line)| line));
@@ -205,23 +198,10 @@ fn detect(text: &[u8], size: Option<usize>) -> Option<Detected> {
                     return false;
                 }
                 let small_symbols = &DEFAULT_SYMBOLS[..side];
-                let as_lines =
-                    rows.iter().flat_map(|row| row.iter()).all(|cell| {
-                        small_symbols.contains(cell) || matches!(cell, b'.' | b'-' | b'0')
-                    }) && !(0..len).all(|i| {
-                        distinct_symbols(rows[i].iter().copied())
-                            && distinct_symbols(rows.iter().map(|row| row[i]))
-                            && default_box(len).is_none_or(|(band, stack)| {
-                                let (top, left) =
-                                    (i / (len / stack) * band, i % (len / stack) * stack);
-                                let rows = &rows[top..top + band];
-                                distinct_symbols(
-                                    rows.iter()
-                                        .flat_map(|row| &row[left..left + stack])
-                                        .copied(),
-                                )
-                            })
-                    });
+                let cells = || rows.iter().flat_map(|row| row.iter());
+                let blank = |cell: &u8| matches!(cell, b'.' | b'-' | b'0');
+                let as_lines = cells().all(|cell| small_symbols.contains(cell) || blank(cell))
+                    && !cells().all(blank);
                 !as_lines
             };
             if size == Some(len) || (size != Some(side) && rows_follow()) {
@@ -367,13 +347,17 @@ pub fn read_shaped(
             }
         }
         // A size read from the text is no flag of the user's: the message says what was read.
-        Err(ShapeError::Size(_) | ShapeError::PrimeSize(_)) if known.is_none() => {
+        Err(error @ (ShapeError::Size(_) | ShapeError::PrimeSize(_))) if known.is_none() => {
+            let flag = match error {
+                ShapeError::PrimeSize(_) => "give its regions with --jigsaw, or --size for another",
+                _ => "or give --size",
+            };
             return fail(
                 1,
                 format!(
                     "cannot tell the size: the first record reads as {size}×{size}, a shape \
                      without boxes; expected N·N cells a line, or rows of N cells, N from 4 to 25 \
-                     (or give --size)"
+                     ({flag})"
                 ),
             );
         }

@@ -217,15 +217,38 @@ fn sixteen_4x4_puzzle_lines_were_read_as_one_16x16_grid() {
         ".......3.4.1.2..",
         "....1..4..32....",
     ];
-    let text = LINES.join("\n") + "\n";
+    // And sixteen whose boxes repeat no symbol either: a 16×16 puzzle that shows four of its
+    // symbols has many solutions, where each line has one.
+    const UNIQUE: [&str; 16] = [
+        ".....1..2..4..3.",
+        "2..43......1....",
+        "...1....3....24.",
+        "3...4.2.......1.",
+        "....2....31....4",
+        "..2..3....4..1..",
+        "..4....1..2.3...",
+        ".13....4....2...",
+        ".2..1......34...",
+        ".4....3..1....2.",
+        "1..3.....4.2....",
+        "......42.....3.1",
+        "4......3....1..2",
+        ".31.....42......",
+        ".....21......4.3",
+        "...2.4..1.3.....",
+    ];
     let spec = Spec::boxes(4, 2, 2);
-    let solved = run_on(&["-s", "-"], text.as_bytes());
-    let records = line_records(&solved);
-    assert_eq!(records.len(), 16);
-    for ((_, cells), givens) in records.iter().zip(LINES) {
-        assert!(spec.is_valid_complete(cells));
-        assert!(keeps_givens(&spec, givens.as_bytes(), cells));
+    for lines in [LINES, UNIQUE] {
+        let text = lines.join("\n") + "\n";
+        let solved = run_on(&["-s", "-"], text.as_bytes());
+        let records = line_records(&solved);
+        assert_eq!(records.len(), 16);
+        for ((_, cells), givens) in records.iter().zip(lines) {
+            assert!(spec.is_valid_complete(cells));
+            assert!(keeps_givens(&spec, givens.as_bytes(), cells));
+        }
     }
+    let text = LINES.join("\n") + "\n";
     for mode in [&["--canon", "-"][..], &["--shuffle", "-", "--seed", "1"]] {
         assert_eq!(
             line_records(&run_on(mode, text.as_bytes())).len(),
@@ -297,4 +320,76 @@ fn a_3x2_puzzle_that_2x3_solves_alike_was_classed_and_shuffled_as_2x3() {
         let shuffled = run_on(&["--shuffle", "-", "--seed", "2"], &puzzle);
         run_on(&["-s", "-", "--box", "3x2", "--unique"], &shuffled);
     }
+}
+
+#[test]
+fn a_letter_grid_one_symbol_short_read_its_blanks_as_a_symbol() {
+    // The grid format writes the blanks of another alphabet as 0; where the givens showed eight
+    // of nine letters, the 0 was taken for the ninth, and --canon and --shuffle wrote nonsense
+    // with exit 0.
+    let made = [
+        "-n",
+        "1",
+        "--symbols",
+        "ABCDEFGHI",
+        "--seed",
+        "2",
+        "--format",
+        "grid",
+    ];
+    let puzzle = run_ok(&made);
+    assert!(
+        !puzzle.contains(&b'F'),
+        "the seed's puzzle shows every letter"
+    );
+    for mode in [
+        &["-s", "-"][..],
+        &["--canon", "-"],
+        &["--shuffle", "-", "--seed", "1"],
+    ] {
+        let message = run_failing_within(mode, &puzzle, 1, Duration::from_secs(10));
+        assert!(message.contains("give --symbols"), "{mode:?}: {message}");
+    }
+    run_on(&["-s", "-", "--symbols", "ABCDEFGHI"], &puzzle);
+}
+
+#[test]
+fn a_corpus_of_a_jigsaw_file_was_classed_without_its_layout() {
+    // Read with --jigsaw FILE, a corpus's canon field was a bare form under the layout's own
+    // symmetries: another name for the class than without the flag, or from a line file.
+    let folder = tempfile::tempdir().unwrap();
+    let (_, file) = layout_file(folder.path());
+    let file = file.as_str();
+    let csv = run_ok(&[
+        "-n", "5", "--jigsaw", file, "--format", "csv", "--seed", "1",
+    ]);
+    let lines = run_ok(&[
+        "-n", "5", "--jigsaw", file, "--format", "line", "--seed", "1",
+    ]);
+    let field = |text: Vec<u8>| -> Vec<String> {
+        let text = String::from_utf8(text).unwrap();
+        text.lines()
+            .skip(1)
+            .map(|row| row.rsplit(',').next().unwrap().to_owned())
+            .collect()
+    };
+    let flagged = field(run_on(&["--canon", "-", "--jigsaw", file], &csv));
+    assert_eq!(flagged, field(run_on(&["--canon", "-"], &csv)));
+    let from_lines = String::from_utf8(run_on(&["--canon", "-"], &lines)).unwrap();
+    assert_eq!(flagged, from_lines.lines().collect::<Vec<_>>());
+}
+
+#[test]
+fn a_5x5_line_was_told_to_give_a_size_that_is_refused() {
+    // The message ended "(or give --size)", and --size 5 is refused: a prime size has no boxes.
+    let message = run_failing_within(
+        &["-s", "-"],
+        b"....4..3........2.5.4...1\n",
+        1,
+        Duration::from_secs(10),
+    );
+    assert!(
+        message.contains("give its regions with --jigsaw"),
+        "{message}"
+    );
 }

@@ -33,10 +33,10 @@ pub(in crate::jobs) fn canon_pieces(
     let mut canons = Canons::default();
     let canon = |puzzles: &mut ShapedPuzzles, rows: Option<&CorpusRows>| {
         turns_layouts(puzzles, rows);
-        // A line of a `--jigsaw` file's puzzle is written with its layout, as one that carries
-        // it: its form is that line's, the layout turned with it, so that a class has one line
-        // however it came in.
-        if rows.is_none() && puzzles.shapes[0].layout_text().is_some() {
+        // A `--jigsaw` file's puzzle (a line, or a corpus's field) is classed as one that carries
+        // its layout: its form is that line's, the layout turned with it, so that a class has
+        // one line however it came in.
+        if puzzles.shapes[0].layout_text().is_some() {
             puzzles.prefixed = true;
         }
         let text = canonical_lines(puzzles, &mut canons);
