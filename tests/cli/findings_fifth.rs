@@ -393,3 +393,28 @@ fn a_5x5_line_was_told_to_give_a_size_that_is_refused() {
         "{message}"
     );
 }
+
+#[test]
+fn a_canon_line_in_an_unsorted_alphabet_gave_another_line() {
+    // The form was written in the order --symbols gave; read back without it, the alphabet is
+    // sorted, and --canon of the canon line gave another line.
+    for symbols in ["ZYXWVUTSR", "123456780"] {
+        let made = [
+            "-n",
+            "1",
+            "--symbols",
+            symbols,
+            "--seed",
+            "11",
+            "--format",
+            "line",
+        ];
+        let puzzle = run_ok(&made);
+        let canon = run_on(&["--canon", "-", "--symbols", symbols], &puzzle);
+        assert_eq!(run_on(&["--canon", "-"], &canon), canon, "{symbols}");
+        assert_eq!(
+            run_on(&["--canon", "-", "--symbols", symbols], &canon),
+            canon
+        );
+    }
+}

@@ -88,11 +88,18 @@ fn write_class(class: &[u8], shape: &Shape, out: &mut Vec<u8>) {
         out.extend(layout.iter().map(|&r| LAYOUT_NAMES[usize::from(r)]));
         out.push(b' ');
     }
-    let symbols = shape.symbols();
-    out.extend(
-        form.iter()
-            .map(|&v| if v == 0 { b'.' } else { symbols.glyph(v) }),
-    );
+    // The form's values are labels, written in the alphabet's characters in sorted order: the
+    // order a text shows when it is read without --symbols, so that the form of a form is
+    // itself, whatever order --symbols gave.
+    let mut glyphs = shape.symbols().as_bytes().to_vec();
+    glyphs.sort_unstable();
+    out.extend(form.iter().map(|&v| {
+        if v == 0 {
+            b'.'
+        } else {
+            glyphs[usize::from(v) - 1]
+        }
+    }));
     out.push(b'\n');
 }
 
