@@ -97,12 +97,17 @@ pub(crate) fn claim_adopted(
             .map(|(pid, _)| (pid, Path::new("/proc").join(pid.to_string())))
     };
     // One caught in an exec shows neither environment nor command line for a moment: its ties
-    // are read once it shows them.
-    for _ in 0..20 {
-        if !adopted().any(|(_, proc)| in_exec(&proc)) {
-            break;
+    // are read once it shows them. Without a claimant every one is killed, ties or none.
+    if claimant.is_some() {
+        for _ in 0..20 {
+            let caught = |(_, proc): (_, std::path::PathBuf)| {
+                environment(&proc).is_some_and(|environ| in_exec(&environ, &proc))
+            };
+            if !adopted().any(caught) {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
         }
-        std::thread::sleep(std::time::Duration::from_millis(1));
     }
     // An orphan comes from a program that has ended (a running one adopts its own). Without a
     // mark it is this run's, unless another program has ended too, whose claim may not have come
@@ -125,7 +130,7 @@ pub(crate) fn claim_adopted(
                     None => {
                         let proc = Path::new("/proc").join(pid.to_string());
                         match environment(&proc) {
-                            Some(_) if in_exec(&proc) => false,
+                            Some(environ) if in_exec(&environ, &proc) => false,
                             Some(environ) => match case_mark(&environ) {
                                 Some(mark) => mark == run.mark.as_slice(),
                                 None if others_ended(run) => {
@@ -353,12 +358,12 @@ fn environment(proc: &Path) -> Option<Vec<u8>> {
     std::fs::read(proc.join("environ")).ok()
 }
 
-/// Whether the process of `/proc/PID` is between the two halves of an exec: it shows neither an
-/// environment nor a command line (a program started with a cleared environment shows its
-/// command line).
-fn in_exec(proc: &Path) -> bool {
-    let empty = |file: &str| std::fs::read(proc.join(file)).is_ok_and(|text| text.is_empty());
-    empty("environ") && empty("cmdline")
+/// Whether the process of `/proc/PID`, whose environment reads `environ`, is between the two
+/// halves of an exec: it shows neither an environment nor a command line (a program started
+/// with a cleared environment shows its command line).
+fn in_exec(environ: &[u8], proc: &Path) -> bool {
+    environ.is_empty()
+        && std::fs::read(proc.join("cmdline")).is_ok_and(|cmdline| cmdline.is_empty())
 }
 
 /// The entry `MARK=FOLDER` of `environ`, if it has one.

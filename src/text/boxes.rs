@@ -330,10 +330,10 @@ pub(crate) fn misread_elsewhere(shape: &Shape, puzzle: &[u8]) -> bool {
     with_readings(shape, |readings| {
         let budget = GUESSES_PER_CELL * puzzle.len();
         let found = &mut readings.found;
-        Some(readings.others.iter_mut().any(|(other, solver)| {
+        readings.others.iter_mut().any(|(other, solver)| {
             other.first_repeat(puzzle).is_none()
                 && solver.count_within(puzzle, 2, found, budget) == Some(1)
-        }))
+        })
     })
     .unwrap_or(false)
 }
@@ -355,7 +355,7 @@ thread_local! {
 
 /// `ask` of the readings of `shape`, or `None` when its texts have no other reading to fear (its
 /// split is the default, or its regions are no boxes).
-fn with_readings<T>(shape: &Shape, ask: impl FnOnce(&mut Readings) -> Option<T>) -> Option<T> {
+fn with_readings<T>(shape: &Shape, ask: impl FnOnce(&mut Readings) -> T) -> Option<T> {
     let Regions::Boxes { rows, columns } = *shape.regions() else {
         return None;
     };
@@ -385,7 +385,7 @@ fn with_readings<T>(shape: &Shape, ask: impl FnOnce(&mut Readings) -> Option<T>)
                 found: vec![0; shape.cells()],
             });
         }
-        ask(kept.as_mut().expect("kept just above"))
+        Some(ask(kept.as_mut().expect("kept just above")))
     })
 }
 
