@@ -70,6 +70,40 @@
 //! let report = check_grids(&text, GridRules { count: Some(10), first: None });
 //! assert!(report.is_clean());
 //! ```
+//!
+//! # Modules
+//!
+//! A folder per concern: values (`model`), kernels (`engine`), jobs written once over them
+//! (`jobs`), and the layers around them.
+//!
+//! - `src/model/`: the grid value and the glossary (cell, row, box, band, ...), shapes, symbols,
+//!   houses, shards.
+//! - `src/engine/`: the one engine interface that every job is written against, and the hard-puzzle
+//!   search written once for both kernels (`hard/`: pools, moves, forks, each shape's reach).
+//! - `src/engine/standard/`: the 9×9 kernels: the bit-parallel band solver, the `-c` walk, digging
+//!   puzzles, the 9×9 side of the hard search and its measure (`hard/`).
+//! - `src/engine/standard/solve/`: the band solver's parts: givens as band words, the guess, the
+//!   segment tables and their BMI2 path, the search on configurations that the hard measure counts.
+//! - `src/engine/standard/walk/`: the `-c` walk's parts: what a seed decides, where parts start,
+//!   the last three digits.
+//! - `src/engine/generic/`: the kernels for every other shape, and their side of the hard search
+//!   and its measure (`hard/`).
+//! - `src/jobs/`: each job written once over the engine: solve a file, make grids and puzzles,
+//!   rate.
+//! - `src/text/`: the text formats, parsing, CSV corpora, and the text of every shape.
+//! - `src/io/`: input read a piece at a time, atomic output files, huge-page memory, progress bars.
+//! - `src/check/`: the independent grader of outputs (`--check`), sharing no code with the makers.
+//! - `src/classes/`: canonical forms, fingerprints, shuffles, and outputs without equivalent pairs.
+//! - `src/classes/canon/`: the canonical form's parts: transformations, partner maps, the
+//!   complete-grid and puzzle searches.
+//! - `src/classes/shaped/`: equivalence on every other shape: each family's group, its searches,
+//!   shuffles and classes.
+//! - `src/grade/`: the homework grader, its plans, and running untrusted programs under limits.
+//! - `src/grade/plans/`: the shipped grading plans (`basic`, `pair`).
+//! - `src/cli.rs`, `src/cli/`: argument parsing and dispatch only.
+//! - `src/main.rs`: the binary: runs the command line and maps the outcome to an exit code.
+//! - `src/error.rs`: the library's errors.
+//! - `src/problems.rs`: lists of located problems (the first 20, then a count).
 
 pub mod check;
 pub mod classes;
