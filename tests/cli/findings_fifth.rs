@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::common::shapes::{Spec, keeps_givens, line_records};
-use crate::common::{run_ok, sudoku_gen};
+use crate::common::{run_ok, run_ok_on, sudoku_gen};
 use crate::findings::run_failing_within;
 use crate::grade::{grade_with, write_script};
 
@@ -91,22 +91,6 @@ fn layout_file(folder: &Path) -> (String, String) {
     (layout, file.to_str().unwrap().to_owned())
 }
 
-/// Runs the binary with `args` on `stdin`, asserting exit 0; its standard output.
-fn run_on(args: &[&str], stdin: &[u8]) -> Vec<u8> {
-    let out = sudoku_gen()
-        .args(args)
-        .write_stdin(stdin.to_vec())
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
-
 #[test]
 fn puzzles_of_a_jigsaw_file_were_answered_without_their_layout() {
     // Plain lines with --jigsaw FILE: -s, --canon and --shuffle wrote plain lines, which read back
@@ -123,16 +107,16 @@ fn puzzles_of_a_jigsaw_file_were_answered_without_their_layout() {
         .into_iter()
         .flat_map(|(_, cells)| [cells, b"\n".to_vec()].concat())
         .collect();
-    let solved = run_on(&["-s", "-", "--jigsaw", file], &plain);
+    let solved = run_ok_on(&["-s", "-", "--jigsaw", file], &plain);
     for (written, cells) in line_records(&solved) {
         assert_eq!(written.as_deref(), Some(layout));
         assert!(spec.is_valid_complete(&cells));
     }
-    run_on(&["--check", "-"], &solved);
+    run_ok_on(&["--check", "-"], &solved);
     for mode in [&["--canon", "-"][..], &["--shuffle", "-", "--seed", "2"]] {
         let args = [mode, &["--jigsaw", file]].concat();
-        let moved = run_on(&args, &plain);
-        let solved = run_on(&["-s", "-"], &moved);
+        let moved = run_ok_on(&args, &plain);
+        let solved = run_ok_on(&["-s", "-"], &moved);
         for ((written, givens), (_, cells)) in
             line_records(&moved).into_iter().zip(line_records(&solved))
         {
@@ -148,9 +132,9 @@ fn puzzles_of_a_jigsaw_file_were_answered_without_their_layout() {
     }
     // One class, one line: the canonical line of a file's puzzle is that of its own LAYOUT
     // PUZZLE line, and of its canonical line.
-    let canon = run_on(&["--canon", "-", "--jigsaw", file], &plain);
-    assert_eq!(run_on(&["--canon", "-"], &made), canon);
-    assert_eq!(run_on(&["--canon", "-"], &canon), canon);
+    let canon = run_ok_on(&["--canon", "-", "--jigsaw", file], &plain);
+    assert_eq!(run_ok_on(&["--canon", "-"], &made), canon);
+    assert_eq!(run_ok_on(&["--canon", "-"], &canon), canon);
 }
 
 #[test]
@@ -192,7 +176,7 @@ fn a_letter_puzzle_one_symbol_short_was_not_told_so() {
         message.contains("one short of an alphabet of 9: give --symbols"),
         "{message}"
     );
-    run_on(&["-s", "-", "--symbols", "ABCDEFGHI"], &puzzle);
+    run_ok_on(&["-s", "-", "--symbols", "ABCDEFGHI"], &puzzle);
 }
 
 #[test]
@@ -240,7 +224,7 @@ fn sixteen_4x4_puzzle_lines_were_read_as_one_16x16_grid() {
     let spec = Spec::boxes(4, 2, 2);
     for lines in [LINES, UNIQUE] {
         let text = lines.join("\n") + "\n";
-        let solved = run_on(&["-s", "-"], text.as_bytes());
+        let solved = run_ok_on(&["-s", "-"], text.as_bytes());
         let records = line_records(&solved);
         assert_eq!(records.len(), 16);
         for ((_, cells), givens) in records.iter().zip(lines) {
@@ -251,7 +235,7 @@ fn sixteen_4x4_puzzle_lines_were_read_as_one_16x16_grid() {
     let text = LINES.join("\n") + "\n";
     for mode in [&["--canon", "-"][..], &["--shuffle", "-", "--seed", "1"]] {
         assert_eq!(
-            line_records(&run_on(mode, text.as_bytes())).len(),
+            line_records(&run_ok_on(mode, text.as_bytes())).len(),
             16,
             "{mode:?}"
         );
@@ -314,11 +298,11 @@ fn a_3x2_puzzle_that_2x3_solves_alike_was_classed_and_shuffled_as_2x3() {
             "-n", "1", "--size", "6", "--box", "3x2", "--format", "line", "--seed", &seed,
         ];
         let puzzle = run_ok(&made);
-        let told = run_on(&["--canon", "-"], &puzzle);
-        let asked = run_on(&["--canon", "-", "--box", "3x2"], &puzzle);
+        let told = run_ok_on(&["--canon", "-"], &puzzle);
+        let asked = run_ok_on(&["--canon", "-", "--box", "3x2"], &puzzle);
         assert_eq!(told, asked, "{made:?}");
-        let shuffled = run_on(&["--shuffle", "-", "--seed", "2"], &puzzle);
-        run_on(&["-s", "-", "--box", "3x2", "--unique"], &shuffled);
+        let shuffled = run_ok_on(&["--shuffle", "-", "--seed", "2"], &puzzle);
+        run_ok_on(&["-s", "-", "--box", "3x2", "--unique"], &shuffled);
     }
 }
 
@@ -350,7 +334,7 @@ fn a_letter_grid_one_symbol_short_read_its_blanks_as_a_symbol() {
         let message = run_failing_within(mode, &puzzle, 1, Duration::from_secs(10));
         assert!(message.contains("give --symbols"), "{mode:?}: {message}");
     }
-    run_on(&["-s", "-", "--symbols", "ABCDEFGHI"], &puzzle);
+    run_ok_on(&["-s", "-", "--symbols", "ABCDEFGHI"], &puzzle);
 }
 
 #[test]
@@ -373,9 +357,9 @@ fn a_corpus_of_a_jigsaw_file_was_classed_without_its_layout() {
             .map(|row| row.rsplit(',').next().unwrap().to_owned())
             .collect()
     };
-    let flagged = field(run_on(&["--canon", "-", "--jigsaw", file], &csv));
-    assert_eq!(flagged, field(run_on(&["--canon", "-"], &csv)));
-    let from_lines = String::from_utf8(run_on(&["--canon", "-"], &lines)).unwrap();
+    let flagged = field(run_ok_on(&["--canon", "-", "--jigsaw", file], &csv));
+    assert_eq!(flagged, field(run_ok_on(&["--canon", "-"], &csv)));
+    let from_lines = String::from_utf8(run_ok_on(&["--canon", "-"], &lines)).unwrap();
     assert_eq!(flagged, from_lines.lines().collect::<Vec<_>>());
 }
 
@@ -410,10 +394,10 @@ fn a_canon_line_in_an_unsorted_alphabet_gave_another_line() {
             "line",
         ];
         let puzzle = run_ok(&made);
-        let canon = run_on(&["--canon", "-", "--symbols", symbols], &puzzle);
-        assert_eq!(run_on(&["--canon", "-"], &canon), canon, "{symbols}");
+        let canon = run_ok_on(&["--canon", "-", "--symbols", symbols], &puzzle);
+        assert_eq!(run_ok_on(&["--canon", "-"], &canon), canon, "{symbols}");
         assert_eq!(
-            run_on(&["--canon", "-", "--symbols", symbols], &canon),
+            run_ok_on(&["--canon", "-", "--symbols", symbols], &canon),
             canon
         );
     }

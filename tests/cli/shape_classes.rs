@@ -2,19 +2,8 @@
 //! real binary: every output checked by `common::shapes`, which knows nothing of the engine.
 
 use crate::common::shapes::{Spec, line_records};
-use crate::common::sudoku_gen;
+use crate::common::{run_ok_on, sudoku_gen};
 use predicates::prelude::*;
-
-/// Runs the binary with `stdin`, asserting success; its output.
-fn ok(args: &[&str], stdin: &[u8]) -> Vec<u8> {
-    let out = sudoku_gen().args(args).write_stdin(stdin).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
 
 /// The checker's shape of a record, from its layout prefix when it has one.
 type SpecOf = fn(Option<&str>) -> Spec;
@@ -49,10 +38,10 @@ fn shuffles_are_equivalent_and_forms_are_shared_on_every_shape() {
     for (flags, spec) in shapes() {
         let made = |mode: &str| {
             let args = [&[mode, "3", "--format", "line", "--seed", "4"], &flags[..]].concat();
-            ok(&args, b"")
+            run_ok_on(&args, b"")
         };
         for (text, complete) in [(made("-c"), true), (made("-n"), false)] {
-            let shuffled = ok(&["--shuffle", "-", "--seed", "9"], &text);
+            let shuffled = run_ok_on(&["--shuffle", "-", "--seed", "9"], &text);
             assert_ne!(shuffled, text, "{flags:?}");
             for (spec, cells) in records(&shuffled, spec) {
                 if complete {
@@ -62,7 +51,7 @@ fn shuffles_are_equivalent_and_forms_are_shared_on_every_shape() {
                 }
             }
             let both = [text.clone(), shuffled].concat();
-            let forms = ok(&["--canon", "-"], &both);
+            let forms = run_ok_on(&["--canon", "-"], &both);
             let lines: Vec<&[u8]> = forms
                 .split(|&b| b == b'\n')
                 .filter(|l| !l.is_empty())
@@ -75,9 +64,9 @@ fn shuffles_are_equivalent_and_forms_are_shared_on_every_shape() {
                 }
             }
             // The same seed, the same shuffle, at any thread count.
-            let again = ok(&["--shuffle", "-", "--seed", "9", "-j", "1"], &text);
+            let again = run_ok_on(&["--shuffle", "-", "--seed", "9", "-j", "1"], &text);
             assert_eq!(
-                ok(&["--shuffle", "-", "--seed", "9", "-j", "2"], &text),
+                run_ok_on(&["--shuffle", "-", "--seed", "9", "-j", "2"], &text),
                 again
             );
         }
@@ -93,7 +82,7 @@ fn classes_hold_no_equivalent_pair_and_the_check_finds_one() {
                 &flags[..],
             ]
             .concat();
-            let text = ok(&args, b"");
+            let text = run_ok_on(&args, b"");
             let records = records(&text, spec);
             assert_eq!(records.len(), 3);
             for (spec, cells) in &records {
@@ -103,7 +92,7 @@ fn classes_hold_no_equivalent_pair_and_the_check_finds_one() {
                     spec.is_consistent(cells)
                 });
             }
-            let forms = ok(&["--canon", "-"], &text);
+            let forms = run_ok_on(&["--canon", "-"], &text);
             let mut lines: Vec<&[u8]> = forms
                 .split(|&b| b == b'\n')
                 .filter(|l| !l.is_empty())
@@ -112,7 +101,7 @@ fn classes_hold_no_equivalent_pair_and_the_check_finds_one() {
             lines.dedup();
             assert_eq!(lines.len(), 3, "{flags:?} {mode}");
             if mode == "-c" {
-                let check = ok(&["--check", "-", "--classes"], &text);
+                let check = run_ok_on(&["--check", "-", "--classes"], &text);
                 assert!(
                     String::from_utf8(check)
                         .unwrap()
@@ -124,7 +113,7 @@ fn classes_hold_no_equivalent_pair_and_the_check_finds_one() {
                     .next()
                     .unwrap()
                     .to_vec();
-                let copy = ok(&["--shuffle", "-", "--seed", "5"], &first);
+                let copy = run_ok_on(&["--shuffle", "-", "--seed", "5"], &first);
                 sudoku_gen()
                     .args(["--check", "-", "--classes"])
                     .write_stdin([text.clone(), copy].concat())
@@ -140,7 +129,7 @@ fn classes_hold_no_equivalent_pair_and_the_check_finds_one() {
 
 #[test]
 fn a_malformed_layout_prefix_is_located() {
-    let text = ok(
+    let text = run_ok_on(
         &[
             "-n", "1", "--jigsaw", "random", "--format", "line", "--seed", "1",
         ],

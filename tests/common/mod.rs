@@ -24,6 +24,17 @@ pub fn run_ok(args: &[&str]) -> Vec<u8> {
     output.stdout
 }
 
+/// The stdout of a successful run of the binary on `stdin`.
+pub fn run_ok_on(args: &[&str], stdin: &[u8]) -> Vec<u8> {
+    let output = sudoku_gen().args(args).write_stdin(stdin).output().unwrap();
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output.stdout
+}
+
 /// The grids of `-c` output in either format, as 81 digits each; panics on any layout error.
 pub fn parse_grids(text: &[u8], line_format: bool) -> Vec<[u8; 81]> {
     let text = std::str::from_utf8(text).expect("ASCII output");
