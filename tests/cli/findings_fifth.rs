@@ -91,6 +91,13 @@ fn layout_file(folder: &Path) -> (String, String) {
     (layout, file.to_str().unwrap().to_owned())
 }
 
+/// `count` puzzles of the regions `jigsaw` (`random`, or a layout file) in `format`, seed 1.
+fn jigsaw_puzzles(jigsaw: &str, count: &str, format: &str) -> Vec<u8> {
+    run_ok(&[
+        "-n", count, "--jigsaw", jigsaw, "--seed", "1", "--format", format,
+    ])
+}
+
 #[test]
 fn puzzles_of_a_jigsaw_file_were_answered_without_their_layout() {
     // Plain lines with --jigsaw FILE: -s, --canon and --shuffle wrote plain lines, which read back
@@ -100,9 +107,7 @@ fn puzzles_of_a_jigsaw_file_were_answered_without_their_layout() {
     let (layout, file) = layout_file(folder.path());
     let (layout, file) = (layout.as_str(), file.as_str());
     let spec = Spec::jigsaw(layout);
-    let made = run_ok(&[
-        "-n", "3", "--jigsaw", file, "--seed", "1", "--format", "line",
-    ]);
+    let made = jigsaw_puzzles(file, "3", "line");
     let plain: Vec<u8> = line_records(&made)
         .into_iter()
         .flat_map(|(_, cells)| [cells, b"\n".to_vec()].concat())
@@ -140,9 +145,7 @@ fn puzzles_of_a_jigsaw_file_were_answered_without_their_layout() {
 #[test]
 fn a_shuffle_of_layout_lines_took_format_grid_and_wrote_lines() {
     // -s refused it; --shuffle wrote LAYOUT PUZZLE lines with exit 0.
-    let made = run_ok(&[
-        "-n", "2", "--jigsaw", "random", "--seed", "1", "--format", "line",
-    ]);
+    let made = jigsaw_puzzles("random", "2", "line");
     for mode in [&["-s", "-"][..], &["--shuffle", "-", "--seed", "1"]] {
         let args = [mode, &["--format", "grid"]].concat();
         let message = run_failing_within(&args, &made, 2, Duration::from_secs(10));
@@ -272,9 +275,7 @@ fn a_corpus_read_with_a_jigsaw_file_took_format_grid() {
     let folder = tempfile::tempdir().unwrap();
     let (_, file) = layout_file(folder.path());
     let file = file.as_str();
-    let made = run_ok(&[
-        "-n", "2", "--jigsaw", file, "--seed", "1", "--format", "line",
-    ]);
+    let made = jigsaw_puzzles(file, "2", "line");
     let rows: String = line_records(&made)
         .into_iter()
         .map(|(_, cells)| String::from_utf8(cells).unwrap() + ",x\n")
@@ -344,12 +345,8 @@ fn a_corpus_of_a_jigsaw_file_was_classed_without_its_layout() {
     let folder = tempfile::tempdir().unwrap();
     let (_, file) = layout_file(folder.path());
     let file = file.as_str();
-    let csv = run_ok(&[
-        "-n", "5", "--jigsaw", file, "--format", "csv", "--seed", "1",
-    ]);
-    let lines = run_ok(&[
-        "-n", "5", "--jigsaw", file, "--format", "line", "--seed", "1",
-    ]);
+    let csv = jigsaw_puzzles(file, "5", "csv");
+    let lines = jigsaw_puzzles(file, "5", "line");
     let field = |text: Vec<u8>| -> Vec<String> {
         let text = String::from_utf8(text).unwrap();
         text.lines()
