@@ -344,17 +344,16 @@ pub(crate) fn unexpected_cell(line: &[u8], at: usize) -> String {
         .collect();
     shown.sort_unstable();
     shown.dedup();
+    let expected = "expected a digit 1-9 or a blank: '.', '0', '-'";
     let hint = match (other_symbols, shown.len()) {
         (false, _) => String::new(),
         // A puzzle of nine letters whose givens leave one out: the text cannot tell which.
         (true, 8) => format!(
-            " (expected a digit 1-9 or a blank: '.', '0', '-'; its givens show 8 symbols, {}, \
-             one short of an alphabet of 9: give --symbols with all 9)",
+            " ({expected}; its givens show 8 symbols, {}, one short of an alphabet of 9: give \
+             --symbols with all 9)",
             String::from_utf8_lossy(&shown)
         ),
-        (true, _) => " (expected a digit 1-9 or a blank: '.', '0', '-'; give --symbols for a file \
-                      of other symbols)"
-            .to_owned(),
+        (true, _) => format!(" ({expected}; give --symbols for a file of other symbols)"),
     };
     format!("unexpected character {}{hint}", shown_character(line, at))
 }
